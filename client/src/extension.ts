@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { type LanguageClient, State } from 'vscode-languageclient/node';
+import { ServerStatusNotification } from '../../server/src/protocol';
+import { registerCommands } from './commands';
+import { createLanguageClient } from './languageClient';
+import { StatusItem } from './statusItem';
+
+/** What `activate` returns: used by the extension's own tests, and by other extensions. */
+export interface TerraceApi {
+  readonly client: LanguageClient;
+  /** 'running' once the language server answered `initialize`. */
+  clientState(): 'starting' | 'running' | 'stopped';
+}
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<TerraceApi> {
+  const output = vscode.window.createOutputChannel('Terrace', { log: true });
+  const status = new StatusItem();
+  client = createLanguageClient(context, output);
+  const running = client;
+  context.subscriptions.push(
+    output,
+    status,
+    ...registerCommands({ client: running, output }),
+    running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
+    running.onDidChangeState((event) => {
+      if (event.newState === State.Stopped) {
+        status.show({ health: 'error', message: 'server stopped', modules: 0, cycles: 0 });
+      }
+    }),
+  );
+  await running.start();
+  return {
+    client: running,
+    clientState: () =>
+      running.state === State.Running ? 'running' : running.state === State.Starting ? 'starting' : 'stopped',
+  };
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}

@@ -1,0 +1,33 @@
+import type * as vscode from 'vscode';
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+/** Builds (does not start) the client for the Terrace server bundled at `dist/server.js`, over node IPC. */
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+): LanguageClient {
+  const serverModule = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6019'] },
+    },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', pattern: '**/*.tf' },
+      { scheme: 'file', pattern: '**/*.tf.json' },
+      { scheme: 'file', pattern: '**/*.tfvars' },
+    ],
+    outputChannel: output,
+    synchronize: { configurationSection: 'terrace' },
+  };
+  return new LanguageClient('terrace', 'Terrace', serverOptions, clientOptions);
+}

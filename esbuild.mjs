@@ -1,0 +1,85 @@
+// One build for every bundle: the extension client, the language server, the CLI, the graph webview,
+// and the vscode-tier test suite. `--watch` rebuilds on change; `--production` minifies.
+import { copyFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  target: 'es2022',
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const bundles = [
+  {
+    ...common,
+    entryPoints: { client: 'client/src/extension.ts' },
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    outdir: 'dist',
+  },
+  {
+    ...common,
+    entryPoints: { server: 'server/src/server.ts' },
+    platform: 'node',
+    format: 'cjs',
+    outdir: 'dist',
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'server/src/cli.ts' },
+    platform: 'node',
+    format: 'cjs',
+    banner: { js: '#!/usr/bin/env node' },
+    outdir: 'dist',
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'webview/src/main.ts' },
+    platform: 'browser',
+    format: 'iife',
+    outdir: 'dist',
+  },
+  {
+    ...common,
+    sourcemap: 'inline',
+    minify: false,
+    entryPoints: { 'test/vscode/index': 'test/vscode/suite/index.ts' },
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode', 'mocha'],
+    outdir: 'dist',
+  },
+];
+
+// The parser's WebAssembly files are loaded next to dist/server.js at run time.
+async function copyAssets() {
+  await mkdir('dist', { recursive: true });
+  const assets = [
+    require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+    path.join(
+      path.dirname(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/package.json')),
+      'tree-sitter-hcl.wasm',
+    ),
+  ];
+  await Promise.all(assets.map((file) => copyFile(file, path.join('dist', path.basename(file)))));
+}
+
+await copyAssets();
+if (watch) {
+  const contexts = await Promise.all(bundles.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+  console.log('esbuild: watching client, server, cli, webview and tests');
+} else {
+  await Promise.all(bundles.map((options) => esbuild.build(options)));
+}

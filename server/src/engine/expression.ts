@@ -1,0 +1,135 @@
+import type { Range } from './position';
+
+/**
+ * HCL expressions as the evaluator sees them: a small tree of our own, so that tree-sitter
+ * trees can be freed right after extraction (they cost megabytes each and WASM memory is
+ * never returned). Built by `expressionFromNode` in `hclExpression.ts`.
+ */
+export type Expr =
+  | LiteralExpr
+  | TemplateExpr
+  | TraversalExpr
+  | CallExpr
+  | ConditionalExpr
+  | TupleExpr
+  | ObjectExpr
+  | ForExpr
+  | IndexExpr
+  | GetAttrExpr
+  | SplatExpr
+  | UnaryExpr
+  | BinaryExpr
+  | UnsupportedExpr;
+
+interface ExprBase {
+  range: Range;
+}
+
+/** `"abc"` without interpolation, numbers, `true`/`false`, `null`. */
+export interface LiteralExpr extends ExprBase {
+  kind: 'literal';
+  value: string | number | boolean | null;
+}
+
+/** A quoted or heredoc template: literal parts and interpolated expressions, in order. Directives (`%{ if }`, `%{ for }`) are `TemplateDirective` parts. */
+export interface TemplateExpr extends ExprBase {
+  kind: 'template';
+  parts: TemplatePart[];
+}
+
+export type TemplatePart = string | Expr | TemplateDirective;
+
+export type TemplateDirective =
+  | { kind: 'if'; condition: Expr; then: TemplatePart[]; else: TemplatePart[] }
+  | { kind: 'for'; keyVar: string | undefined; valueVar: string; collection: Expr; body: TemplatePart[] };
+
+/**
+ * A variable root with a chain of attribute/index steps: `local.env`, `var.x["a"]`, `each.value.key`,
+ * `path.module`, `terraform.workspace`, `data.terraform_remote_state.vpc.outputs.id`.
+ */
+export interface TraversalExpr extends ExprBase {
+  kind: 'traversal';
+  root: string;
+  steps: TraversalStep[];
+}
+
+export type TraversalStep = { kind: 'attr'; name: string } | { kind: 'index'; key: Expr } | { kind: 'splat' };
+
+export interface CallExpr extends ExprBase {
+  kind: 'call';
+  name: string;
+  args: Expr[];
+  /** `f(list...)`: the last argument is expanded. */
+  expandFinal: boolean;
+}
+
+export interface ConditionalExpr extends ExprBase {
+  kind: 'conditional';
+  condition: Expr;
+  then: Expr;
+  else: Expr;
+}
+
+export interface TupleExpr extends ExprBase {
+  kind: 'tuple';
+  items: Expr[];
+}
+
+export interface ObjectExpr extends ExprBase {
+  kind: 'object';
+  /** A key is an expression: a bare identifier key `a = 1` is a literal "a"; `(local.k) = 1` is evaluated. */
+  items: { key: Expr; value: Expr }[];
+}
+
+/** `[for k, v in coll : value if cond]` (tuple) or `{for k, v in coll : key => value...}` (object). */
+export interface ForExpr extends ExprBase {
+  kind: 'for';
+  result: 'tuple' | 'object';
+  keyVar: string | undefined;
+  valueVar: string;
+  collection: Expr;
+  key: Expr | undefined;
+  value: Expr;
+  condition: Expr | undefined;
+  /** `...` grouping in an object for-expression. */
+  group: boolean;
+}
+
+/** An index or attribute step applied to an arbitrary expression, e.g. `local.m[var.k]` after a call. */
+export interface IndexExpr extends ExprBase {
+  kind: 'index';
+  target: Expr;
+  key: Expr;
+}
+
+export interface GetAttrExpr extends ExprBase {
+  kind: 'getattr';
+  target: Expr;
+  name: string;
+}
+
+/** `x[*].name` or `x.*.name`: `steps` apply to each element. */
+export interface SplatExpr extends ExprBase {
+  kind: 'splat';
+  target: Expr;
+  steps: TraversalStep[];
+}
+
+export interface UnaryExpr extends ExprBase {
+  kind: 'unary';
+  op: '!' | '-';
+  operand: Expr;
+}
+
+export interface BinaryExpr extends ExprBase {
+  kind: 'binary';
+  op: '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||';
+  left: Expr;
+  right: Expr;
+}
+
+/** Syntax the evaluator does not model; evaluates to unknown with `text` as the reason. */
+export interface UnsupportedExpr extends ExprBase {
+  kind: 'unsupported';
+  text: string;
+}

@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+/**
+ * The tree-sitter HCL parser, loaded once per process. Its WebAssembly files sit next to the
+ * bundle (`dist/`), where esbuild copies them; from source (tests) they come from node_modules.
+ */
+let loading: Promise<Parser> | undefined;
+
+const WASM_FILES = {
+  runtime: 'web-tree-sitter.wasm',
+  hcl: 'tree-sitter-hcl.wasm',
+} as const;
+
+function locateWasm(name: string): string {
+  const bundled = path.join(__dirname, name);
+  if (existsSync(bundled)) return bundled;
+  if (name === WASM_FILES.runtime) return require.resolve('web-tree-sitter/web-tree-sitter.wasm');
+  return path.join(path.dirname(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/package.json')), name);
+}
+
+async function load(): Promise<Parser> {
+  await Parser.init({ locateFile: (name: string) => locateWasm(name) });
+  const language = await Language.load(locateWasm(WASM_FILES.hcl));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}
+
+/** The shared parser. Parsing is synchronous once it is loaded. */
+export function hclParser(): Promise<Parser> {
+  loading ??= load();
+  return loading;
+}
+
+/**
+ * Parses `text` and hands the tree to `use`, then frees the tree: WASM memory is not returned to
+ * the system, so trees must not outlive the extraction that needs them.
+ */
+export function withTree<T>(parser: Parser, text: string, use: (tree: Tree) => T): T {
+  const tree = parser.parse(text);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  try {
+    return use(tree);
+  } finally {
+    tree.delete();
+  }
+}

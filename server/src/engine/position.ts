@@ -1,0 +1,17 @@
+/** A zero-based position, LSP-compatible (character counts UTF-16 code units). */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** A half-open range in one file, LSP-compatible. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** A range in a named file; `file` is an absolute path. */
+export interface Location {
+  file: string;
+  range: Range;
+}

@@ -1,0 +1,94 @@
+// `npm test`: builds once, then runs the four tiers in order: unit, lsp, webview, vscode.
+// Each tier prints its own report and a count; the run ends with one line for all of them:
+// `N passed, N failed`. Any failing or unrunnable tier fails the run.
+// `node test/run.mjs lsp webview` runs only the named tiers.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const ALL = ['unit', 'lsp', 'webview', 'vscode'];
+const asked = process.argv.slice(2);
+const tiers = asked.length ? asked : ALL;
+for (const tier of tiers) {
+  if (!ALL.includes(tier)) {
+    console.error(`unknown tier '${tier}'; tiers are ${ALL.join(', ')}`);
+    process.exit(2);
+  }
+}
+
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
+  });
+}
+
+function testFiles(dir) {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => path.join(dir, name));
+}
+
+/** node's test runner on `test/<tier>/*.test.ts`, TypeScript through tsx. */
+async function nodeTier(tier) {
+  const files = testFiles(path.join('test', tier));
+  if (files.length === 0) return { code: 1, passed: 0, failed: 0, why: `no test files in test/${tier}` };
+  const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+  const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { code, passed: count('pass'), failed: count('fail') + count('cancelled'), skipped: count('skipped') };
+}
+
+/** The mocha suite inside a real VS Code; the runner prints `N passed, N failed, N skipped`. */
+async function vscodeTier() {
+  const { code, output } = await run(process.execPath, ['test/vscode/run.mjs']);
+  const match = output.match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);
+  if (!match) return { code: code || 1, passed: 0, failed: 0, why: 'the VS Code suite did not report its results' };
+  return { code, passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3] ?? 0) };
+}
+
+const build = await run(process.execPath, ['esbuild.mjs']);
+if (build.code !== 0) {
+  console.error('build failed');
+  process.exit(1);
+}
+
+if (tiers.some((tier) => tier === 'webview' || tier === 'vscode')) {
+  const setup = await run('bash', ['test/harness/setup.sh']);
+  if (setup.code !== 0) {
+    console.error('the browser/VS Code harness could not be installed (see above)');
+    process.exit(1);
+  }
+}
+
+const results = [];
+for (const tier of tiers) {
+  console.log(`\n=== ${tier} tier ===`);
+  const result = tier === 'vscode' ? await vscodeTier() : await nodeTier(tier);
+  results.push({ tier, ...result });
+}
+
+console.log('\n=== summary ===');
+let passed = 0;
+let failed = 0;
+let ok = true;
+for (const r of results) {
+  const verdict = r.code === 0 && r.failed === 0 && r.passed > 0 ? 'ok' : 'FAILED';
+  if (verdict !== 'ok') ok = false;
+  passed += r.passed;
+  failed += r.failed;
+  console.log(
+    `${r.tier.padEnd(8)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${verdict}${r.why ? ` (${r.why})` : ''}`,
+  );
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,44 @@
+import type { Expr } from './expression';
+import type { Range } from './position';
+
+/**
+ * One HCL file as the engine keeps it after parsing: blocks and attributes with their ranges and
+ * expressions, independent of tree-sitter (whose trees are freed right after extraction).
+ */
+export interface HclBody {
+  attributes: HclAttribute[];
+  blocks: HclBlock[];
+}
+
+export interface HclAttribute {
+  name: string;
+  expr: Expr;
+  /** The whole `name = expr`. */
+  range: Range;
+  nameRange: Range;
+}
+
+export interface HclBlock {
+  /** `data`, `terraform`, `backend`, `locals`, `config`, … */
+  type: string;
+  /** Label values without quotes: `["terraform_remote_state", "vpc"]`. */
+  labels: string[];
+  /** The whole block, header to closing brace. */
+  range: Range;
+  /** The header: type and labels, up to the opening brace. */
+  headerRange: Range;
+  labelRanges: Range[];
+  /** Absent when the caller's filter skipped this block's contents. */
+  body: HclBody | undefined;
+}
+
+/** A syntax error as tree-sitter sees it (ERROR/MISSING nodes); exact messages come from hcl2json. */
+export interface HclSyntaxError {
+  range: Range;
+  message: string;
+}
+
+export interface HclDocument {
+  body: HclBody;
+  errors: HclSyntaxError[];
+}

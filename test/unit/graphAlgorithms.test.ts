@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { closure } from '../../server/src/engine/closure';
+import { cyclePath, cyclicComponents } from '../../server/src/engine/cycles';
+import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
+import { executionLevels, levelLists } from '../../server/src/engine/levels';
+
+function graphOf(edges: [string, string][], nodes: string[] = []): DependencyGraph {
+  const graph = new DependencyGraph(nodes);
+  for (const [from, to] of edges) graph.addEdge(from, to);
+  return graph;
+}
+
+describe('cycles', () => {
+  test('a DAG has none', () => {
+    assert.deepEqual(
+      cyclicComponents(
+        graphOf([
+          ['app', 'vpc'],
+          ['eks', 'vpc'],
+          ['app', 'eks'],
+        ]),
+      ),
+      [],
+    );
+  });
+
+  test('a 3-cycle is one component, its path starts at the smallest id and follows the edges', () => {
+    const graph = graphOf([
+      ['vpc', 'eks'],
+      ['eks', 'app'],
+      ['app', 'vpc'],
+      ['dns', 'vpc'],
+    ]);
+    const components = cyclicComponents(graph);
+    assert.deepEqual(components, [['app', 'eks', 'vpc']]);
+    assert.deepEqual(cyclePath(graph, components[0]!), ['app', 'vpc', 'eks', 'app']);
+  });
+
+  test('a self-reference is a cycle of one', () => {
+    const graph = graphOf([
+      ['a', 'a'],
+      ['b', 'a'],
+    ]);
+    const components = cyclicComponents(graph);
+    assert.deepEqual(components, [['a']]);
+    assert.deepEqual(cyclePath(graph, components[0]!), ['a', 'a']);
+  });
+
+  test('two separate cycles are both found, sorted', () => {
+    const graph = graphOf([
+      ['x', 'y'],
+      ['y', 'x'],
+      ['b', 'c'],
+      ['c', 'b'],
+      ['c', 'x'],
+    ]);
+    assert.deepEqual(cyclicComponents(graph), [
+      ['b', 'c'],
+      ['x', 'y'],
+    ]);
+  });
+
+  test('a long chain does not overflow the stack', () => {
+    const edges: [string, string][] = [];
+    for (let i = 0; i < 50_000; i++) edges.push([`m${i}`, `m${i + 1}`]);
+    edges.push(['m50000', 'm0']);
+    const components = cyclicComponents(graphOf(edges));
+    assert.equal(components.length, 1);
+    assert.equal(components[0]!.length, 50_001);
+  });
+});
+
+describe('execution levels', () => {
+  test("Kahn's levels: level 0 has no dependencies, each module one above its highest dependency", () => {
+    const graph = graphOf(
+      [
+        ['dns', 'vpc'],
+        ['eks', 'vpc'],
+        ['app', 'eks'],
+        ['app', 'dns'],
+        ['api', 'app'],
+      ],
+      ['solo'],
+    );
+    assert.deepEqual(levelLists(executionLevels(graph, [])), [['solo', 'vpc'], ['dns', 'eks'], ['app'], ['api']]);
+  });
+
+  test('a cycle shares one level above its outside dependencies, its dependents come after', () => {
+    const graph = graphOf([
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'a'],
+      ['a', 'base'],
+      ['top', 'c'],
+    ]);
+    const levels = executionLevels(graph, cyclicComponents(graph));
+    assert.deepEqual(levelLists(levels), [['base'], ['a', 'b', 'c'], ['top']]);
+  });
+
+  test('a self-reference does not lift a module', () => {
+    const graph = graphOf([['a', 'a']], ['b']);
+    assert.deepEqual(levelLists(executionLevels(graph, cyclicComponents(graph))), [['a', 'b']]);
+  });
+});
+
+describe('closure', () => {
+  const graph = graphOf([
+    ['app', 'eks'],
+    ['eks', 'vpc'],
+    ['dns', 'vpc'],
+    ['api', 'app'],
+  ]);
+  test('upstream: everything a module needs first', () => {
+    assert.deepEqual([...closure(graph, ['app'], 'upstream')].sort(), ['app', 'eks', 'vpc']);
+  });
+  test('downstream: everything a change affects', () => {
+    assert.deepEqual([...closure(graph, ['vpc'], 'downstream')].sort(), ['api', 'app', 'dns', 'eks', 'vpc']);
+  });
+  test('unknown modules are ignored', () => {
+    assert.deepEqual([...closure(graph, ['nope'], 'downstream')], []);
+  });
+});

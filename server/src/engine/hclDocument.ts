@@ -1,0 +1,251 @@
+import type { Node, Parser, TreeCursor } from 'web-tree-sitter';
+import type { Expr } from './expression';
+import type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError } from './hclBody';
+import { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } from './hclExpression';
+import { withTree } from './hclParser';
+import type { Position, Range } from './position';
+
+export interface ParseOptions {
+  /**
+   * Whether to convert a block's contents. `depth` is 0 for top-level blocks. Skipping big,
+   * irrelevant blocks (resources) saves most of the conversion time.
+   */
+  keepBody?: (type: string, labels: string[], depth: number) => boolean;
+}
+
+/** Parses one HCL file and converts it to our document model; the tree-sitter tree is freed before returning. */
+export function parseHclDocument(parser: Parser, text: string, options: ParseOptions = {}): HclDocument {
+  return parseWithSource(parser, sourceText(text), options);
+}
+
+function parseWithSource(parser: Parser, source: SourceText, options: ParseOptions): HclDocument {
+  return withTree(parser, source.text, (tree) => {
+    const cursor = tree.walk();
+    try {
+      const body = readFile(cursor, { source, keepBody: options.keepBody ?? keepAll });
+      const errors: HclSyntaxError[] = [];
+      if (tree.rootNode.hasError) collectErrors(tree.rootNode, source, errors);
+      return { body, errors };
+    } finally {
+      cursor.delete();
+    }
+  });
+}
+
+/**
+ * Parses a single expression (e.g. a `-backend-config` value or a test case). Ranges are relative
+ * to `text`. Syntax errors make the result `unsupported`.
+ */
+export function parseHclExpression(parser: Parser, text: string): Expr {
+  const prefix = '_ = ';
+  const wrapped = sourceText(`${prefix}${text}\n`);
+  const shift = (position: Position): Position =>
+    position.line === 0 ? { line: 0, character: position.character - prefix.length } : position;
+  const source: SourceText = {
+    text: wrapped.text,
+    range: (start, end) => {
+      const range = wrapped.range(start, end);
+      return { start: shift(range.start), end: shift(range.end) };
+    },
+  };
+  const document = parseWithSource(parser, source, {});
+  const attribute = document.body.attributes[0];
+  if (document.errors.length > 0 || !attribute || document.body.attributes.length > 1) {
+    const whole = rangeOfText(text);
+    return { kind: 'unsupported', text: `syntax error: ${text}`, range: whole };
+  }
+  return attribute.expr;
+}
+
+function keepAll(): boolean {
+  return true;
+}
+
+interface Context {
+  source: SourceText;
+  keepBody: (type: string, labels: string[], depth: number) => boolean;
+}
+
+function readFile(cursor: TreeCursor, context: Context): HclBody {
+  const empty: HclBody = { attributes: [], blocks: [] };
+  if (!cursor.gotoFirstChild()) return empty;
+  let body = empty;
+  do {
+    if (cursor.nodeType === 'body') body = readBody(cursor, context, 0);
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  return body;
+}
+
+function readBody(cursor: TreeCursor, context: Context, depth: number): HclBody {
+  const body: HclBody = { attributes: [], blocks: [] };
+  if (!cursor.gotoFirstChild()) return body;
+  do {
+    const type = cursor.nodeType;
+    if (type === 'attribute') {
+      const attribute = readAttribute(cursor, context);
+      if (attribute) body.attributes.push(attribute);
+    } else if (type === 'block') {
+      const block = readBlock(cursor, context, depth);
+      if (block) body.blocks.push(block);
+    }
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  return body;
+}
+
+function readAttribute(cursor: TreeCursor, context: Context): HclAttribute | undefined {
+  const { source } = context;
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  let name: { text: string; range: Range } | undefined;
+  let expr: Expr | undefined;
+  if (!cursor.gotoFirstChild()) return undefined;
+  do {
+    const type = cursor.nodeType;
+    if (type === 'identifier' && !name) {
+      const nameStart = cursor.startIndex;
+      const nameEnd = cursor.endIndex;
+      name = { text: source.text.slice(nameStart, nameEnd), range: source.range(nameStart, nameEnd) };
+    } else if (type === 'expression') {
+      expr = expressionFromNode(snapshotSyntax(cursor), source);
+    }
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  if (!name || !expr) return undefined;
+  return { name: name.text, expr, range: source.range(start, end), nameRange: name.range };
+}
+
+function readBlock(cursor: TreeCursor, context: Context, depth: number): HclBlock | undefined {
+  const { source } = context;
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  let type: string | undefined;
+  let headerEnd = start;
+  const labels: string[] = [];
+  const labelRanges: Range[] = [];
+  let body: HclBody | undefined;
+  let keep: boolean | undefined;
+  if (!cursor.gotoFirstChild()) return undefined;
+  do {
+    const nodeType = cursor.nodeType;
+    if (nodeType === 'identifier' || nodeType === 'string_lit') {
+      if (keep !== undefined) continue;
+      const labelStart = cursor.startIndex;
+      const labelEnd = cursor.endIndex;
+      const text = source.text.slice(labelStart, labelEnd);
+      headerEnd = labelEnd;
+      if (type === undefined) {
+        type = text;
+        continue;
+      }
+      labels.push(nodeType === 'string_lit' ? unquote(text) : text);
+      labelRanges.push(source.range(labelStart, labelEnd));
+    } else if (nodeType === 'block_start') {
+      keep = type !== undefined && context.keepBody(type, labels, depth);
+      if (keep) body = { attributes: [], blocks: [] };
+    } else if (nodeType === 'body' && keep) {
+      body = readBody(cursor, context, depth + 1);
+    }
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  if (type === undefined) return undefined;
+  return {
+    type,
+    labels,
+    range: source.range(start, end),
+    headerRange: source.range(start, headerEnd),
+    labelRanges,
+    body,
+  };
+}
+
+function unquote(text: string): string {
+  const inner = text.length >= 2 && text.endsWith('"') ? text.slice(1, -1) : text.slice(1);
+  return decodeQuoted(inner);
+}
+
+// ---- syntax errors ------------------------------------------------------------------------------
+
+const MISSING_NAMES: Readonly<Record<string, string>> = {
+  quoted_template_end: 'closing quote',
+  heredoc_identifier: 'heredoc end marker',
+  block_end: "'}'",
+  object_end: "'}'",
+  tuple_end: "']'",
+  template_interpolation_end: "'}' closing the interpolation",
+  template_directive_end: "'}' closing the directive",
+  identifier: 'expression',
+};
+
+/** Walks only into subtrees that contain an error (tree-sitter records that per node). */
+function collectErrors(node: Node, source: SourceText, errors: HclSyntaxError[]): void {
+  if (node.isMissing) {
+    const what = MISSING_NAMES[node.type] ?? `'${node.type}'`;
+    errors.push({ range: source.range(node.startIndex, node.endIndex), message: `syntax error: missing ${what}` });
+    return;
+  }
+  if (node.type === 'ERROR') {
+    const text = source.text.slice(node.startIndex, node.endIndex);
+    const snippet = text.length > 30 ? `${text.slice(0, 30)}…` : text;
+    errors.push({
+      range: source.range(node.startIndex, node.endIndex),
+      message: `syntax error: unexpected ${JSON.stringify(snippet)}`,
+    });
+    return;
+  }
+  for (const child of node.children) {
+    if (child.hasError) collectErrors(child, source, errors);
+  }
+}
+
+// ---- positions ----------------------------------------------------------------------------------
+
+/**
+ * Offsets to LSP positions. Offsets are UTF-16 (web-tree-sitter parses JS strings as UTF-16), so a
+ * character is the offset minus the line start, with no byte-to-UTF-16 conversion needed. Line
+ * breaks are `\n`, `\r\n` and a lone `\r`, as LSP counts them.
+ */
+export function sourceText(text: string): SourceText {
+  const starts = lineStarts(text);
+  let last = 0;
+  const position = (offset: number): Position => {
+    // Offsets arrive mostly in order, so the last line found is the best first guess.
+    if (!(starts[last] <= offset && (last + 1 >= starts.length || offset < starts[last + 1]))) {
+      last = findLine(starts, offset);
+    }
+    return { line: last, character: offset - starts[last] };
+  };
+  return { text, range: (start, end) => ({ start: position(start), end: position(end) }) };
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  if (!text.includes('\r')) return starts;
+  const all = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10 || (ch === 13 && text.charCodeAt(i + 1) !== 10)) all.push(i + 1);
+  }
+  return all;
+}
+
+function findLine(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid] <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function rangeOfText(text: string): Range {
+  const lines = text.split(/\r\n|\r|\n/);
+  return {
+    start: { line: 0, character: 0 },
+    end: { line: lines.length - 1, character: lines[lines.length - 1].length },
+  };
+}

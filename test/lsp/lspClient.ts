@@ -1,0 +1,175 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  type InitializeParams,
+  InitializeRequest,
+  type InitializeResult,
+  type MessageConnection,
+  type NotificationType,
+  type ProtocolConnection,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
+
+export const repoRoot = path.resolve(__dirname, '..', '..');
+export const serverModule = path.join(repoRoot, 'dist', 'server.js');
+
+export interface Notification {
+  method: string;
+  params: unknown;
+}
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * The built language server (`node dist/server.js --stdio`) as a child process, and the client side of a
+ * real LSP connection to it (`connection`, for requests). Every notification the server sends is recorded, so a test can wait for one
+ * that was sent before it asked. Requests from the server (configuration, registrations) get empty answers.
+ */
+export class LspTestClient {
+  readonly notifications: Notification[] = [];
+  /** What the server wrote to stderr. */
+  stderr = '';
+  readonly exited: Promise<ProcessExit>;
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    readonly process: ChildProcessWithoutNullStreams,
+    readonly connection: ProtocolConnection,
+  ) {
+    this.exited = new Promise((resolve) => process.once('exit', (code, signal) => resolve({ code, signal })));
+    process.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
+    // A protocol connection is a vscode-jsonrpc message connection, whose catch-all handlers its type hides.
+    const anyMessage = connection as unknown as MessageConnection;
+    anyMessage.onNotification((method, params) => {
+      this.notifications.push({ method, params });
+      for (const wake of this.waiters) wake();
+    });
+    anyMessage.onRequest((method, params) => {
+      if (method === 'workspace/configuration') {
+        return (params as { items: unknown[] }).items.map(() => null);
+      }
+      return null;
+    });
+    // The server going away closes the streams; the tests look at `exited` instead.
+    connection.onError(() => undefined);
+    connection.listen();
+  }
+
+  static start(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LspTestClient {
+    const child = spawn(process.execPath, [serverModule, '--stdio'], {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, ...options.env },
+      stdio: 'pipe',
+    });
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
+    return new LspTestClient(child, connection);
+  }
+
+  /** `initialize` with the folder as the only workspace folder, then `initialized`. */
+  async initialize(folder: string, overrides: Partial<InitializeParams> = {}): Promise<InitializeResult> {
+    const uri = pathToFileURL(folder).href;
+    const result = await this.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      clientInfo: { name: 'terrace-lsp-tests' },
+      rootUri: uri,
+      workspaceFolders: [{ uri, name: path.basename(folder) }],
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true },
+        textDocument: { publishDiagnostics: { relatedInformation: true }, hover: { contentFormat: ['markdown'] } },
+      },
+      ...overrides,
+    });
+    await this.connection.sendNotification(InitializedNotification.type, {});
+    return result;
+  }
+
+  async open(file: string, text: string, languageId = 'terraform', version = 1): Promise<string> {
+    const uri = pathToFileURL(file).href;
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version, text },
+    });
+    return uri;
+  }
+
+  /** Replaces the whole text of an open document. */
+  async change(uri: string, text: string, version: number): Promise<void> {
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
+  }
+
+  /**
+   * The first notification of that type (by method name or typed) matching `accept`, including those that
+   * arrived before the call.
+   */
+  waitForNotification<P>(
+    type: NotificationType<P> | string,
+    accept: (params: P) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<P> {
+    const method = typeof type === 'string' ? type : type.method;
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.notifications.find((n) => n.method === method && accept(n.params as P));
+        if (!found) return false;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found.params as P);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        const seen = this.notifications.map((n) => n.method).join(', ') || 'none';
+        reject(new Error(`no matching ${method} within ${timeoutMs} ms (notifications so far: ${seen})`));
+      }, timeoutMs);
+      if (!check()) this.waiters.add(check);
+    });
+  }
+
+  /** `shutdown`, then `exit`; resolves with how the process ended, or rejects if it is still running after `timeoutMs`. */
+  async shutdown(timeoutMs = 5000): Promise<ProcessExit> {
+    await this.connection.sendRequest(ShutdownRequest.type);
+    return this.exit(timeoutMs);
+  }
+
+  /** The `exit` notification alone (a server that was not shut down exits with code 1). */
+  async exit(timeoutMs = 5000): Promise<ProcessExit> {
+    await this.connection.sendNotification(ExitNotification.type);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the server did not exit within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+      this.connection.dispose();
+    }
+  }
+
+  /** Ends the process if a test left it running. */
+  async dispose(): Promise<void> {
+    this.connection.dispose();
+    if (this.process.exitCode === null && this.process.signalCode === null) {
+      this.process.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+}

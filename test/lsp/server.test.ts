@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node';
+import { ServerStatusNotification } from '../../server/src/protocol';
+import { LspTestClient, repoRoot } from './lspClient';
+
+const VPC_TF = `terraform {
+  backend "s3" {
+    bucket = "acme-terraform-state"
+    key    = "network/prod/eu-west-1/vpc/terraform.tfstate"
+    region = "eu-west-1"
+  }
+}
+
+output "vpc_id" {
+  value = "vpc-123"
+}
+`;
+
+describe('language server (node dist/server.js --stdio)', () => {
+  let workspace: string;
+  let vpcFile: string;
+  const clients: LspTestClient[] = [];
+  const start = () => {
+    const client = LspTestClient.start();
+    clients.push(client);
+    return client;
+  };
+
+  before(() => {
+    workspace = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-'));
+    vpcFile = path.join(workspace, 'network', 'prod', 'eu-west-1', 'vpc', 'main.tf');
+    mkdirSync(path.dirname(vpcFile), { recursive: true });
+    writeFileSync(vpcFile, VPC_TF);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.dispose()));
+  });
+  after(() => {
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  test('initialize names the server and asks for incremental document sync', async () => {
+    const client = start();
+    const result = await client.initialize(workspace);
+    const version = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version;
+    assert.deepEqual(result.serverInfo, { name: 'terrace', version });
+    const sync = result.capabilities.textDocumentSync;
+    const change = typeof sync === 'object' ? sync.change : sync;
+    assert.equal(change, TextDocumentSyncKind.Incremental);
+  });
+
+  test('after initialized the server reports its status', async () => {
+    const client = start();
+    await client.initialize(workspace);
+    const status = await client.waitForNotification(ServerStatusNotification.type, (s) => s.health === 'ready');
+    assert.equal(status.health, 'ready');
+    assert.equal(typeof status.message, 'string');
+    assert.ok(Number.isInteger(status.modules) && status.modules >= 0, `modules: ${status.modules}`);
+    assert.ok(Number.isInteger(status.cycles) && status.cycles >= 0, `cycles: ${status.cycles}`);
+  });
+
+  test('opening and editing a .tf document keeps the server healthy', async () => {
+    const client = start();
+    await client.initialize(workspace);
+    const uri = await client.open(vpcFile, VPC_TF);
+    await client.change(uri, VPC_TF.replace('vpc-123', 'vpc-456'), 2);
+    const exit = await client.shutdown();
+    assert.deepEqual(exit, { code: 0, signal: null });
+    const errors = client.notifications.filter(
+      (n) => n.method === 'window/logMessage' && (n.params as { type: number }).type === 1,
+    );
+    assert.deepEqual(errors, [], 'no error messages logged');
+  });
+
+  test('shutdown then exit ends the process with code 0', async () => {
+    const client = start();
+    await client.initialize(workspace);
+    const started = Date.now();
+    assert.deepEqual(await client.shutdown(5000), { code: 0, signal: null });
+    assert.ok(Date.now() - started < 5000);
+  });
+
+  test('exit without shutdown ends the process with code 1', async () => {
+    const client = start();
+    await client.initialize(workspace);
+    assert.deepEqual(await client.exit(5000), { code: 1, signal: null });
+  });
+});

@@ -3,7 +3,7 @@
 // `N passed, N failed`. Any failing or unrunnable tier fails the run.
 // `node test/run.mjs lsp webview` runs only the named tiers.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const ALL = ['unit', 'lsp', 'webview', 'vscode'];
@@ -33,6 +33,7 @@ function run(command, args, options = {}) {
 }
 
 function testFiles(dir) {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.test.ts'))
     .sort()
@@ -48,10 +49,20 @@ async function nodeTier(tier) {
   return { code, passed: count('pass'), failed: count('fail') + count('cancelled'), skipped: count('skipped') };
 }
 
-/** The mocha suite inside a real VS Code; the runner prints `N passed, N failed, N skipped`. */
+/** Headless chromium driving the built webview bundle; the browser is installed on first use. */
+async function webviewTier() {
+  const setup = await run('bash', ['test/harness/setup.sh', 'chromium']);
+  if (setup.code !== 0) return { code: 1, passed: 0, failed: 0, why: 'chromium could not be installed (see above)' };
+  return nodeTier('webview');
+}
+
+/**
+ * The mocha suite inside a real VS Code (test/vscode/run.mjs picks desktop VS Code or code-server and
+ * installs code-server on first use); its last line is the suite's `N passed, N failed, N skipped`.
+ */
 async function vscodeTier() {
   const { code, output } = await run(process.execPath, ['test/vscode/run.mjs']);
-  const match = output.match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);
+  const match = [...output.matchAll(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
   if (!match) return { code: code || 1, passed: 0, failed: 0, why: 'the VS Code suite did not report its results' };
   return { code, passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3] ?? 0) };
 }
@@ -62,19 +73,13 @@ if (build.code !== 0) {
   process.exit(1);
 }
 
-if (tiers.some((tier) => tier === 'webview' || tier === 'vscode')) {
-  const setup = await run('bash', ['test/harness/setup.sh']);
-  if (setup.code !== 0) {
-    console.error('the browser/VS Code harness could not be installed (see above)');
-    process.exit(1);
-  }
-}
-
+const runTier = { vscode: vscodeTier, webview: webviewTier };
 const results = [];
 for (const tier of tiers) {
   console.log(`\n=== ${tier} tier ===`);
-  const result = tier === 'vscode' ? await vscodeTier() : await nodeTier(tier);
-  results.push({ tier, ...result });
+  const started = Date.now();
+  const result = await (runTier[tier] ?? nodeTier)(tier);
+  results.push({ tier, ...result, seconds: (Date.now() - started) / 1000 });
 }
 
 console.log('\n=== summary ===');
@@ -87,7 +92,7 @@ for (const r of results) {
   passed += r.passed;
   failed += r.failed;
   console.log(
-    `${r.tier.padEnd(8)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${verdict}${r.why ? ` (${r.why})` : ''}`,
+    `${r.tier.padEnd(8)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${`${r.seconds.toFixed(1)}s`.padStart(7)}  ${verdict}${r.why ? ` (${r.why})` : ''}`,
   );
 }
 console.log(`${passed} passed, ${failed} failed`);

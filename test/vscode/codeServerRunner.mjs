@@ -1,0 +1,265 @@
+// Runs the vscode-tier suite in code-server (a real VS Code from npm, Node extension host), offline:
+// code-server on a free loopback port with its own data directories and the smoke-test driver enabled,
+// headless chromium opens the workbench with a payload naming the extension under development and the
+// suite; the workbench reports the suite's exit code through `codeAutomationExit`.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { codeServer, codeServerVersion, runSetup } from '../harness/cache.mjs';
+import { launchChromium } from '../harness/chromium.mjs';
+
+/** Workbench and extension-host chatter that says nothing about the suite (shown with TERRACE_VSCODE_VERBOSE=1). */
+const NOISE = new RegExp(
+  [
+    /^\[(AgentHost|ChatModelSelection|AccountPolicyGate|reconnection-grace-time|Service Worker)/,
+    /^(Resolving|Resolved) connection token|^Creating a socket|^Updating additional builtin extensions cache/,
+    /open-vsx\.org|ENOTFOUND|EAI_AGAIN|^\s+at |Timed out waiting for authentication provider/,
+  ]
+    .map((part) => part.source)
+    .join('|'),
+);
+
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'chat.disableAIFeatures': true,
+  'extensions.ignoreRecommendations': true,
+  // Without it the terminal draws on a canvas and its text cannot be read from the page.
+  'terminal.integrated.gpuAcceleration': 'off',
+};
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something answers HTTP on the port (ours or not). */
+function answers(port, urlPath = '/healthz') {
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port, path: urlPath, timeout: 1000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on('error', () => resolve(false));
+    request.on('timeout', () => {
+      request.destroy();
+      resolve(false);
+    });
+  });
+}
+
+function portTaken(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** The process group of a detached child: killed as a whole, since the extension host outlives the browser. */
+function processGroup(pid) {
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const signal = (name) => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  return {
+    killNow: () => signal('SIGKILL'),
+    async stop() {
+      signal('SIGTERM');
+      for (let i = 0; i < 30 && alive(); i++) await sleep(100);
+      if (alive()) signal('SIGKILL');
+    },
+  };
+}
+
+function tail(file, lines = 30) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * @param {object} options
+ * @param {string} options.extensionDevelopmentPath
+ * @param {string} options.extensionTestsPath the suite's built index.js
+ * @param {string} options.workspace the folder to open
+ * @param {Record<string, string>} options.env environment of the extension host
+ * @param {string} options.tmp a scratch directory for this run
+ * @param {number} options.timeoutMs
+ * @param {string} [options.screenshotOnFailure]
+ * @returns {Promise<number>} the suite's exit code
+ */
+export async function runWithCodeServer(options) {
+  const started = Date.now();
+  const stamp = () => `[${((Date.now() - started) / 1000).toFixed(1)}s]`;
+
+  if ((await runSetup('code-server')) !== 0) {
+    console.error('code-server runner: the harness could not be installed (see above)');
+    return 1;
+  }
+  const vscodeVersion = codeServer.vscodeVersion();
+  console.log(`runner: code-server ${codeServerVersion} (VS Code ${vscodeVersion}) with headless chromium`);
+
+  const requested = process.env.TERRACE_CODE_SERVER_PORT;
+  const port = requested ? Number(requested) : await freePort();
+  if (await portTaken(port)) {
+    console.error(`code-server runner: port ${port} on 127.0.0.1 is already in use; refusing to run`);
+    return 1;
+  }
+
+  const dir = (name) => {
+    const full = path.join(options.tmp, name);
+    mkdirSync(full, { recursive: true });
+    return full;
+  };
+  const config = path.join(options.tmp, 'code-server.yaml');
+  writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const userData = dir('user-data');
+  mkdirSync(path.join(userData, 'User'), { recursive: true });
+  writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  const serverLog = path.join(options.tmp, 'code-server.log');
+  const logFd = openSync(serverLog, 'w');
+
+  const server = spawn(
+    codeServer.node,
+    [
+      codeServer.entry,
+      '--config',
+      config,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      dir('extensions'),
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--vscode-option',
+      'enable-smoke-test-driver',
+    ],
+    {
+      // detached: its own session and process group (setsid), so the whole tree can be killed at the end.
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: dir('xdg-config'),
+        XDG_DATA_HOME: dir('xdg-data'),
+        XDG_CACHE_HOME: dir('xdg-cache'),
+      },
+    },
+  );
+  closeSync(logFd);
+  const group = processGroup(server.pid);
+  const killOnExit = () => group.killNow();
+  const onSignal = (signal) => {
+    group.killNow();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('exit', killOnExit);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  let context;
+  let page;
+  let code = 1;
+  let suiteFinished = false;
+  try {
+    for (let i = 0; !(await answers(port)); i++) {
+      if (server.exitCode !== null || i > 150) {
+        throw new Error(`code-server did not start:\n${tail(serverLog)}`);
+      }
+      await sleep(200);
+    }
+    if (server.exitCode !== null) throw new Error('the code-server that answers is not ours');
+    console.log(stamp(), `code-server up on 127.0.0.1:${port}`);
+
+    const authority = `127.0.0.1:${port}`;
+    const remote = (file) => `vscode-remote://${authority}${path.resolve(file)}`;
+    const payload = [
+      ['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)],
+      ['extensionTestsPath', remote(options.extensionTestsPath)],
+      ['extensionEnvironment', JSON.stringify(options.env)],
+      ['skipWelcome', 'true'],
+    ];
+    const folder = encodeURIComponent(path.resolve(options.workspace)).replace(/%2F/g, '/');
+    const url = `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+
+    context = await launchChromium(dir('chromium'), { viewport: { width: 1400, height: 900 } });
+    page = context.pages()[0] ?? (await context.newPage());
+    const verbose = Boolean(process.env.TERRACE_VSCODE_VERBOSE);
+    let exited;
+    const exit = new Promise((resolve) => {
+      exited = resolve;
+    });
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      const parts = Array.isArray(args) ? args : [args];
+      if (!verbose && NOISE.test(String(parts[0]))) return;
+      (type === 'error' ? console.error : console.log)(...parts);
+    });
+    await page.exposeFunction('codeAutomationExit', (exitCode) => exited(exitCode));
+    page.on('pageerror', (error) => console.error(stamp(), 'workbench error:', error.message));
+    await page.goto(url);
+
+    let timer;
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+    });
+    const result = await Promise.race([exit, timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      console.error(stamp(), `timed out after ${options.timeoutMs} ms waiting for the suite to finish`);
+    } else {
+      code = Number(result);
+      suiteFinished = true;
+      console.log(stamp(), `extension host finished the suite with exit code ${code}`);
+    }
+  } catch (error) {
+    console.error(stamp(), 'code-server runner:', error instanceof Error ? error.message : error);
+    code = 1;
+  } finally {
+    if (code !== 0 && page && options.screenshotOnFailure) {
+      mkdirSync(path.dirname(options.screenshotOnFailure), { recursive: true });
+      await page.screenshot({ path: options.screenshotOnFailure }).catch(() => undefined);
+      if (existsSync(options.screenshotOnFailure))
+        console.error(`workbench screenshot: ${options.screenshotOnFailure}`);
+    }
+    await context?.close().catch(() => undefined);
+    await group.stop();
+    process.off('exit', killOnExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (!suiteFinished) console.error(`code-server log (last lines):\n${tail(serverLog)}`);
+  }
+  return code;
+}

@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { runningApi, terraceExtension, waitFor } from './helpers';
+
+/** `State.Running` of vscode-languageclient. */
+const CLIENT_STATE_RUNNING = 2;
+
+suite('commands', () => {
+  suiteSetup(async () => {
+    await runningApi();
+  });
+
+  test('every contributed command is registered', async () => {
+    const contributed: string[] = terraceExtension().packageJSON.contributes.commands.map(
+      (command: { command: string }) => command.command,
+    );
+    for (const id of ['terrace.showGraph', 'terrace.generatePipeline', 'terrace.runPlans', 'terrace.showLevels']) {
+      assert.ok(contributed.includes(id), `${id} is contributed in package.json`);
+    }
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], 'contributed commands without a handler');
+  });
+
+  test('terrace.showGraph answers that the graph panel is not there yet', async () => {
+    const result = await vscode.commands.executeCommand('terrace.showGraph');
+    assert.equal(result, 'Terrace: the graph panel is not available in this version yet.');
+  });
+
+  test('terrace.restartServer restarts the language server and reports it running', async () => {
+    const api = await runningApi();
+    const result = await vscode.commands.executeCommand('terrace.restartServer');
+    assert.equal(result, CLIENT_STATE_RUNNING);
+    assert.equal(api.clientState(), 'running');
+    assert.equal(api.client.initializeResult?.serverInfo?.name, 'terrace');
+  });
+
+  test('terrace.showOutput shows the Terrace output channel', async () => {
+    await vscode.commands.executeCommand('terrace.showOutput');
+    const channel = await waitFor('the Terrace output channel document', () =>
+      vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'output' && doc.uri.path.includes('Terrace')),
+    );
+    assert.match(channel.uri.path, /Terrace/);
+  });
+});

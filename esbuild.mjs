@@ -11,6 +11,8 @@ const production = process.argv.includes('--production');
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
+  // web-tree-sitter's ES module build finds its wasm through import.meta.url, which a CommonJS bundle lacks.
+  alias: { 'web-tree-sitter': require.resolve('web-tree-sitter') },
   bundle: true,
   sourcemap: !production,
   minify: production,

@@ -1,8 +1,119 @@
-/** The `terrace` command line: the same engine the editor runs. */
-function main(argv: string[]): number {
-  const [command] = argv;
-  process.stderr.write(`terrace: '${command ?? ''}' is not available yet\n`);
-  return 2;
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyzeDirectory } from './engine/analyzeDirectory';
+import { type GraphJson, graphJson } from './engine/graphJson';
+import { renderDot, renderLevels, renderMermaid, renderText } from './engine/graphRender';
+import { ConfigError } from './engine/terraceConfig';
+
+/** The `terrace` command line: the same engine the editor runs, for terminals and CI. */
+const USAGE = `Usage: terrace <command> [dir] [options]
+
+Commands:
+  graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
+  levels [dir]     the execution levels, one line per level
+  validate [dir]   exit 1 on cycles or syntax errors, listing them; warnings for unresolved references
+
+dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present.
+`;
+
+const FORMATS = ['text', 'json', 'dot', 'mermaid'] as const;
+type Format = (typeof FORMATS)[number];
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { format: { type: 'string', short: 'f' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, dirArg, ...extra] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const root = workspaceDir(dirArg ?? '.');
+  switch (command) {
+    case 'graph':
+      return graphCommand(root, format(values.format));
+    case 'levels':
+      process.stdout.write(renderLevels(await analyze(root)));
+      return 0;
+    case 'validate':
+      return validateCommand(root);
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
 }
 
-process.exitCode = main(process.argv.slice(2));
+function format(value: string | undefined): Format {
+  const chosen = value ?? 'text';
+  if (!(FORMATS as readonly string[]).includes(chosen))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  return chosen as Format;
+}
+
+function workspaceDir(dir: string): string {
+  const root = path.resolve(dir);
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    throw new UsageError(`no such directory: ${dir}`);
+  }
+  if (!isDir) throw new UsageError(`not a directory: ${dir}`);
+  return root;
+}
+
+async function analyze(root: string): Promise<GraphJson> {
+  const graph = graphJson(await analyzeDirectory(root));
+  for (const error of graph.syntaxErrors)
+    process.stderr.write(`Error: ${error.file}:${error.line}:${error.column}: ${error.message}\n`);
+  for (const problem of graph.problems)
+    process.stderr.write(`Warning: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`);
+  return graph;
+}
+
+async function graphCommand(root: string, chosen: Format): Promise<number> {
+  const graph = await analyze(root);
+  const render = {
+    text: renderText,
+    json: (g: GraphJson) => `${JSON.stringify(g, null, 2)}\n`,
+    dot: renderDot,
+    mermaid: renderMermaid,
+  }[chosen];
+  process.stdout.write(render(graph));
+  return 0;
+}
+
+async function validateCommand(root: string): Promise<number> {
+  const graph = await analyze(root);
+  for (const item of graph.unresolved)
+    process.stderr.write(
+      `Warning: ${item.file}:${item.line}: data.terraform_remote_state.${item.name}: ${item.reason}\n`,
+    );
+  for (const item of graph.ambiguous) {
+    process.stderr.write(
+      `Warning: ${item.file}:${item.line}: data.terraform_remote_state.${item.name}: ${item.address} is written by ${item.writers.join(' and ')}\n`,
+    );
+  }
+  for (const cycle of graph.cycles)
+    process.stdout.write(`Error: circular dependency detected\n  ${cycle.join(' -> ')}\n`);
+  const failed = graph.cycles.length > 0 || graph.syntaxErrors.length > 0;
+  if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);
+  return failed ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`terrace: ${error.message}\n\n${USAGE}`);
+    else if (error instanceof ConfigError) process.stderr.write(`terrace: ${error.message}\n`);
+    else process.stderr.write(`terrace: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -158,6 +158,21 @@ function remoteWorkspaceName(block: ObjectValue, workspace: string, f: Fields): 
   return '';
 }
 
+/**
+ * A writer that selects its remote workspaces by prefix writes a whole family of states: every
+ * `remote://host/org/<prefix><W>`. A reader may name one of them directly (`name = "net-stage"`),
+ * so the family's common start is matched too. Undefined for every other writer.
+ */
+export function addressFamily(input: AddressInput): string | undefined {
+  if (input.type !== 'remote') return undefined;
+  const { hostname, organization, workspaces } = input.config;
+  const block = Array.isArray(workspaces) ? workspaces[0] : workspaces;
+  if (!block || !isObjectValue(block) || typeof block.prefix !== 'string' || typeof block.name === 'string')
+    return undefined;
+  if (typeof organization !== 'string' || (hostname !== undefined && typeof hostname !== 'string')) return undefined;
+  return `remote://${hostname ?? 'app.terraform.io'}/${organization}/${block.prefix}`;
+}
+
 /** Other backends: the type plus every known setting, so equal configurations still compare equal. */
 function genericAddress(input: AddressInput): StateAddress {
   const entries = Object.keys(input.config)

@@ -13,11 +13,16 @@ const WASM_FILES = {
   hcl: 'tree-sitter-hcl.wasm',
 } as const;
 
+/** Where each file is found when running from source (tests), relative to the repository's node_modules. */
+const SOURCE_LOCATIONS: Record<string, string> = {
+  [WASM_FILES.runtime]: 'web-tree-sitter',
+  [WASM_FILES.hcl]: '@tree-sitter-grammars/tree-sitter-hcl',
+};
+
 function locateWasm(name: string): string {
   const bundled = path.join(__dirname, name);
   if (existsSync(bundled)) return bundled;
-  if (name === WASM_FILES.runtime) return require.resolve('web-tree-sitter/web-tree-sitter.wasm');
-  return path.join(path.dirname(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/package.json')), name);
+  return path.join(__dirname, '../../../node_modules', SOURCE_LOCATIONS[name] ?? '', name);
 }
 
 async function load(): Promise<Parser> {

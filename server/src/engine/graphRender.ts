@@ -1,0 +1,98 @@
+import type { GraphJson } from './graphJson';
+
+/**
+ * Text renderings of a graph for the CLI: Graphviz DOT, Mermaid and a plain summary. Each returns
+ * a string and does no I/O. Edges point from a module to what it depends on; cycle edges are red.
+ */
+export function renderDot(graph: GraphJson): string {
+  const cycleEdges = cycleEdgeSet(graph);
+  const lines = ['digraph terrace {', '  rankdir=LR;', '  node [shape=box];'];
+  graph.levels.forEach((ids, level) => {
+    lines.push(`  subgraph level_${level} { rank=same; ${ids.map(quote).join('; ')}; }`);
+  });
+  for (const { from, to } of uniqueEdges(graph)) {
+    lines.push(`  ${quote(from)} -> ${quote(to)}${cycleEdges.has(`${from}\u0000${to}`) ? ' [color=red]' : ''};`);
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderMermaid(graph: GraphJson): string {
+  const ids = new Map(graph.modules.map((module, index) => [module.id, `m${index}`]));
+  const cycleEdges = cycleEdgeSet(graph);
+  const lines = ['flowchart LR'];
+  for (const module of graph.modules) lines.push(`  ${ids.get(module.id)}["${module.id.replace(/"/g, '#quot;')}"]`);
+  const red: number[] = [];
+  uniqueEdges(graph).forEach(({ from, to }, index) => {
+    lines.push(`  ${ids.get(from)} --> ${ids.get(to)}`);
+    if (cycleEdges.has(`${from}\u0000${to}`)) red.push(index);
+  });
+  if (red.length > 0) lines.push(`  linkStyle ${red.join(',')} stroke:red`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line per level: `level 0: a, b`. */
+export function renderLevels(graph: GraphJson): string {
+  return graph.levels.map((ids, level) => `level ${level}: ${ids.join(', ')}\n`).join('');
+}
+
+/** Modules by level, then cycles, unresolved and ambiguous references, for a person at a terminal. */
+export function renderText(graph: GraphJson): string {
+  const out: string[] = [
+    `${graph.modules.length} modules, ${graph.edges.length} dependencies, ${graph.levels.length} levels`,
+  ];
+  const dependencies = new Map<string, Set<string>>();
+  for (const edge of graph.edges)
+    (dependencies.get(edge.from) ?? dependencies.set(edge.from, new Set()).get(edge.from)!).add(edge.to);
+  graph.levels.forEach((ids, level) => {
+    out.push('', `Level ${level}`);
+    for (const id of ids) {
+      const deps = [...(dependencies.get(id) ?? [])].sort();
+      out.push(`  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}`);
+    }
+  });
+  if (graph.cycles.length > 0) {
+    out.push('', `Cycles (${graph.cycles.length})`);
+    for (const cycle of graph.cycles) out.push(`  ${cycle.join(' -> ')}`);
+  }
+  if (graph.unresolved.length > 0) {
+    out.push('', `Unresolved references (${graph.unresolved.length})`);
+    for (const item of graph.unresolved) out.push(`  ${item.file}:${item.line} ${item.name}: ${item.reason}`);
+  }
+  if (graph.ambiguous.length > 0) {
+    out.push('', `Ambiguous references (${graph.ambiguous.length})`);
+    for (const item of graph.ambiguous)
+      out.push(`  ${item.file}:${item.line} ${item.name}: ${item.address} is written by ${item.writers.join(', ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function uniqueEdges(graph: GraphJson): { from: string; to: string }[] {
+  const seen = new Set<string>();
+  const edges: { from: string; to: string }[] = [];
+  for (const { from, to } of graph.edges) {
+    const key = `${from}\u0000${to}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      edges.push({ from, to });
+    }
+  }
+  return edges;
+}
+
+/** Edges between consecutive members of a cycle path. */
+function cycleEdgeSet(graph: GraphJson): Set<string> {
+  const members = new Map<string, number>();
+  graph.cycles.forEach((cycle, index) => {
+    for (const id of cycle) members.set(id, index);
+  });
+  const set = new Set<string>();
+  for (const { from, to } of graph.edges) {
+    if (members.has(from) && members.get(from) === members.get(to)) set.add(`${from}\u0000${to}`);
+  }
+  return set;
+}
+
+function quote(id: string): string {
+  return JSON.stringify(id);
+}

@@ -1,0 +1,171 @@
+import { addressFamily, moduleIdFromKey, type StateAddress, stateAddress } from './backendAddress';
+import type { EvaluatedModule, Reference } from './moduleEvaluation';
+import { isUnknown } from './value';
+
+/** A reference matched to the module that writes its state. */
+export interface MatchedEdge {
+  from: string;
+  to: string;
+  reference: Reference;
+  address: string;
+  matchedBy: 'backend-address' | 'path-convention';
+}
+
+/** A reference that leads to no single writer. */
+export interface UnmatchedReference {
+  from: string;
+  reference: Reference;
+  /** Why: what was unknown, or which address nobody writes. */
+  reason: string;
+  address: string | undefined;
+  /** For an ambiguous reference: every module that writes the address. */
+  writers: string[];
+}
+
+export interface MatchResult {
+  edges: MatchedEdge[];
+  unresolved: UnmatchedReference[];
+  ambiguous: UnmatchedReference[];
+}
+
+/**
+ * Matches every reference to its writer by comparing state addresses (backend type, location
+ * fields, key, workspace). The path convention is a fallback only for writers whose own address
+ * is not known (a partial backend with no backend file): the key, minus `terraform.tfstate`,
+ * names the module.
+ */
+export function matchReferences(modules: readonly EvaluatedModule[], root: string): MatchResult {
+  const writers = new WriterIndex(modules, root);
+  const result: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
+  for (const module of modules) {
+    for (const reference of module.references) matchOne(module.id, reference, writers, root, result);
+  }
+  return result;
+}
+
+function matchOne(from: string, reference: Reference, writers: WriterIndex, root: string, result: MatchResult): void {
+  const { backend, config, workspace } = reference;
+  if (isUnknown(backend) || isUnknown(config) || isUnknown(workspace)) {
+    const reasons = [backend, config, workspace].filter(isUnknown).flatMap((part) => part.reasons);
+    result.unresolved.push({
+      from,
+      reference,
+      reason: `the state address cannot be resolved statically: ${reasons.join('; ')}`,
+      address: undefined,
+      writers: [],
+    });
+    return;
+  }
+  const address = stateAddress({ type: backend, config, workspace, moduleDir: reference.cwd, root });
+  if (!address.known) {
+    result.unresolved.push({
+      from,
+      reference,
+      reason: `the state address cannot be resolved statically: ${address.reasons.join('; ')}`,
+      address: undefined,
+      writers: [],
+    });
+    return;
+  }
+  const byAddress = writers.writersOf(address.address, workspace);
+  if (byAddress.length === 1) {
+    result.edges.push({ from, to: byAddress[0]!, reference, address: address.address, matchedBy: 'backend-address' });
+    return;
+  }
+  if (byAddress.length > 1) {
+    result.ambiguous.push({
+      from,
+      reference,
+      reason: `${byAddress.length} modules write ${address.address}: ${byAddress.join(', ')}`,
+      address: address.address,
+      writers: byAddress,
+    });
+    return;
+  }
+  const byConvention =
+    address.key === undefined ? undefined : writers.conventionWriter(moduleIdFromKey(address.key), backend);
+  if (byConvention) {
+    result.edges.push({ from, to: byConvention, reference, address: address.address, matchedBy: 'path-convention' });
+    return;
+  }
+  result.unresolved.push({
+    from,
+    reference,
+    reason: `no module in this workspace writes ${address.address}`,
+    address: address.address,
+    writers: [],
+  });
+}
+
+/** Every module's own state addresses, per workspace (computed when a workspace is first asked for). */
+class WriterIndex {
+  private readonly byWorkspace = new Map<string, Map<string, string[]>>();
+  /** Modules whose backend address is not fully known, by id, with their backend type. */
+  private readonly partial = new Map<string, string>();
+  /** Writers of a family of addresses (remote workspaces by prefix): the family's start and the module. */
+  private readonly families: { start: string; id: string }[] = [];
+
+  constructor(
+    private readonly modules: readonly EvaluatedModule[],
+    private readonly root: string,
+  ) {
+    for (const module of modules) {
+      if (module.backend && this.addresses(module, 'default').some((address) => !address.known)) {
+        this.partial.set(module.id, module.backend.type);
+      }
+      for (const { config } of module.backend?.configs ?? []) {
+        if (isUnknown(config)) continue;
+        const start = addressFamily({
+          type: module.backend!.type,
+          config,
+          workspace: 'default',
+          moduleDir: module.dir,
+          root,
+        });
+        if (start) this.families.push({ start, id: module.id });
+      }
+    }
+  }
+
+  writersOf(address: string, workspace: string): string[] {
+    let index = this.byWorkspace.get(workspace);
+    if (!index) {
+      index = new Map();
+      for (const module of this.modules) {
+        for (const own of this.addresses(module, workspace)) {
+          if (!own.known) continue;
+          const list = index.get(own.address);
+          if (!list) index.set(own.address, [module.id]);
+          else if (!list.includes(module.id)) list.push(module.id);
+        }
+      }
+      for (const list of index.values()) list.sort();
+      this.byWorkspace.set(workspace, index);
+    }
+    const exact = index.get(address) ?? [];
+    const family = this.families.filter(
+      ({ start, id }) => address.startsWith(start) && address.length > start.length && !exact.includes(id),
+    );
+    return family.length === 0 ? exact : [...exact, ...family.map(({ id }) => id)].sort();
+  }
+
+  conventionWriter(id: string, type: string): string | undefined {
+    const writerType = this.partial.get(id);
+    return writerType === type ? id : undefined;
+  }
+
+  private addresses(module: EvaluatedModule, workspace: string): StateAddress[] {
+    return writerAddresses(module, workspace, this.root);
+  }
+}
+
+/** The addresses a module writes in `workspace`: one per backend configuration (partial backend files give several). */
+export function writerAddresses(module: EvaluatedModule, workspace: string, root: string): StateAddress[] {
+  if (!module.backend) return [];
+  const { type } = module.backend;
+  return module.backend.configs.map(({ config }) =>
+    isUnknown(config)
+      ? { known: false, reasons: [...config.reasons], key: undefined }
+      : stateAddress({ type, config, workspace, moduleDir: module.dir, root }),
+  );
+}

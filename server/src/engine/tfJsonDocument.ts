@@ -1,0 +1,145 @@
+import type { Parser } from 'web-tree-sitter';
+import type { Expr } from './expression';
+import type { HclAttribute, HclBlock, HclBody, HclDocument } from './hclBody';
+import { parseHclDocument } from './hclDocument';
+import type { Position, Range } from './position';
+
+/**
+ * A `.tf.json` or `.tfvars.json` file in the shape of an HCL document. Terraform's JSON syntax
+ * nests blocks as objects keyed by type and labels; strings are templates (`"${local.env}"`).
+ * JSON.parse gives no positions, so ranges point at the first occurrence of the block's name —
+ * enough to place a diagnostic or a jump on the right line.
+ */
+export function tfJsonDocument(text: string, parser: Parser): HclDocument {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { body: { attributes: [], blocks: [] }, errors: [{ range: pointRange(text, 0), message }] };
+  }
+  if (!isRecord(json))
+    return {
+      body: { attributes: [], blocks: [] },
+      errors: [{ range: pointRange(text, 0), message: 'the file is not a JSON object' }],
+    };
+  const locate = locator(text);
+  const converter = new JsonConverter(parser, locate);
+  const body: HclBody = { attributes: [], blocks: [] };
+  for (const [key, value] of Object.entries(json)) {
+    const labelCount = LABELS[key];
+    if (labelCount === undefined) body.attributes.push(converter.attribute(key, value));
+    else body.blocks.push(...converter.blocks(key, value, labelCount));
+  }
+  return { body, errors: [] };
+}
+
+/** How many labels each top-level block type has in Terraform's JSON syntax. */
+const LABELS: Record<string, number> = {
+  terraform: 0,
+  locals: 0,
+  variable: 1,
+  module: 1,
+  output: 1,
+  provider: 1,
+  data: 2,
+  resource: 2,
+  moved: 0,
+  import: 0,
+  check: 1,
+  removed: 0,
+};
+
+/** Nested block types inside `terraform` whose bodies the analysis reads. */
+const TERRAFORM_BLOCKS: Record<string, number> = { backend: 1, cloud: 0 };
+
+class JsonConverter {
+  constructor(
+    private readonly parser: Parser,
+    private readonly locate: (needle: string) => Range,
+  ) {}
+
+  blocks(type: string, value: unknown, labelCount: number, labels: string[] = []): HclBlock[] {
+    if (Array.isArray(value)) return value.flatMap((item) => this.blocks(type, item, labelCount, labels));
+    if (!isRecord(value)) return [];
+    if (labels.length < labelCount) {
+      return Object.entries(value).flatMap(([label, inner]) =>
+        this.blocks(type, inner, labelCount, [...labels, label]),
+      );
+    }
+    const range = this.locate(labels.length > 0 ? labels[labels.length - 1]! : type);
+    return [
+      { type, labels, range, headerRange: range, labelRanges: labels.map(() => range), body: this.body(type, value) },
+    ];
+  }
+
+  private body(type: string, value: Record<string, unknown>): HclBody {
+    const body: HclBody = { attributes: [], blocks: [] };
+    for (const [key, inner] of Object.entries(value)) {
+      const nested = type === 'terraform' ? TERRAFORM_BLOCKS[key] : undefined;
+      if (nested !== undefined) body.blocks.push(...this.blocks(key, inner, nested));
+      else body.attributes.push(this.attribute(key, inner));
+    }
+    return body;
+  }
+
+  attribute(name: string, value: unknown): HclAttribute {
+    const range = this.locate(name);
+    return { name, expr: this.expression(value, range), range, nameRange: range };
+  }
+
+  private expression(value: unknown, range: Range): Expr {
+    if (typeof value === 'string')
+      return value.includes('${') || value.includes('%{')
+        ? this.template(value, range)
+        : { kind: 'literal', value, range };
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null)
+      return { kind: 'literal', value, range };
+    if (Array.isArray(value)) return { kind: 'tuple', items: value.map((item) => this.expression(item, range)), range };
+    if (isRecord(value)) {
+      return {
+        kind: 'object',
+        items: Object.entries(value).map(([key, inner]) => ({
+          key: { kind: 'literal', value: key, range },
+          value: this.expression(inner, range),
+        })),
+        range,
+      };
+    }
+    return { kind: 'unsupported', text: String(value), range };
+  }
+
+  /** A JSON string with interpolation is an HCL template: parse it as a quoted HCL string. */
+  private template(value: string, range: Range): Expr {
+    const quoted = `x = "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"\n`;
+    const parsed = parseHclDocument(this.parser, quoted).body.attributes[0];
+    return parsed ? withRange(parsed.expr, range) : { kind: 'unsupported', text: value, range };
+  }
+}
+
+/** The template's ranges point into the synthetic source; the whole expression takes the JSON value's range. */
+function withRange(expr: Expr, range: Range): Expr {
+  return { ...expr, range };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function locator(text: string): (needle: string) => Range {
+  return (needle) => {
+    const at = text.indexOf(JSON.stringify(needle));
+    return pointRange(text, Math.max(0, at));
+  };
+}
+
+function pointRange(text: string, offset: number): Range {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  const start: Position = { line, character: offset - lineStart };
+  return { start, end: start };
+}

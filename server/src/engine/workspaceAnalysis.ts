@@ -1,0 +1,302 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { Parser } from 'web-tree-sitter';
+import type { AnalysisOptions } from './analysisOptions';
+import { cyclePath, cyclicComponents } from './cycles';
+import { DependencyGraph } from './dependencyGraph';
+import { discoverRoots, moduleSegments } from './discovery';
+import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
+import { parseHclDocument } from './hclDocument';
+import { hclParser } from './hclParser';
+import { executionLevels, levelLists } from './levels';
+import { type MatchResult, matchReferences, writerAddresses } from './match';
+import { type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
+import type { Range } from './position';
+import { tfJsonDocument } from './tfJsonDocument';
+import { fileRole, type ScannedDir, type ScanProblem, scanWorkspace, varFileOrder } from './workspaceScan';
+
+/** A root module as the analysis reports it. */
+export interface ModuleSummary {
+  id: string;
+  dir: string;
+  segments: Record<string, string>;
+  level: number;
+  inCycle: boolean;
+  backend: { type: string; address: string | undefined; file: string; range: Range; headerRange: Range } | undefined;
+  /** The module's first `.tf` file, to open when it declares no backend. */
+  firstFile: string;
+}
+
+export interface FileProblem {
+  file: string;
+  range: Range | undefined;
+  message: string;
+}
+
+export interface AnalysisResult extends MatchResult {
+  root: string;
+  /** Sorted by id. */
+  modules: ModuleSummary[];
+  graph: DependencyGraph;
+  levels: string[][];
+  /** Closed paths, `["a", "b", "a"]`, sorted. */
+  cycles: string[][];
+  syntaxErrors: FileProblem[];
+  /** Files that could not be read, module-level problems (duplicate locals, recursive module calls). */
+  problems: FileProblem[];
+}
+
+interface CachedFile {
+  hash: string;
+  facts: FileFacts;
+}
+
+/**
+ * The analysis of one workspace folder, kept current file by file: per-file facts are cached by
+ * content hash, a change re-evaluates only the root modules that read the changed folder, and the
+ * graph (matching, cycles, levels: linear in the number of references) is rebuilt from those.
+ */
+export class WorkspaceAnalysis {
+  private parser: Parser | undefined;
+  private dirs = new Map<string, ScannedDir>();
+  private readonly files = new Map<string, CachedFile>();
+  private readonly factsByHash = new Map<string, FileFacts>();
+  private readonly evaluated = new Map<string, EvaluatedModule>();
+  /** For each root id, the folders its evaluation read (itself and its local child modules). */
+  private readonly readDirs = new Map<string, Set<string>>();
+  private scanProblems: ScanProblem[] = [];
+  private readProblems = new Map<string, string>();
+  private cached: AnalysisResult | undefined;
+  private readonly backendMatchers: ((name: string) => boolean)[];
+
+  constructor(
+    readonly root: string,
+    readonly options: AnalysisOptions,
+  ) {
+    this.backendMatchers = options.discovery.backendConfigFiles.map((glob) =>
+      picomatch(glob, { dot: true, basename: true }),
+    );
+  }
+
+  /** Scans the folder and reads every Terraform file. `onProgress` is called as files are read. */
+  async load(onProgress?: (done: number, total: number) => void): Promise<void> {
+    this.parser = await hclParser();
+    const scan = await scanWorkspace(this.root, this.options.discovery);
+    this.dirs = scan.dirs;
+    this.scanProblems = scan.problems;
+    const all = [...this.dirs.values()].flatMap((dir) => [...dir.tfFiles, ...dir.varFiles, ...dir.backendFiles]);
+    let done = 0;
+    await forEachLimited(all, 32, async (file) => {
+      await this.readAndCache(file);
+      onProgress?.(++done, all.length);
+    });
+    this.evaluated.clear();
+    this.cached = undefined;
+  }
+
+  /**
+   * A file changed: `text` is its new content (an editor buffer), or undefined to read it from
+   * disk again (saved, closed, created or deleted).
+   */
+  async updateFile(file: string, text?: string): Promise<void> {
+    this.parser ??= await hclParser();
+    const known = this.ensureListed(file);
+    if (!known) return;
+    if (text === undefined) await this.readAndCache(file);
+    else this.cache(file, text);
+    this.invalidate(path.dirname(file));
+  }
+
+  /** The file is gone: forget it. */
+  removeFile(file: string): void {
+    const dir = this.dirOf(path.dirname(file));
+    if (dir) {
+      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles]) {
+        const at = list.indexOf(file);
+        if (at >= 0) list.splice(at, 1);
+      }
+    }
+    this.files.delete(file);
+    this.readProblems.delete(file);
+    this.invalidate(path.dirname(file));
+  }
+
+  result(): AnalysisResult {
+    this.cached ??= this.compute();
+    return this.cached;
+  }
+
+  /** The facts of one file as last read or edited. */
+  factsOf(file: string): FileFacts | undefined {
+    return this.files.get(file)?.facts;
+  }
+
+  private compute(): AnalysisResult {
+    const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
+    const rootIds = discoverRoots(this.dirs, factsOf, this.options.discovery).sort();
+    const rootSet = new Set(rootIds);
+    for (const id of [...this.evaluated.keys()]) if (!rootSet.has(id)) this.evaluated.delete(id);
+    const modules = rootIds.map((id) => this.evaluatedModule(id));
+    const match = matchReferences(modules, this.root);
+    const graph = new DependencyGraph(rootIds);
+    for (const edge of match.edges) graph.addEdge(edge.from, edge.to);
+    const components = cyclicComponents(graph);
+    const levelOf = executionLevels(graph, components);
+    const inCycle = new Set(components.flat());
+    return {
+      root: this.root,
+      ...match,
+      modules: modules.map((module) => this.summary(module, levelOf.get(module.id) ?? 0, inCycle.has(module.id))),
+      graph,
+      levels: levelLists(levelOf),
+      cycles: components.map((component) => cyclePath(graph, component)),
+      syntaxErrors: this.syntaxErrors(),
+      problems: this.problems(modules),
+    };
+  }
+
+  private evaluatedModule(id: string): EvaluatedModule {
+    const cached = this.evaluated.get(id);
+    if (cached) return cached;
+    const dir = this.dirs.get(id)!;
+    const read = new Set<string>([dir.dir]);
+    const inputs = (files: readonly string[]): FileInput[] =>
+      files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+    const module = evaluateModule(
+      {
+        id,
+        dir: dir.dir,
+        files: inputs(dir.tfFiles),
+        varFiles: inputs(dir.varFiles),
+        backendFiles: inputs(dir.backendFiles),
+        terraformWorkspace: this.options.terraformWorkspace,
+      },
+      (childDir) => {
+        read.add(childDir);
+        const child = this.dirOf(childDir);
+        return child ? inputs(child.tfFiles) : undefined;
+      },
+    );
+    this.evaluated.set(id, module);
+    this.readDirs.set(id, read);
+    return module;
+  }
+
+  private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
+    const dir = this.dirs.get(module.id)!;
+    const backend = module.backend;
+    const own = writerAddresses(module, 'default', this.root);
+    const address = own.length === 1 && own[0]!.known ? own[0]!.address : undefined;
+    return {
+      id: module.id,
+      dir: module.dir,
+      segments: moduleSegments(module.id, this.options.discovery.pattern),
+      level,
+      inCycle,
+      backend: backend && {
+        type: backend.type,
+        address,
+        file: backend.file,
+        range: backend.range,
+        headerRange: backend.headerRange,
+      },
+      firstFile: dir.tfFiles[0]!,
+    };
+  }
+
+  private syntaxErrors(): FileProblem[] {
+    const errors: FileProblem[] = [];
+    for (const [file, { facts }] of this.files)
+      for (const error of facts.syntaxErrors) errors.push({ file, range: error.range, message: error.message });
+    return errors.sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : a.range!.start.line - b.range!.start.line,
+    );
+  }
+
+  private problems(modules: readonly EvaluatedModule[]): FileProblem[] {
+    return [
+      ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
+      ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
+      ...modules.flatMap((module) => module.problems.map((problem) => ({ ...problem }))),
+    ];
+  }
+
+  private async readAndCache(file: string): Promise<void> {
+    try {
+      this.cache(file, await readFile(file, 'utf8'));
+      this.readProblems.delete(file);
+    } catch (error) {
+      this.files.delete(file);
+      this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private cache(file: string, text: string): void {
+    const hash = createHash('sha1').update(text).digest('base64');
+    if (this.files.get(file)?.hash === hash) return;
+    let facts = this.factsByHash.get(hash);
+    if (!facts) {
+      facts = this.extract(file, text);
+      this.factsByHash.set(hash, facts);
+    }
+    this.files.set(file, { hash, facts });
+  }
+
+  private extract(file: string, text: string): FileFacts {
+    if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, this.parser!));
+    if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
+    return factsFromDocument(parseHclDocument(this.parser!, text, { keepBody }));
+  }
+
+  /** Adds a file the scan did not list (created since); false when it is not a file the analysis reads. */
+  private ensureListed(file: string): boolean {
+    const folder = path.dirname(file);
+    const relative = path.relative(this.root, folder);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
+    const role = fileRole(path.basename(file), this.backendMatchers);
+    if (role === undefined || role === 'lock') return false;
+    let dir = this.dirOf(folder);
+    if (!dir) {
+      if (role !== 'tfFiles') return false;
+      const id = relative === '' ? '.' : relative.split(path.sep).join('/');
+      dir = { dir: folder, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
+      this.dirs.set(id, dir);
+    }
+    const list = dir[role];
+    if (!list.includes(file)) {
+      list.push(file);
+      list.sort(role === 'varFiles' ? varFileOrder : undefined);
+    }
+    return true;
+  }
+
+  private dirOf(folder: string): ScannedDir | undefined {
+    const relative = path.relative(this.root, folder);
+    return this.dirs.get(relative === '' ? '.' : relative.split(path.sep).join('/'));
+  }
+
+  /** Forgets the evaluation of every root that read `folder`. */
+  private invalidate(folder: string): void {
+    for (const [id, read] of this.readDirs) {
+      if (read.has(folder)) {
+        this.evaluated.delete(id);
+        this.readDirs.delete(id);
+      }
+    }
+    this.cached = undefined;
+  }
+}
+
+function isAttributeFile(file: string): boolean {
+  return !file.endsWith('.tf');
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

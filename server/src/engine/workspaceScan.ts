@@ -68,14 +68,13 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   const visited = new Set<string>();
 
-  async function walk(dir: string, id: string, rules: readonly { base: string; ig: Ignore }[]): Promise<void> {
-    let real: string;
-    try {
-      real = await realpath(dir);
-    } catch (error) {
-      result.problems.push({ path: dir, message: describe(error) });
-      return;
-    }
+  /** `real` is the folder's real path: derived from its parent's, and asked of the system only behind a symbolic link. */
+  async function walk(
+    dir: string,
+    id: string,
+    real: string,
+    rules: readonly { base: string; ig: Ignore }[],
+  ): Promise<void> {
     if (visited.has(real)) {
       result.problems.push({ path: dir, message: 'skipped: a symbolic link loops back to a folder already read' });
       return;
@@ -96,11 +95,13 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     for (const entry of entries) {
       const childId = id === '.' ? entry.name : `${id}/${entry.name}`;
       const full = path.join(dir, entry.name);
-      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(full)));
+      const isLink = entry.isSymbolicLink();
+      const isDir = entry.isDirectory() || (isLink && (await isDirectory(full)));
       if (isIgnored(ownRules, childId, isDir)) continue;
       if (isDir) {
         if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
-        subdirs.push(walk(full, childId, ownRules));
+        const childReal = isLink ? await realpath(full).catch(() => full) : path.join(real, entry.name);
+        subdirs.push(walk(full, childId, childReal, ownRules));
         continue;
       }
       const role = fileRole(entry.name, backendMatchers);
@@ -116,7 +117,11 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     await Promise.all(subdirs);
   }
 
-  await walk(root, '.', []);
+  try {
+    await walk(root, '.', await realpath(root), []);
+  } catch (error) {
+    result.problems.push({ path: root, message: describe(error) });
+  }
   return result;
 }
 

@@ -1,0 +1,220 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A synthetic Terraform monorepo for benchmarks, the same for the same seed: `modules` root
+ * modules in a `{service}/{environment}/{region}/{module}` layout, five files each of realistic
+ * size (backend, variables, resources, outputs, and remote-state reads with interpolated keys,
+ * locals and some for_each), average out-degree about 2. Dependencies point only to modules
+ * generated earlier, so there is no cycle unless `cycles` asks for some.
+ */
+export interface SyntheticOptions {
+  modules: number;
+  seed?: number;
+  /** How many 3-module cycles to add. */
+  cycles?: number;
+  bucket?: string;
+}
+
+export interface SyntheticMonorepo {
+  ids: string[];
+  /** The file and line of one remote_state block's key, for incremental benchmarks. */
+  sampleReference: { file: string; keyLine: number; id: string };
+  edges: number;
+}
+
+const SERVICES = ['network', 'platform', 'data', 'app', 'security', 'observability', 'edge', 'billing'];
+const ENVIRONMENTS = ['prod', 'stage', 'dev', 'qa'];
+const REGIONS = ['eu-central-1', 'eu-west-1', 'us-east-1', 'us-west-2', 'ap-southeast-1'];
+
+/** A small deterministic PRNG (mulberry32): benchmarks must see the same tree every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function moduleIds(count: number): string[] {
+  const ids: string[] = [];
+  for (let i = 0; ids.length < count; i++) {
+    const service = SERVICES[i % SERVICES.length]!;
+    const environment = ENVIRONMENTS[Math.floor(i / SERVICES.length) % ENVIRONMENTS.length]!;
+    const region = REGIONS[Math.floor(i / (SERVICES.length * ENVIRONMENTS.length)) % REGIONS.length]!;
+    const index = Math.floor(i / (SERVICES.length * ENVIRONMENTS.length * REGIONS.length));
+    ids.push(`${service}/${environment}/${region}/m${String(index).padStart(4, '0')}`);
+  }
+  return ids;
+}
+
+export function generateMonorepo(root: string, options: SyntheticOptions): SyntheticMonorepo {
+  const rand = random(options.seed ?? 1);
+  const bucket = options.bucket ?? 'acme-tfstate';
+  const ids = moduleIds(options.modules);
+  let edges = 0;
+  let sample: SyntheticMonorepo['sampleReference'] | undefined;
+  ids.forEach((id, index) => {
+    const deps = new Set<string>();
+    const wanted = index === 0 ? 0 : 1 + Math.floor(rand() * 4);
+    for (let k = 0; k < wanted && deps.size < index; k++) deps.add(ids[Math.floor(rand() * index)]!);
+    const dir = path.join(root, id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'backend.tf'), backendFile(bucket, id));
+    writeFileSync(path.join(dir, 'variables.tf'), variablesFile(id));
+    writeFileSync(path.join(dir, 'main.tf'), mainFile(id, [...deps]));
+    writeFileSync(path.join(dir, 'outputs.tf'), outputsFile());
+    const data = dataFile(bucket, [...deps], rand);
+    writeFileSync(path.join(dir, 'data.tf'), data.text);
+    edges += deps.size;
+    if (!sample && data.keyLine >= 0) sample = { file: path.join(dir, 'data.tf'), keyLine: data.keyLine, id };
+  });
+  for (let c = 0; c < (options.cycles ?? 0) && ids.length >= 3; c++) {
+    const [a, b, x] = [ids[c * 3]!, ids[c * 3 + 1]!, ids[c * 3 + 2]!];
+    writeFileSync(path.join(root, a, 'cycle.tf'), remoteState('cycle', bucket, `"${x}/terraform.tfstate"`));
+    writeFileSync(path.join(root, b, 'cycle.tf'), remoteState('cycle', bucket, `"${a}/terraform.tfstate"`));
+    writeFileSync(path.join(root, x, 'cycle.tf'), remoteState('cycle', bucket, `"${b}/terraform.tfstate"`));
+    edges += 3;
+  }
+  return { ids, sampleReference: sample ?? { file: '', keyLine: -1, id: '' }, edges };
+}
+
+function backendFile(bucket: string, id: string): string {
+  return `terraform {
+  required_version = ">= 1.5.0"
+
+  backend "s3" {
+    bucket         = "${bucket}"
+    key            = "${id}/terraform.tfstate"
+    region         = "eu-central-1"
+    dynamodb_table = "terraform-locks"
+    encrypt        = true
+  }
+}
+`;
+}
+
+function variablesFile(id: string): string {
+  const [service, environment, region] = id.split('/');
+  return `variable "service" {
+  type        = string
+  description = "The service this stack belongs to."
+  default     = "${service}"
+}
+
+variable "environment" {
+  type        = string
+  description = "Deployment environment."
+  default     = "${environment}"
+}
+
+variable "region" {
+  type        = string
+  description = "Cloud region."
+  default     = "${region}"
+}
+
+variable "tags" {
+  type        = map(string)
+  description = "Tags applied to every resource."
+  default = {
+    owner      = "platform-team"
+    managed_by = "terraform"
+  }
+}
+`;
+}
+
+function mainFile(id: string, deps: string[]): string {
+  const resources = [0, 1, 2, 3]
+    .map(
+      (n) => `resource "terraform_data" "r${n}" {
+  input = {
+    name        = "\${var.service}-\${var.environment}-${n}"
+    region      = var.region
+    tags        = merge(var.tags, { component = "r${n}" })
+    depends_on  = ${JSON.stringify(deps.slice(0, 2))}
+  }
+
+  lifecycle {
+    ignore_changes = [input]
+  }
+}
+`,
+    )
+    .join('\n');
+  return `# ${id}: resources of this stack.\n\n${resources}`;
+}
+
+function outputsFile(): string {
+  return [0, 1, 2, 3]
+    .map(
+      (n) => `output "r${n}_id" {
+  description = "Identifier of r${n}."
+  value       = terraform_data.r${n}.id
+}
+`,
+    )
+    .join('\n');
+}
+
+/** 1–4 remote-state reads: keys through locals, format(), and a for_each over two of them. */
+function dataFile(bucket: string, deps: string[], rand: () => number): { text: string; keyLine: number } {
+  if (deps.length === 0) return { text: '# This stack reads no other state.\n', keyLine: -1 };
+  const lines = ['locals {', `  state_bucket = "${bucket}"`, '  state_file   = "terraform.tfstate"', '}', ''];
+  let keyLine = -1;
+  const [first, ...rest] = deps;
+  const useForEach = rest.length >= 2 && rand() < 0.3;
+  lines.push(
+    'data "terraform_remote_state" "d0" {',
+    '  backend = "s3"',
+    '  config = {',
+    '    bucket = local.state_bucket',
+  );
+  keyLine = lines.length;
+  lines.push(`    key    = "${first}/\${local.state_file}"`, '    region = "eu-central-1"', '  }', '}', '');
+  if (useForEach) {
+    const pair = rest.splice(0, 2);
+    lines.push(
+      'data "terraform_remote_state" "each" {',
+      `  for_each = toset(${JSON.stringify(pair)})`,
+      '  backend  = "s3"',
+      '  config = {',
+      '    bucket = local.state_bucket',
+      '    key    = format("%s/%s", each.key, local.state_file)',
+      '    region = "eu-central-1"',
+      '  }',
+      '}',
+      '',
+    );
+  }
+  rest.forEach((dep, n) => {
+    lines.push(
+      `data "terraform_remote_state" "d${n + 1}" {`,
+      '  backend = "s3"',
+      '  config = {',
+      `    bucket = "${bucket}"`,
+      `    key    = "${dep}/terraform.tfstate"`,
+      '    region = "eu-central-1"',
+      '  }',
+      '}',
+      '',
+    );
+  });
+  return { text: lines.join('\n'), keyLine };
+}
+
+function remoteState(name: string, bucket: string, key: string): string {
+  return `data "terraform_remote_state" "${name}" {
+  backend = "s3"
+  config = {
+    bucket = "${bucket}"
+    key    = ${key}
+    region = "eu-central-1"
+  }
+}
+`;
+}

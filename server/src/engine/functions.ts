@@ -557,6 +557,7 @@ export function formatValue(fmt: string, args: readonly Value[]): string {
   let out = '';
   let next = 0;
   let at = 0;
+  let reordered = false;
   while (at < fmt.length) {
     const percent = fmt.indexOf('%', at);
     if (percent < 0) {
@@ -573,7 +574,10 @@ export function formatValue(fmt: string, args: readonly Value[]): string {
       continue;
     }
     const explicit = match[2] ?? match[7];
-    if (explicit !== undefined) next = Number(explicit) - 1;
+    if (explicit !== undefined) {
+      next = Number(explicit) - 1;
+      reordered = true;
+    }
     if (next < 0 || next >= args.length) throw new EvaluationError(`format() has too few arguments for ${match[0]}`);
     const precisionText = match[5];
     const verb: Verb = {
@@ -585,7 +589,9 @@ export function formatValue(fmt: string, args: readonly Value[]): string {
     out += formatOne(verb, args[next]);
     next++;
   }
-  if (next < args.length) throw new EvaluationError(`format() has ${args.length - next} argument(s) left over`);
+  // Like Go, leftover arguments are an error only when no verb picked its argument explicitly.
+  if (!reordered && next < args.length)
+    throw new EvaluationError(`format() has ${args.length - next} argument(s) left over`);
   return out;
 }
 

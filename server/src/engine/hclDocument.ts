@@ -94,27 +94,33 @@ function readBody(cursor: TreeCursor, context: Context, depth: number): HclBody 
   return body;
 }
 
+/** The name is read from the text (an identifier at the attribute's start), saving WASM calls. */
 function readAttribute(cursor: TreeCursor, context: Context): HclAttribute | undefined {
   const { source } = context;
   const start = cursor.startIndex;
   const end = cursor.endIndex;
-  let name: { text: string; range: Range } | undefined;
+  IDENTIFIER_AT.lastIndex = start;
+  if (!IDENTIFIER_AT.test(source.text)) return undefined;
+  const nameEnd = IDENTIFIER_AT.lastIndex;
   let expr: Expr | undefined;
   if (!cursor.gotoFirstChild()) return undefined;
-  do {
-    const type = cursor.nodeType;
-    if (type === 'identifier' && !name) {
-      const nameStart = cursor.startIndex;
-      const nameEnd = cursor.endIndex;
-      name = { text: source.text.slice(nameStart, nameEnd), range: source.range(nameStart, nameEnd) };
-    } else if (type === 'expression') {
-      expr = expressionFromNode(snapshotSyntax(cursor), source);
+  while (cursor.gotoNextSibling()) {
+    if (cursor.nodeType === 'expression') {
+      expr = expressionFromNode(snapshotSyntax(cursor, source.text), source);
+      break;
     }
-  } while (cursor.gotoNextSibling());
+  }
   cursor.gotoParent();
-  if (!name || !expr) return undefined;
-  return { name: name.text, expr, range: source.range(start, end), nameRange: name.range };
+  if (!expr) return undefined;
+  return {
+    name: source.text.slice(start, nameEnd),
+    expr,
+    range: source.range(start, end),
+    nameRange: source.range(start, nameEnd),
+  };
 }
+
+const IDENTIFIER_AT = /[\p{ID_Start}_](?:[\p{ID_Continue}-]|::)*/uy;
 
 function readBlock(cursor: TreeCursor, context: Context, depth: number): HclBlock | undefined {
   const { source } = context;

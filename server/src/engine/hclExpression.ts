@@ -71,22 +71,79 @@ const CONTAINERS: ReadonlySet<string> = new Set([
 const DROPPED: ReadonlySet<string> = new Set(['comment', 'template_literal', ',']);
 
 /** Copies the cursor's current node and its subtree; the cursor ends where it started. */
-export function snapshotSyntax(cursor: TreeCursor): SyntaxNode {
-  return snapshotCurrent(cursor, cursor.nodeType);
+export function snapshotSyntax(cursor: TreeCursor, text: string): SyntaxNode {
+  return snapshotCurrent(cursor, cursor.nodeType, text);
 }
 
-function snapshotCurrent(cursor: TreeCursor, type: string): SyntaxNode {
+function snapshotCurrent(cursor: TreeCursor, type: string, text: string): SyntaxNode {
+  if (POSITIONLESS.has(type)) return { type, start: -1, end: -1, children: NO_CHILDREN };
   const start = cursor.startIndex;
-  const end = cursor.endIndex;
+  const end = leafEnd(type, text, start) ?? cursor.endIndex;
+  if (!CONTAINERS.has(type) || !cursor.gotoFirstChild()) return { type, start, end, children: NO_CHILDREN };
   const children: SyntaxNode[] = [];
-  if (CONTAINERS.has(type) && cursor.gotoFirstChild()) {
-    do {
-      const childType = cursor.nodeType;
-      if (!DROPPED.has(childType)) children.push(snapshotCurrent(cursor, childType));
-    } while (cursor.gotoNextSibling());
-    cursor.gotoParent();
-  }
+  do {
+    const childType = cursor.nodeType;
+    if (!DROPPED.has(childType)) children.push(snapshotCurrent(cursor, childType, text));
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
   return { type, start, end, children };
+}
+
+const NO_CHILDREN: readonly SyntaxNode[] = [];
+
+/** Tokens only their type matters for: reading their positions would cost two WASM calls each. */
+const POSITIONLESS: ReadonlySet<string> = new Set([
+  '=',
+  ':',
+  '?',
+  '=>',
+  '!',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '&&',
+  '||',
+  '[',
+  ']',
+  '[*]',
+  '.*',
+  'for',
+  'in',
+  'if',
+  'else',
+  'endif',
+  'endfor',
+  'ellipsis',
+  'strip_marker',
+  'tuple_start',
+  'tuple_end',
+  'object_start',
+  'object_end',
+  'template_interpolation_start',
+  'template_interpolation_end',
+  'template_directive_start',
+  'template_directive_end',
+]);
+
+const IDENTIFIER_AT = /[\p{ID_Start}_](?:[\p{ID_Continue}-]|::)*/uy;
+const NUMBER_AT = /0x[0-9a-zA-Z]+|[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?)?|true|false|null/y;
+
+/** The end of an identifier or number leaf, read from the text (cheaper than asking tree-sitter). */
+function leafEnd(type: string, text: string, start: number): number | undefined {
+  const pattern = type === 'variable_expr' || type === 'identifier' ? IDENTIFIER_AT : undefined;
+  const literal = type === 'literal_value' && text.charCodeAt(start) !== 34 ? NUMBER_AT : undefined;
+  const regex = pattern ?? literal;
+  if (!regex) return undefined;
+  regex.lastIndex = start;
+  return regex.test(text) ? regex.lastIndex : undefined;
 }
 
 const BINARY_OPERATORS: ReadonlySet<string> = new Set([

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are HCL sources, whose interpolations look like JS ones
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';

@@ -184,11 +184,15 @@ const MISSING_NAMES: Readonly<Record<string, string>> = {
   identifier: 'expression',
 };
 
+const UNTERMINATED: ReadonlySet<string> = new Set(['quoted_template_end', 'heredoc_identifier']);
+
 /** Walks only into subtrees that contain an error (tree-sitter records that per node). */
 function collectErrors(node: Node, source: SourceText, errors: HclSyntaxError[]): void {
   if (node.isMissing) {
     const what = MISSING_NAMES[node.type] ?? `'${node.type}'`;
-    errors.push({ range: source.range(node.startIndex, node.endIndex), message: `syntax error: missing ${what}` });
+    // An unterminated string or heredoc is reported from where it starts, not where the file ends.
+    const opened = UNTERMINATED.has(node.type) ? (node.parent?.startIndex ?? node.startIndex) : node.startIndex;
+    errors.push({ range: source.range(opened, node.endIndex), message: `syntax error: missing ${what}` });
     return;
   }
   if (node.type === 'ERROR') {

@@ -39,6 +39,15 @@ const bundles = [
   },
   {
     ...common,
+    entryPoints: { 'hcl2json/index': '@cdktf/hcl2json' },
+    platform: 'node',
+    // Only required where globalThis.performance is missing; Node has it.
+    external: ['performance'],
+    format: 'cjs',
+    outdir: 'dist',
+  },
+  {
+    ...common,
     entryPoints: { cli: 'server/src/cli.ts' },
     platform: 'node',
     format: 'cjs',
@@ -75,6 +84,9 @@ async function copyAssets() {
     ),
   ];
   await Promise.all(assets.map((file) => copyFile(file, path.join('dist', path.basename(file)))));
+  // hcl2json reads its WebAssembly from `<its folder>/../main.wasm.gz`: bundled as dist/hcl2json/index.js,
+  // that is dist/main.wasm.gz. It is loaded on first use only (see terraformSyntax.ts).
+  await copyFile(path.join(path.dirname(require.resolve('@cdktf/hcl2json/package.json')), 'main.wasm.gz'), 'dist/main.wasm.gz');
 }
 
 await copyAssets();

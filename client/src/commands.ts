@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { currentGraph } from './graphSource';
+import { pickFromLevels, pickNeighbour } from './modulePicks';
 
 /** What a command needs from the running extension. */
 export interface CommandContext {
@@ -23,7 +25,17 @@ export const commands: Record<string, Command> = {
   showGraph: notYet('the graph panel'),
   generatePipeline: notYet('pipeline generation'),
   runPlans: notYet('running plans'),
-  showLevels: notYet('the execution levels view'),
+  showLevels: (ctx) => async () => {
+    const graph = await currentGraph(ctx.client);
+    if (!graph) return undefined;
+    return (await pickFromLevels(graph))?.id;
+  },
+  showModule: (ctx) => async (folderUri: unknown, id: unknown) => {
+    if (typeof folderUri !== 'string' || typeof id !== 'string') return undefined;
+    const graph = await currentGraph(ctx.client, folderUri);
+    if (!graph) return undefined;
+    return (await pickNeighbour(graph, id))?.id;
+  },
   restartServer: (ctx) => async () => {
     await ctx.client.restart();
     return ctx.client.state;

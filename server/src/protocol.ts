@@ -109,6 +109,12 @@ export namespace GraphChangedNotification {
   export const type = new NotificationType<GraphChangedParams>(method);
 }
 
+/**
+ * The client command a module's code lens runs, with `[folderUri, moduleId]`: shows the module's
+ * neighbourhood (the graph panel focused on it, or a quick pick of its dependencies and dependents).
+ */
+export const SHOW_MODULE_COMMAND = 'terrace.showModule';
+
 /** Messages between the graph panel's host (client) and its webview. */
 export type PanelToWebview = { type: 'graph'; graph: GraphModel };
 export type WebviewToPanel =

@@ -1,38 +1,359 @@
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  type CodeLens,
+  CodeLensRefreshRequest,
   createConnection,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type Hover,
+  type InitializeParams,
   type InitializeResult,
+  type Location,
+  MarkupKind,
   ProposedFeatures,
   TextDocumentSyncKind,
   TextDocuments,
+  type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ServerStatusNotification } from './protocol';
+import { type EngineDiagnostic, workspaceDiagnostics } from './engine/diagnostics';
+import { moduleHover, moduleLensTitle, referenceHover } from './engine/hoverText';
+import {
+  moduleById,
+  moduleContaining,
+  moduleLocation,
+  moduleWithBackendAt,
+  referenceOutcomesAt,
+} from './engine/navigation';
+import { CONFIG_FILE } from './engine/terraceConfig';
+import { toGraphModel, toGraphModule } from './graphModel';
+import { toDiagnostic, toLocation } from './lspShapes';
+import {
+  GraphChangedNotification,
+  GraphRequest,
+  ModuleForUriRequest,
+  ServerStatusNotification,
+  SHOW_MODULE_COMMAND,
+} from './protocol';
+import { type EditorSettings, type FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /**
- * The Terrace language server: LSP wiring only. Requests are mapped to engine calls and engine
- * results to LSP shapes; the analysis itself lives in `engine/`.
+ * The Terrace language server: LSP wiring only. Requests become engine calls (via the folder
+ * analyses) and engine results become LSP shapes; the analysis itself lives in `engine/`.
  */
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
+let canWatchFiles = false;
+let canReadConfiguration = false;
+let canRefreshCodeLens = false;
+let initialFolders: string[] = [];
 
-connection.onInitialize((): InitializeResult => {
+const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
+const published = new Map<string, Set<string>>();
+
+const folders = new WorkspaceFolders(
+  {
+    progress: (root, done, total) => reportProgress(root, done, total),
+    changed: (folder) => void folderChanged(folder),
+  },
+  (root) => editorSettings(root),
+);
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+  canReadConfiguration = params.capabilities.workspace?.configuration === true;
+  canRefreshCodeLens = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  initialFolders = (params.workspaceFolders ?? []).map((folder) => fileURLToPath(folder.uri));
+  if (initialFolders.length === 0 && params.rootUri) initialFolders = [fileURLToPath(params.rootUri)];
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      codeLensProvider: { resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'terrace', version: '0.1.0' },
   };
 });
 
 connection.onInitialized(() => {
-  connection.console.info('Terrace language server started');
-  void connection.sendNotification(ServerStatusNotification.type, {
-    health: 'ready',
-    message: 'ready',
-    modules: 0,
-    cycles: 0,
+  connection.console.info(`Terrace language server started (${initialFolders.length} folder(s))`);
+  if (canWatchFiles) {
+    void connection.client.register(DidChangeWatchedFilesNotification.type, {
+      watchers: [
+        '**/*.tf',
+        '**/*.tf.json',
+        '**/*.tfvars',
+        '**/*.tfvars.json',
+        '**/*.tfbackend',
+        '**/*.hcl',
+        '**/*.backend',
+        `**/${CONFIG_FILE}`,
+      ].map((globPattern) => ({ globPattern })),
+    });
+  }
+  if (canReadConfiguration)
+    void connection.client.register(DidChangeConfigurationNotification.type, { section: 'terrace' });
+  connection.workspace.onDidChangeWorkspaceFolders((event) => {
+    for (const removed of event.removed) forgetFolder(fileURLToPath(removed.uri));
+    for (const added of event.added) folders.add(fileURLToPath(added.uri));
+  });
+  for (const root of initialFolders) folders.add(root);
+  sendStatus();
+});
+
+async function editorSettings(root: string): Promise<EditorSettings> {
+  if (!canReadConfiguration) return {};
+  const settings = (await connection.workspace.getConfiguration({
+    scopeUri: pathToUri(root),
+    section: 'terrace',
+  })) as EditorSettings | null;
+  return settings ?? {};
+}
+
+connection.onDidChangeConfiguration(() => folders.reindexAll());
+
+documents.onDidChangeContent((event) => folders.fileChanged(uriToPath(event.document.uri), event.document.getText()));
+documents.onDidClose((event) => folders.fileChanged(uriToPath(event.document.uri)));
+
+connection.onDidChangeWatchedFiles((params) => {
+  for (const change of params.changes) {
+    const file = uriToPath(change.uri);
+    if (path.basename(file) === CONFIG_FILE) {
+      const folder = folders.forFile(file);
+      if (folder) folders.add(folder.root);
+    } else if (change.type === FileChangeType.Deleted) folders.fileDeleted(file);
+    else if (!documents.get(change.uri)) folders.fileChanged(file);
+  }
+});
+
+connection.onHover(async (params): Promise<Hover | null> => {
+  const found = await analysisFor(params.textDocument.uri);
+  if (!found) return null;
+  const { result, file } = found;
+  const outcomes = referenceOutcomesAt(result, file, params.position);
+  if (outcomes.length > 0) return markdown(referenceHover(result, outcomes));
+  const module = moduleWithBackendAt(result, file, params.position);
+  return module ? markdown(moduleHover(result, module)) : null;
+});
+
+connection.onDefinition(async (params): Promise<Location[]> => {
+  const found = await analysisFor(params.textDocument.uri);
+  if (!found) return [];
+  const { result, file } = found;
+  const writers = new Set<string>();
+  for (const outcome of referenceOutcomesAt(result, file, params.position)) {
+    if (outcome.kind === 'edge') writers.add(outcome.edge.to);
+    if (outcome.kind === 'ambiguous') for (const writer of outcome.item.writers) writers.add(writer);
+  }
+  return [...writers].flatMap((id) => {
+    const module = moduleById(result, id);
+    if (!module) return [];
+    const location = moduleLocation(module);
+    return [toLocation(location.file, location.range)];
   });
 });
+
+connection.onReferences(async (params): Promise<Location[]> => {
+  const found = await analysisFor(params.textDocument.uri);
+  if (!found) return [];
+  const { result, file } = found;
+  const module = moduleWithBackendAt(result, file, params.position);
+  if (!module) return [];
+  const readers = result.edges
+    .filter((edge) => edge.to === module.id)
+    .map((edge) => toLocation(edge.reference.file, edge.reference.headerRange));
+  const unique = new Map(readers.map((location) => [`${location.uri}#${location.range.start.line}`, location]));
+  const own =
+    params.context.includeDeclaration && module.backend
+      ? [toLocation(module.backend.file, module.backend.headerRange)]
+      : [];
+  return [...own, ...unique.values()];
+});
+
+connection.onCodeLens(async (params): Promise<CodeLens[]> => {
+  const found = await analysisFor(params.textDocument.uri);
+  if (!found) return [];
+  const { result, file, folder } = found;
+  return result.modules
+    .filter((module) => module.backend?.file === file)
+    .map((module) => ({
+      range: module.backend!.headerRange,
+      command: {
+        title: moduleLensTitle(result, module),
+        command: SHOW_MODULE_COMMAND,
+        arguments: [pathToUri(folder.root), module.id],
+      },
+    }));
+});
+
+connection.onRequest(GraphRequest.type, async (params) => {
+  const folder = params.folderUri ? folders.get(uriToPath(params.folderUri)) : folders.all()[0];
+  if (!folder) return null;
+  await folder.ready;
+  return toGraphModel(folder.analysis.result(), folder.version);
+});
+
+connection.onRequest(ModuleForUriRequest.type, async (params) => {
+  const found = await analysisFor(params.uri);
+  const module = found && moduleContaining(found.result, found.file);
+  return module ? toGraphModule(module) : null;
+});
+
+/** The analysis a document belongs to, once its folder is indexed. */
+async function analysisFor(uri: string) {
+  if (!uri.startsWith('file:')) return undefined;
+  const file = uriToPath(uri);
+  const folder = folders.forFile(file);
+  if (!folder) return undefined;
+  await folder.ready;
+  await flushPending(file);
+  return { folder, file, result: folder.analysis.result() };
+}
+
+/** A request about an open document answers from its latest text, even inside the debounce. */
+async function flushPending(file: string): Promise<void> {
+  const document = documents.get(pathToUri(file));
+  if (document) await folders.get(folders.forFile(file)!.root)?.analysis.updateFile(file, document.getText());
+}
+
+function markdown(value: string): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value } };
+}
+
+async function folderChanged(folder: FolderState): Promise<void> {
+  const reporter = progress.get(folder.root);
+  if (reporter) {
+    progress.delete(folder.root);
+    (await reporter).done();
+  }
+  sendStatus();
+  await publishDiagnostics(folder);
+  void connection.sendNotification(GraphChangedNotification.type, {
+    folderUri: pathToUri(folder.root),
+    version: folder.version,
+  });
+  if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
+/**
+ * Publishes every file's diagnostics in the folder, open or not, and clears those of files that
+ * no longer have any. Syntax errors use Terraform's own messages (hcl2json) for open documents
+ * and for files the fast parser found broken.
+ */
+async function publishDiagnostics(folder: FolderState): Promise<void> {
+  const version = folder.version;
+  const byFile = new Map<string, EngineDiagnostic[]>();
+  if (folder.error) {
+    byFile.set(path.join(folder.root, CONFIG_FILE), [
+      {
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 'error',
+        code: 'module-problem',
+        message: folder.error,
+        related: [],
+      },
+    ]);
+  } else {
+    for (const [file, list] of workspaceDiagnostics(folder.analysis.result())) byFile.set(file, list);
+    await useTerraformSyntaxMessages(folder, byFile);
+  }
+  if (folder.version !== version) return;
+  const before = published.get(folder.root) ?? new Set<string>();
+  for (const file of before)
+    if (!byFile.has(file)) void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
+  for (const [file, list] of byFile)
+    void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: list.map(toDiagnostic) });
+  published.set(folder.root, new Set(byFile.keys()));
+}
+
+async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<string, EngineDiagnostic[]>): Promise<void> {
+  const open = documents
+    .all()
+    .map((document) => uriToPath(document.uri))
+    .filter((file) => folders.forFile(file) === folder && /\.tf(\.json)?$/.test(file));
+  const broken = [...byFile].filter(([, list]) => list.some((d) => d.code === 'hcl-syntax')).map(([file]) => file);
+  for (const file of new Set([...open, ...broken])) {
+    const text = documents.get(pathToUri(file))?.getText();
+    const exact = await folders.exactSyntaxErrors(file, text);
+    const others = (byFile.get(file) ?? []).filter((d) => d.code !== 'hcl-syntax');
+    const syntax = exact.map(
+      (error): EngineDiagnostic => ({
+        range: error.range,
+        severity: 'error',
+        code: 'hcl-syntax',
+        message: error.message,
+        related: [],
+      }),
+    );
+    if (others.length + syntax.length > 0) byFile.set(file, [...others, ...syntax]);
+    else byFile.delete(file);
+  }
+}
+
+function reportProgress(root: string, done: number, total: number): void {
+  let reporter = progress.get(root);
+  if (!reporter) {
+    reporter = connection.window.createWorkDoneProgress().then((created) => {
+      created.begin('Terrace', 0, `Indexing Terraform modules in ${path.basename(root)}`, false);
+      return created;
+    });
+    progress.set(root, reporter);
+  }
+  void reporter.then((created) =>
+    created.report(
+      Math.round((done / Math.max(total, 1)) * 100),
+      `Indexing Terraform modules: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files`,
+    ),
+  );
+}
+
+function sendStatus(): void {
+  const all = folders.all();
+  const failed = all.find((folder) => folder.error);
+  const indexing = all.length === 0 || all.some((folder) => folder.indexing);
+  let modules = 0;
+  let cycles = 0;
+  if (!indexing) {
+    for (const folder of all) {
+      if (folder.error) continue;
+      const result = folder.analysis.result();
+      modules += result.modules.length;
+      cycles += result.cycles.length;
+    }
+  }
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  void connection.sendNotification(ServerStatusNotification.type, {
+    health: failed ? 'error' : indexing ? 'indexing' : 'ready',
+    message: failed
+      ? (failed.error ?? '')
+      : indexing
+        ? 'indexing'
+        : `${plural(modules, 'module')}, ${plural(cycles, 'cycle')}`,
+    modules,
+    cycles,
+  });
+}
+
+function forgetFolder(root: string): void {
+  folders.remove(root);
+  for (const file of published.get(root) ?? [])
+    void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
+  published.delete(root);
+  sendStatus();
+}
+
+function uriToPath(uri: string): string {
+  return fileURLToPath(uri);
+}
+
+function pathToUri(file: string): string {
+  return pathToFileURL(file).href;
+}
 
 documents.listen(connection);
 connection.listen();

@@ -18,14 +18,16 @@ export function parseHclDocument(parser: Parser, text: string, options: ParseOpt
   return parseWithSource(parser, sourceText(text), options);
 }
 
-function parseWithSource(parser: Parser, source: SourceText, options: ParseOptions): HclDocument {
+function parseWithSource(parser: Parser, text: SourceText, options: ParseOptions): HclDocument {
+  const source: SourceText = { text: text.text, range: text.range, problems: [] };
   return withTree(parser, source.text, (tree) => {
     const cursor = tree.walk();
     try {
       const body = readFile(cursor, { source, keepBody: options.keepBody ?? keepAll });
       const errors: HclSyntaxError[] = [];
       if (tree.rootNode.hasError) collectErrors(tree.rootNode, source, errors);
-      return { body, errors };
+      errors.push(...(source.problems ?? []));
+      return { body, errors: errors.sort(byStart) };
     } finally {
       cursor.delete();
     }
@@ -57,6 +59,10 @@ export function parseHclExpression(parser: Parser, text: string): Expr {
   return attribute.expr;
 }
 
+function byStart(a: HclSyntaxError, b: HclSyntaxError): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+}
+
 function keepAll(): boolean {
   return true;
 }
@@ -84,7 +90,7 @@ function readBody(cursor: TreeCursor, context: Context, depth: number): HclBody 
     const type = cursor.nodeType;
     if (type === 'attribute') {
       const attribute = readAttribute(cursor, context);
-      if (attribute) body.attributes.push(attribute);
+      if (attribute) addAttribute(body, attribute, context);
     } else if (type === 'block') {
       const block = readBlock(cursor, context, depth);
       if (block) body.blocks.push(block);
@@ -92,6 +98,15 @@ function readBody(cursor: TreeCursor, context: Context, depth: number): HclBody 
   } while (cursor.gotoNextSibling());
   cursor.gotoParent();
   return body;
+}
+
+/** HCL rejects an attribute defined twice in one body: both stay in the body, the second is reported. */
+function addAttribute(body: HclBody, attribute: HclAttribute, context: Context): void {
+  const earlier = body.attributes.find((other) => other.name === attribute.name);
+  body.attributes.push(attribute);
+  if (!earlier) return;
+  const message = `attribute "${attribute.name}" is already defined on line ${earlier.range.start.line + 1}`;
+  context.source.problems?.push({ range: attribute.nameRange, message });
 }
 
 /** The name is read from the text (an identifier at the attribute's start), saving WASM calls. */

@@ -8,6 +8,7 @@ import type {
   TemplatePart,
   TraversalStep,
 } from './expression';
+import type { HclSyntaxError } from './hclBody';
 import type { Range } from './position';
 
 /**
@@ -27,6 +28,8 @@ export interface SyntaxNode {
 export interface SourceText {
   readonly text: string;
   range(start: number, end: number): Range;
+  /** Where the conversion reports what tree-sitter accepts but HCL rejects (multi-line quoted strings). */
+  readonly problems?: HclSyntaxError[];
 }
 
 /** Node types whose children matter; every other node is a leaf read from its text (fewer WASM calls). */
@@ -237,6 +240,7 @@ function literalValue(node: SyntaxNode, source: SourceText): Expr {
   const range = source.range(node.start, node.end);
   if (text.startsWith('"')) {
     const body = text.length >= 2 && text.endsWith('"') ? text.slice(1, -1) : text.slice(1);
+    checkSingleLine(body, node, source);
     return { kind: 'literal', value: decodeQuoted(body), range };
   }
   if (text === 'true' || text === 'false') return { kind: 'literal', value: text === 'true', range };
@@ -244,6 +248,13 @@ function literalValue(node: SyntaxNode, source: SourceText): Expr {
   const value = /^0x/i.test(text) ? Number.parseInt(text.slice(2), 16) : Number(text);
   if (Number.isNaN(value)) return unsupported(node, source, 'not a number');
   return { kind: 'literal', value, range };
+}
+
+/** HCL rejects a quoted string split over lines; tree-sitter accepts it. */
+function checkSingleLine(raw: string, node: SyntaxNode, source: SourceText): void {
+  if (!raw.includes('\n') || !source.problems) return;
+  const message = 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc';
+  source.problems.push({ range: source.range(node.start, node.end), message });
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
@@ -455,6 +466,7 @@ function template(node: SyntaxNode, source: SourceText): Expr {
   const tokens: Token[] = [];
   flattenParts(node.children, bounds.from, bounds.to, source, tokens);
   for (const token of tokens) {
+    if (!heredoc && token.t === 'lit') checkSingleLine(token.text, node, source);
     if (token.t === 'lit') token.text = heredoc ? decodeHeredoc(token.text) : decodeQuoted(token.text);
   }
   applyStripMarkers(tokens);

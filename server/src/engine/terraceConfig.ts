@@ -16,29 +16,37 @@ export class ConfigError extends Error {
 }
 
 /**
- * The analysis options of a workspace: the defaults, overridden by `.terrace.yaml` when present.
- * An invalid file is an error that names the key and what was expected, never silently ignored.
+ * The analysis options of a workspace: `base` (the defaults, or the editor's settings),
+ * overridden by what `.terrace.yaml` sets. An invalid file is an error that names the key and
+ * what was expected, never silently ignored.
  */
-export async function loadAnalysisOptions(root: string): Promise<AnalysisOptions> {
+export async function loadAnalysisOptions(
+  root: string,
+  base: AnalysisOptions = defaultOptions(),
+): Promise<AnalysisOptions> {
   const file = path.join(root, CONFIG_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultOptions();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return base;
     throw new ConfigError(file, error instanceof Error ? error.message : String(error));
   }
-  return parseAnalysisOptions(text, file);
+  return parseAnalysisOptions(text, file, base);
 }
 
-export function parseAnalysisOptions(text: string, file: string): AnalysisOptions {
+export function parseAnalysisOptions(
+  text: string,
+  file: string,
+  base: AnalysisOptions = defaultOptions(),
+): AnalysisOptions {
   let doc: unknown;
   try {
     doc = parse(text) ?? {};
   } catch (error) {
     throw new ConfigError(file, error instanceof Error ? error.message : String(error));
   }
-  const options = defaultOptions();
+  const options: AnalysisOptions = { ...base, discovery: { ...base.discovery } };
   const top = record(doc, '', file);
   for (const [key, value] of Object.entries(top)) {
     if (key === 'discovery') readDiscovery(record(value, 'discovery', file), options, file);

@@ -43,6 +43,8 @@ export interface AnalysisResult extends MatchResult {
   levels: string[][];
   /** Closed paths, `["a", "b", "a"]`, sorted. */
   cycles: string[][];
+  /** The modules of each cycle (a strongly connected component), parallel to `cycles`. */
+  cycleMembers: string[][];
   syntaxErrors: FileProblem[];
   /** Files that could not be read, module-level problems (duplicate locals, recursive module calls). */
   problems: FileProblem[];
@@ -154,6 +156,7 @@ export class WorkspaceAnalysis {
       graph,
       levels: levelLists(levelOf),
       cycles: components.map((component) => cyclePath(graph, component)),
+      cycleMembers: components,
       syntaxErrors: this.syntaxErrors(),
       problems: this.problems(modules),
     };

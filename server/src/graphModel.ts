@@ -1,0 +1,51 @@
+import { pathToFileURL } from 'node:url';
+import { moduleLocation } from './engine/navigation';
+import type { AnalysisResult, ModuleSummary } from './engine/workspaceAnalysis';
+import type { GraphModel, GraphModule } from './protocol';
+
+/** The analysis as the protocol's graph model: what the client and the graph panel receive. */
+export function toGraphModel(result: AnalysisResult, version: number): GraphModel {
+  const cycleOf = new Map<string, number>();
+  result.cycleMembers.forEach((members, index) => {
+    for (const id of members) cycleOf.set(id, index);
+  });
+  const uri = (file: string) => pathToFileURL(file).href;
+  const problem = (item: AnalysisResult['unresolved'][number]) => ({
+    from: item.from,
+    location: { uri: uri(item.reference.file), range: item.reference.headerRange },
+    name: item.reference.name,
+    reason: item.reason,
+  });
+  return {
+    root: result.root,
+    version,
+    modules: result.modules.map(toGraphModule),
+    edges: result.edges.map((edge) => ({
+      from: edge.from,
+      to: edge.to,
+      location: { uri: uri(edge.reference.file), range: edge.reference.headerRange },
+      name: edge.reference.name,
+      instance: edge.reference.instance,
+      address: edge.address,
+      matchedBy: edge.matchedBy,
+      inCycle: cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
+    })),
+    levels: result.levels,
+    cycles: result.cycles,
+    unresolved: result.unresolved.map(problem),
+    ambiguous: result.ambiguous.map(problem),
+  };
+}
+
+export function toGraphModule(module: ModuleSummary): GraphModule {
+  const location = moduleLocation(module);
+  return {
+    id: module.id,
+    uri: pathToFileURL(module.dir).href,
+    level: module.level,
+    segments: module.segments,
+    backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? '' } : null,
+    location: { uri: pathToFileURL(location.file).href, range: location.range },
+    inCycle: module.inCycle,
+  };
+}

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type AnalysisOptions, defaultOptions } from './engine/analysisOptions';
+import { loadAnalysisOptions } from './engine/terraceConfig';
+import { type TerraformSyntaxError, terraformSyntaxErrors } from './engine/terraformSyntax';
+import { type AnalysisResult, WorkspaceAnalysis } from './engine/workspaceAnalysis';
+
+/** One workspace folder's analysis and the version of its graph. */
+export interface FolderState {
+  root: string;
+  analysis: WorkspaceAnalysis;
+  version: number;
+  /** Settled once the first indexing is done. */
+  ready: Promise<void>;
+  /** Why the folder could not be analysed (e.g. an invalid .terrace.yaml). */
+  error: string | undefined;
+  indexing: boolean;
+}
+
+/** The editor's settings that shape the analysis, read per folder by the server. */
+export interface EditorSettings {
+  discovery?: { mode?: 'auto' | 'pattern'; pattern?: string; exclude?: string[] };
+}
+
+export interface FolderEvents {
+  progress(root: string, done: number, total: number): void;
+  changed(folder: FolderState): void;
+}
+
+/**
+ * The analyses of the workspace folders (one graph per folder), kept current: edits of open
+ * documents after a short debounce, file changes on disk, configuration changes. Also the cache
+ * of Terraform's exact syntax messages, by content.
+ */
+export class WorkspaceFolders {
+  private readonly folders = new Map<string, FolderState>();
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly exactSyntax = new Map<string, { hash: string; errors: TerraformSyntaxError[] }>();
+
+  constructor(
+    private readonly events: FolderEvents,
+    private readonly settingsFor: (root: string) => Promise<EditorSettings>,
+    /** Debounce for edits of open documents, in milliseconds. */
+    private readonly debounce = 150,
+  ) {}
+
+  all(): FolderState[] {
+    return [...this.folders.values()];
+  }
+
+  get(root: string): FolderState | undefined {
+    return this.folders.get(root);
+  }
+
+  /** The folder a file belongs to: the deepest workspace folder that contains it. */
+  forFile(file: string): FolderState | undefined {
+    let best: FolderState | undefined;
+    for (const folder of this.folders.values()) {
+      const inside =
+        file === folder.root || file.startsWith(folder.root.endsWith(path.sep) ? folder.root : folder.root + path.sep);
+      if (inside && (!best || folder.root.length > best.root.length)) best = folder;
+    }
+    return best;
+  }
+
+  /** Adds (or re-indexes) a folder. */
+  add(root: string): FolderState {
+    const folder: FolderState = {
+      root,
+      analysis: new WorkspaceAnalysis(root, defaultOptions()),
+      version: 0,
+      ready: Promise.resolve(),
+      error: undefined,
+      indexing: true,
+    };
+    folder.ready = this.index(folder);
+    this.folders.set(root, folder);
+    return folder;
+  }
+
+  remove(root: string): void {
+    this.folders.delete(root);
+  }
+
+  /** Indexes every folder again, e.g. after the discovery settings changed. */
+  reindexAll(): void {
+    for (const root of [...this.folders.keys()]) this.add(root);
+  }
+
+  /** A file's content changed: `text` is an editor buffer, undefined means read the disk. Debounced for buffers. */
+  fileChanged(file: string, text?: string): void {
+    const folder = this.forFile(file);
+    if (!folder) return;
+    clearTimeout(this.pending.get(file));
+    const apply = async () => {
+      this.pending.delete(file);
+      await folder.ready;
+      if (this.folders.get(folder.root) !== folder) return;
+      await folder.analysis.updateFile(file, text);
+      this.bump(folder);
+    };
+    if (text === undefined) void apply();
+    else
+      this.pending.set(
+        file,
+        setTimeout(() => void apply(), this.debounce),
+      );
+  }
+
+  fileDeleted(file: string): void {
+    const folder = this.forFile(file);
+    if (!folder) return;
+    void folder.ready.then(() => {
+      folder.analysis.removeFile(file);
+      this.bump(folder);
+    });
+  }
+
+  /**
+   * Terraform's exact syntax errors for a file (hcl2json), cached by content. `text` is the
+   * open buffer, or undefined to read the file.
+   */
+  async exactSyntaxErrors(file: string, text?: string): Promise<TerraformSyntaxError[]> {
+    const content = text ?? (await readFile(file, 'utf8').catch(() => undefined));
+    if (content === undefined) return [];
+    const hash = createHash('sha1').update(content).digest('base64');
+    const cached = this.exactSyntax.get(file);
+    if (cached?.hash === hash) return cached.errors;
+    const errors = await terraformSyntaxErrors(file, content);
+    this.exactSyntax.set(file, { hash, errors });
+    return errors;
+  }
+
+  private async index(folder: FolderState): Promise<void> {
+    try {
+      const options = await this.options(folder.root);
+      folder.analysis = new WorkspaceAnalysis(folder.root, options);
+      folder.error = undefined;
+      await folder.analysis.load((done, total) => this.events.progress(folder.root, done, total));
+    } catch (error) {
+      folder.error = error instanceof Error ? error.message : String(error);
+    }
+    folder.indexing = false;
+    this.bump(folder);
+  }
+
+  /** Defaults, then the editor's settings, then the folder's .terrace.yaml (shared with CI) last. */
+  private async options(root: string): Promise<AnalysisOptions> {
+    const editor = (await this.settingsFor(root)).discovery ?? {};
+    const base = defaultOptions();
+    if (editor.mode) base.discovery.mode = editor.mode;
+    if (editor.pattern) base.discovery.pattern = editor.pattern;
+    if (editor.exclude) base.discovery.exclude = editor.exclude;
+    return loadAnalysisOptions(root, base);
+  }
+
+  private bump(folder: FolderState): void {
+    if (this.folders.get(folder.root) !== folder) return;
+    folder.version++;
+    this.events.changed(folder);
+  }
+}
+
+export type { AnalysisResult };

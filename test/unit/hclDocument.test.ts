@@ -220,8 +220,29 @@ describe('syntax errors', () => {
         `an error covers line ${line}: ${JSON.stringify(errors)}`,
       );
       for (const error of errors) assert.match(error.message, /^syntax error: /);
+      assert.deepEqual(
+        errors,
+        [...errors].sort((a, b) => a.range.start.line - b.range.start.line),
+      );
     });
   }
+
+  test('a quoted string split over lines (tree-sitter accepts it, HCL does not)', () => {
+    const { errors } = parseHclDocument(parser, 'locals {\n  a = "one\ntwo"\n  b = "x${y}\nz"\n}\n');
+    assert.deepEqual(
+      errors.map((error) => [error.range, error.message]),
+      [
+        [range(1, 6, 2, 4), 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc'],
+        [range(3, 6, 4, 2), 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc'],
+      ],
+    );
+  });
+
+  test('an attribute defined twice in one body', () => {
+    const { body, errors } = parseHclDocument(parser, 'locals {\n  a = 1\n  a = 2\n}\n');
+    assert.deepEqual(errors, [{ range: range(2, 2, 2, 3), message: 'attribute "a" is already defined on line 2' }]);
+    assert.equal(body.blocks[0].body?.attributes.length, 2);
+  });
 
   test('the valid part of a broken file is still read', () => {
     const { body, errors } = parseHclDocument(parser, 'data "a" "b" {\n  x = 1\n}\nlocals {\n  y = \n');

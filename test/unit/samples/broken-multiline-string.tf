@@ -1,0 +1,4 @@
+locals {
+  key = "a string
+split over lines"
+}

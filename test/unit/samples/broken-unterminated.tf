@@ -1,0 +1,6 @@
+data "terraform_remote_state" "x" {
+  backend = "s3"
+  config = {
+    key = "missing/quote
+  }
+}

@@ -1,0 +1,250 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { CodeLens, Diagnostic, Hover, Location, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import { type GraphModel, GraphRequest, ModuleForUriRequest, type ServerStatusParams } from '../../server/src/protocol';
+import { LspTestClient, repoRoot } from './lspClient';
+
+/**
+ * The language server's features on the fixture monorepos, over a real LSP connection: exact hover
+ * Markdown, definition and reference locations, code lenses, and the diagnostics published for
+ * the whole workspace — including while a document is edited and not saved.
+ */
+const fixture = (name: string) => path.join(repoRoot, 'test', 'fixtures', name);
+const uri = (file: string) => pathToFileURL(file).href;
+const pos = (line: number, character = 2) => ({ line, character });
+
+async function started(root: string): Promise<LspTestClient> {
+  const client = LspTestClient.start();
+  await client.initialize(root);
+  await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (status) => status.health === 'ready', 20_000);
+  return client;
+}
+
+function diagnosticsFor(client: LspTestClient, file: string, accept: (list: Diagnostic[]) => boolean = () => true, timeoutMs = 10_000) {
+  return client
+    .waitForNotification<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri(file) && accept(p.diagnostics), timeoutMs)
+    .then((p) => p.diagnostics);
+}
+
+/** The last diagnostics published for `file`, once one matches `accept`. */
+async function latestDiagnostics(client: LspTestClient, file: string, accept: (list: Diagnostic[]) => boolean, timeoutMs = 10_000): Promise<Diagnostic[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const published = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri(file));
+    const last = published.at(-1)?.params as PublishDiagnosticsParams | undefined;
+    if (last && accept(last.diagnostics)) return last.diagnostics;
+    if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${file}; last: ${JSON.stringify(last?.diagnostics)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('cycles: examples/cycle', () => {
+  const root = path.join(repoRoot, 'examples', 'cycle');
+  const vpc = path.join(root, 'network/vpc/main.tf');
+  const firewall = path.join(root, 'security/firewall/main.tf');
+  const eks = path.join(root, 'platform/eks/main.tf');
+  let client: LspTestClient;
+  before(async () => {
+    client = await started(root);
+  });
+  after(() => client.dispose());
+
+  test('every edge of the cycle gets an error with the whole path and the other edges as related locations', async () => {
+    const message = 'Circular dependency: network/vpc -> security/firewall -> platform/eks -> network/vpc';
+    for (const [file, other1, other2] of [
+      [vpc, eks, firewall],
+      [firewall, vpc, eks],
+      [eks, vpc, firewall],
+    ] as const) {
+      const [diagnostic, ...rest] = await diagnosticsFor(client, file, (list) => list.length > 0);
+      assert.deepEqual(rest, []);
+      assert.equal(diagnostic!.message, message);
+      assert.equal(diagnostic!.code, 'cycle');
+      assert.equal(diagnostic!.source, 'terrace');
+      assert.equal(diagnostic!.severity, 1);
+      assert.equal(diagnostic!.range.start.line, 8, 'on the data block header');
+      assert.deepEqual(
+        diagnostic!.relatedInformation!.map((info) => info.location.uri).sort(),
+        [uri(other1), uri(other2)].sort(),
+      );
+    }
+  });
+
+  test('hover on the backend block: id, level, what it writes, dependencies, dependents, the cycle', async () => {
+    const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(vpc) }, position: pos(1) })) as Hover;
+    assert.deepEqual(hover.contents, {
+      kind: 'markdown',
+      value: [
+        '**Module `network/vpc`** · level 0',
+        '',
+        'Writes `s3://acme-terraform-state/network/vpc/terraform.tfstate`',
+        '',
+        `Depends on (1): [security/firewall](${uri(firewall)}#L2)`,
+        '',
+        `Used by (1): [platform/eks](${uri(eks)}#L2)`,
+        '',
+        'In a cycle: network/vpc -> security/firewall -> platform/eks -> network/vpc',
+      ].join('\n'),
+    });
+  });
+
+  test('definition from a remote_state block lands on the writer’s backend block', async () => {
+    const locations = (await client.connection.sendRequest('textDocument/definition', { textDocument: { uri: uri(vpc) }, position: pos(12, 6) })) as Location[];
+    assert.deepEqual(locations, [{ uri: uri(firewall), range: { start: { line: 1, character: 2 }, end: { line: 1, character: 14 } } }]);
+  });
+
+  test('references from a backend block: every remote_state block that reads it', async () => {
+    const locations = (await client.connection.sendRequest('textDocument/references', {
+      textDocument: { uri: uri(vpc) },
+      position: pos(2),
+      context: { includeDeclaration: false },
+    })) as Location[];
+    assert.deepEqual(locations, [{ uri: uri(eks), range: { start: { line: 8, character: 0 }, end: { line: 8, character: 35 } } }]);
+  });
+
+  test('code lens above the backend block', async () => {
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: uri(vpc) } })) as CodeLens[];
+    assert.deepEqual(lenses, [
+      {
+        range: { start: { line: 1, character: 2 }, end: { line: 1, character: 14 } },
+        command: { title: 'level 0 · 1 dependency · 1 dependent · in a cycle', command: 'terrace.showModule', arguments: [uri(root), 'network/vpc'] },
+      },
+    ]);
+  });
+
+  test('terrace/graph and terrace/moduleForUri', async () => {
+    const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+    assert.deepEqual(
+      graph.modules.map((module) => [module.id, module.level, module.inCycle]),
+      [
+        ['app/api', 1, false],
+        ['network/vpc', 0, true],
+        ['platform/eks', 0, true],
+        ['security/firewall', 0, true],
+      ],
+    );
+    assert.deepEqual(graph.cycles, [['network/vpc', 'security/firewall', 'platform/eks', 'network/vpc']]);
+    assert.equal(graph.edges.filter((edge) => edge.inCycle).length, 3);
+    const module = await client.connection.sendRequest(ModuleForUriRequest.type, { uri: uri(eks) });
+    assert.equal(module?.id, 'platform/eks');
+  });
+});
+
+describe('references that resolve to nothing, or to two writers', () => {
+  test('unwritten state (warning) and unresolvable key (information), with hovers saying why', async () => {
+    const root = fixture('unresolved-references');
+    const api = path.join(root, 'app/api/main.tf');
+    const client = await started(root);
+    try {
+      const diagnostics = await diagnosticsFor(client, api);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.message]),
+        [
+          ['unwritten-state', 2, 18, 'No module in this workspace writes s3://acme-finance-tfstate/billing/terraform.tfstate'],
+          ['unresolved-reference', 3, 27, 'The state address cannot be resolved statically: key: var.stackname has no default'],
+        ],
+      );
+      const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(api) }, position: pos(28) })) as Hover;
+      assert.deepEqual(hover.contents, {
+        kind: 'markdown',
+        value: '**data.terraform_remote_state.upstream** · s3\n\n- the state address cannot be resolved statically: key: var.stackname has no default',
+      });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('two writers of one state: a warning naming both', async () => {
+    const root = fixture('ambiguous-writers');
+    const client = await started(root);
+    try {
+      const diagnostics = await diagnosticsFor(client, path.join(root, 'app/api/main.tf'));
+      const ambiguous = diagnostics.filter((d) => d.code === 'ambiguous-writer');
+      assert.equal(ambiguous.length, 1);
+      assert.equal(ambiguous[0]!.severity, 2);
+      assert.equal(ambiguous[0]!.range.start.line, 17);
+      assert.match(ambiguous[0]!.message, /^2 modules write s3:\/\/\S+: network\/vpc, network\/vpc-next$/);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('for_each: one line per instance', () => {
+  test('hover lists each instance with its address, writer and level', async () => {
+    const root = fixture('for-each-and-count');
+    const api = path.join(root, 'app/api/main.tf');
+    const client = await started(root);
+    try {
+      const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(api) }, position: pos(9) })) as Hover;
+      const writer = (id: string) => `[${id}](${uri(path.join(root, id, 'main.tf'))}#L2)`;
+      assert.deepEqual(hover.contents, {
+        kind: 'markdown',
+        value: [
+          '**data.terraform_remote_state.vpc** · s3',
+          '',
+          `- \`eu-central-1\`: \`s3://acme-tfstate/network/eu-central-1/vpc/terraform.tfstate\` → ${writer('network/eu-central-1/vpc')} · level 0`,
+          `- \`eu-west-1\`: \`s3://acme-tfstate/network/eu-west-1/vpc/terraform.tfstate\` → ${writer('network/eu-west-1/vpc')} · level 0`,
+        ].join('\n'),
+      });
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('syntax errors', () => {
+  test("broken HCL gets Terraform's own message; the rest of the module is still analysed", async () => {
+    const root = fixture('broken-hcl');
+    const broken = path.join(root, 'app/api/broken.tf');
+    const client = await started(root);
+    try {
+      const diagnostics = await diagnosticsFor(client, broken);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character]),
+        [['hcl-syntax', 1, 4, 14]],
+      );
+      assert.equal(diagnostics[0]!.message, 'Invalid expression; Expected the start of an expression, but found an invalid expression token.');
+      const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+      assert.ok(graph.edges.some((edge) => edge.from === 'app/api' && edge.to === 'network/vpc'));
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('live as you type', () => {
+  test('an unsaved edit that closes a cycle shows the error; undoing it clears it', async () => {
+    const root = fixture('s3-interpolated-keys');
+    const vpc = path.join(root, 'network/vpc/main.tf');
+    const dns = path.join(root, 'network/dns/main.tf');
+    const client = await started(root);
+    try {
+      const original = readFileSync(vpc, 'utf8');
+      const docUri = await client.open(vpc, original);
+      const readsDns = `${original}
+data "terraform_remote_state" "dns" {
+  backend = "s3"
+  config = {
+    bucket = "acme-tfstate"
+    key    = "prod/network/dns/terraform.tfstate"
+    region = "eu-central-1"
+  }
+}
+`;
+      await client.change(docUri, readsDns, 2);
+      const cycle = await latestDiagnostics(client, vpc, (list) => list.some((d) => d.code === 'cycle'));
+      assert.equal(cycle[0]!.message, 'Circular dependency: network/dns -> network/vpc -> network/dns');
+      const dnsCycle = await latestDiagnostics(client, dns, (list) => list.some((d) => d.code === 'cycle'));
+      assert.equal(dnsCycle.length, 1);
+      await client.change(docUri, original, 3);
+      assert.deepEqual(await latestDiagnostics(client, vpc, (list) => list.length === 0), []);
+      assert.deepEqual(await latestDiagnostics(client, dns, (list) => list.length === 0), []);
+    } finally {
+      await client.dispose();
+    }
+  });
+});

@@ -378,3 +378,11 @@ describe('locals in dependency order', () => {
     ]);
   });
 });
+
+describe('values that look like unknowns', () => {
+  test('an HCL object with an unknown attribute is a plain value', () => {
+    assert.deepEqual(run('{ unknown = true }'), { unknown: true });
+    assert.deepEqual(run('merge({ unknown = true }, { b = 1 })'), { unknown: true, b: 1 });
+    assert.deepEqual(run('jsondecode("{\\"unknown\\": true}").unknown'), true);
+  });
+});

@@ -41,7 +41,12 @@ export type EvalScope = ReadonlyMap<string, Value>;
  * (errors carry `error: true`).
  */
 export function evaluate(expr: Expr, scope: EvalScope): Value {
-  return catchValue(() => evaluateExpr(expr, scope));
+  try {
+    return catchValue(() => evaluateExpr(expr, scope));
+  } catch (thrown) {
+    // A bug or a stack overflow on a pathological input must not take the analysis down.
+    return unknown(`internal error while evaluating: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  }
 }
 
 /** Evaluates and throws when the value is an error, so an error inside a collection fails the whole. */

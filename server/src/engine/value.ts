@@ -36,7 +36,14 @@ export function mergeUnknowns(unknowns: readonly Unknown[]): Unknown {
 }
 
 export function isUnknown(value: Value): value is Unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Unknown).unknown === true;
+  // `reasons` too: an HCL object `{ unknown = true }` is a value, not an unknown.
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as Unknown).unknown === true &&
+    Array.isArray((value as Unknown).reasons)
+  );
 }
 
 export function isObjectValue(value: Value): value is ObjectValue {

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { CodeLens, Diagnostic, Hover, Location, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import type {
+  CodeLens,
+  Diagnostic,
+  Hover,
+  Location,
+  PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
 import { type GraphModel, GraphRequest, ModuleForUriRequest, type ServerStatusParams } from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
 
@@ -19,24 +25,45 @@ const pos = (line: number, character = 2) => ({ line, character });
 async function started(root: string): Promise<LspTestClient> {
   const client = LspTestClient.start();
   await client.initialize(root);
-  await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (status) => status.health === 'ready', 20_000);
+  await client.waitForNotification<ServerStatusParams>(
+    'terrace/serverStatus',
+    (status) => status.health === 'ready',
+    20_000,
+  );
   return client;
 }
 
-function diagnosticsFor(client: LspTestClient, file: string, accept: (list: Diagnostic[]) => boolean = () => true, timeoutMs = 10_000) {
+function diagnosticsFor(
+  client: LspTestClient,
+  file: string,
+  accept: (list: Diagnostic[]) => boolean = () => true,
+  timeoutMs = 10_000,
+) {
   return client
-    .waitForNotification<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri(file) && accept(p.diagnostics), timeoutMs)
+    .waitForNotification<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri(file) && accept(p.diagnostics),
+      timeoutMs,
+    )
     .then((p) => p.diagnostics);
 }
 
 /** The last diagnostics published for `file`, once one matches `accept`. */
-async function latestDiagnostics(client: LspTestClient, file: string, accept: (list: Diagnostic[]) => boolean, timeoutMs = 10_000): Promise<Diagnostic[]> {
+async function latestDiagnostics(
+  client: LspTestClient,
+  file: string,
+  accept: (list: Diagnostic[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<Diagnostic[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const published = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri(file));
+    const published = client.notifications.filter(
+      (n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri(file),
+    );
     const last = published.at(-1)?.params as PublishDiagnosticsParams | undefined;
     if (last && accept(last.diagnostics)) return last.diagnostics;
-    if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${file}; last: ${JSON.stringify(last?.diagnostics)}`);
+    if (Date.now() > deadline)
+      throw new Error(`no matching diagnostics for ${file}; last: ${JSON.stringify(last?.diagnostics)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -74,7 +101,10 @@ describe('cycles: examples/cycle', () => {
   });
 
   test('hover on the backend block: id, level, what it writes, dependencies, dependents, the cycle', async () => {
-    const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(vpc) }, position: pos(1) })) as Hover;
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: uri(vpc) },
+      position: pos(1),
+    })) as Hover;
     assert.deepEqual(hover.contents, {
       kind: 'markdown',
       value: [
@@ -92,8 +122,13 @@ describe('cycles: examples/cycle', () => {
   });
 
   test('definition from a remote_state block lands on the writer’s backend block', async () => {
-    const locations = (await client.connection.sendRequest('textDocument/definition', { textDocument: { uri: uri(vpc) }, position: pos(12, 6) })) as Location[];
-    assert.deepEqual(locations, [{ uri: uri(firewall), range: { start: { line: 1, character: 2 }, end: { line: 1, character: 14 } } }]);
+    const locations = (await client.connection.sendRequest('textDocument/definition', {
+      textDocument: { uri: uri(vpc) },
+      position: pos(12, 6),
+    })) as Location[];
+    assert.deepEqual(locations, [
+      { uri: uri(firewall), range: { start: { line: 1, character: 2 }, end: { line: 1, character: 14 } } },
+    ]);
   });
 
   test('references from a backend block: every remote_state block that reads it', async () => {
@@ -102,15 +137,23 @@ describe('cycles: examples/cycle', () => {
       position: pos(2),
       context: { includeDeclaration: false },
     })) as Location[];
-    assert.deepEqual(locations, [{ uri: uri(eks), range: { start: { line: 8, character: 0 }, end: { line: 8, character: 35 } } }]);
+    assert.deepEqual(locations, [
+      { uri: uri(eks), range: { start: { line: 8, character: 0 }, end: { line: 8, character: 35 } } },
+    ]);
   });
 
   test('code lens above the backend block', async () => {
-    const lenses = (await client.connection.sendRequest('textDocument/codeLens', { textDocument: { uri: uri(vpc) } })) as CodeLens[];
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
+      textDocument: { uri: uri(vpc) },
+    })) as CodeLens[];
     assert.deepEqual(lenses, [
       {
         range: { start: { line: 1, character: 2 }, end: { line: 1, character: 14 } },
-        command: { title: 'level 0 · 1 dependency · 1 dependent · in a cycle', command: 'terrace.showModule', arguments: [uri(root), 'network/vpc'] },
+        command: {
+          title: 'level 0 · 1 dependency · 1 dependent · in a cycle',
+          command: 'terrace.showModule',
+          arguments: [uri(root), 'network/vpc'],
+        },
       },
     ]);
   });
@@ -143,14 +186,28 @@ describe('references that resolve to nothing, or to two writers', () => {
       assert.deepEqual(
         diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.message]),
         [
-          ['unwritten-state', 2, 18, 'No module in this workspace writes s3://acme-finance-tfstate/billing/terraform.tfstate'],
-          ['unresolved-reference', 3, 27, 'The state address cannot be resolved statically: key: var.stackname has no default'],
+          [
+            'unwritten-state',
+            2,
+            18,
+            'No module in this workspace writes s3://acme-finance-tfstate/billing/terraform.tfstate',
+          ],
+          [
+            'unresolved-reference',
+            3,
+            27,
+            'The state address cannot be resolved statically: key: var.stackname has no default',
+          ],
         ],
       );
-      const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(api) }, position: pos(28) })) as Hover;
+      const hover = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: uri(api) },
+        position: pos(28),
+      })) as Hover;
       assert.deepEqual(hover.contents, {
         kind: 'markdown',
-        value: '**data.terraform_remote_state.upstream** · s3\n\n- the state address cannot be resolved statically: key: var.stackname has no default',
+        value:
+          '**data.terraform_remote_state.upstream** · s3\n\n- the state address cannot be resolved statically: key: var.stackname has no default',
       });
     } finally {
       await client.dispose();
@@ -179,7 +236,10 @@ describe('for_each: one line per instance', () => {
     const api = path.join(root, 'app/api/main.tf');
     const client = await started(root);
     try {
-      const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(api) }, position: pos(9) })) as Hover;
+      const hover = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: uri(api) },
+        position: pos(9),
+      })) as Hover;
       const writer = (id: string) => `[${id}](${uri(path.join(root, id, 'main.tf'))}#L2)`;
       assert.deepEqual(hover.contents, {
         kind: 'markdown',
@@ -207,7 +267,10 @@ describe('syntax errors', () => {
         diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character]),
         [['hcl-syntax', 1, 4, 14]],
       );
-      assert.equal(diagnostics[0]!.message, 'Invalid expression; Expected the start of an expression, but found an invalid expression token.');
+      assert.equal(
+        diagnostics[0]!.message,
+        'Invalid expression; Expected the start of an expression, but found an invalid expression token.',
+      );
       const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
       assert.ok(graph.edges.some((edge) => edge.from === 'app/api' && edge.to === 'network/vpc'));
     } finally {

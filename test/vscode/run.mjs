@@ -69,7 +69,8 @@ try {
 } catch {
   results = undefined;
 }
-if (process.env.TERRACE_KEEP_TMP) console.log(`vscode tier: kept ${tmp}`);
+// Kept when asked, or for a look at the logs when the suite did not report.
+if (process.env.TERRACE_KEEP_TMP || !results) console.log(`vscode tier: kept ${tmp}`);
 else rmSync(tmp, { recursive: true, force: true });
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

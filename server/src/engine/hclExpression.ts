@@ -75,18 +75,21 @@ const DROPPED: ReadonlySet<string> = new Set(['comment', 'template_literal', ','
 
 /** Copies the cursor's current node and its subtree; the cursor ends where it started. */
 export function snapshotSyntax(cursor: TreeCursor, text: string): SyntaxNode {
-  return snapshotCurrent(cursor, cursor.nodeType, text);
+  return snapshotCurrent(cursor, cursor.nodeType, text, cursor.startIndex);
 }
 
-function snapshotCurrent(cursor: TreeCursor, type: string, text: string): SyntaxNode {
+/** `start` is known when the node is a first child: a node starts where its first child does. */
+function snapshotCurrent(cursor: TreeCursor, type: string, text: string, knownStart?: number): SyntaxNode {
   if (POSITIONLESS.has(type)) return { type, start: -1, end: -1, children: NO_CHILDREN };
-  const start = cursor.startIndex;
+  const start = knownStart ?? cursor.startIndex;
   const end = leafEnd(type, text, start) ?? cursor.endIndex;
   if (!CONTAINERS.has(type) || !cursor.gotoFirstChild()) return { type, start, end, children: NO_CHILDREN };
   const children: SyntaxNode[] = [];
+  let first = true;
   do {
     const childType = cursor.nodeType;
-    if (!DROPPED.has(childType)) children.push(snapshotCurrent(cursor, childType, text));
+    if (!DROPPED.has(childType)) children.push(snapshotCurrent(cursor, childType, text, first ? start : undefined));
+    first = false;
   } while (cursor.gotoNextSibling());
   cursor.gotoParent();
   return { type, start, end, children };

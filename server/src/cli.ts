@@ -1,10 +1,11 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeDirectory } from './engine/analyzeDirectory';
 import { type GraphJson, graphJson } from './engine/graphJson';
 import { renderDot, renderLevels, renderMermaid, renderText } from './engine/graphRender';
 import { ConfigError } from './engine/terraceConfig';
+import { generateCommand } from './generateCommand';
 
 /** The `terrace` command line: the same engine the editor runs, for terminals and CI. */
 const USAGE = `Usage: terrace <command> [dir] [options]
@@ -13,8 +14,11 @@ Commands:
   graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
   levels [dir]     the execution levels, one line per level
   validate [dir]   exit 1 on cycles or syntax errors, listing them; warnings for unresolved references
+  generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
+                   (to stdout without --output; exit 1 on cycles)
 
-dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present.
+dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
+TerraCi's <dir>/.terraci.yaml).
 `;
 
 const FORMATS = ['text', 'json', 'dot', 'mermaid'] as const;
@@ -26,7 +30,14 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: 'string', short: 'f' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      format: { type: 'string', short: 'f' },
+      help: { type: 'boolean', short: 'h' },
+      ci: { type: 'string' },
+      'changed-only': { type: 'boolean' },
+      'base-ref': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    },
   });
   const [command, dirArg, ...extra] = positionals;
   if (values.help || command === undefined || command === 'help') {
@@ -43,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'validate':
       return validateCommand(root);
+    case 'generate':
+      return generateCommand(root, values, { usage: (message) => new UsageError(message), write: writeOutput });
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
@@ -104,6 +117,14 @@ async function validateCommand(root: string): Promise<number> {
   const failed = graph.cycles.length > 0 || graph.syntaxErrors.length > 0;
   if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);
   return failed ? 1 : 0;
+}
+
+/** Writes a file relative to the current folder, creating its folder. */
+function writeOutput(file: string, text: string): string {
+  const target = path.resolve(file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, text);
+  return target;
 }
 
 main(process.argv.slice(2)).then(

@@ -25,7 +25,7 @@ describe('.terrace.yaml', () => {
   test('names the wrong key and what was expected', () => {
     assert.throws(() => parseAnalysisOptions('discovery:\n  mdoe: auto\n', 'x/.terrace.yaml'), {
       message:
-        "x/.terrace.yaml: unknown key 'discovery.mdoe'; expected mode, pattern, exclude, include or backendConfigFiles",
+        "x/.terrace.yaml: unknown key 'discovery.mdoe'; expected mode, pattern, exclude, include, backendConfigFiles or libraryModules",
     });
     assert.throws(() => parseAnalysisOptions('discovery:\n  mode: magic\n', 'c.yaml'), {
       message: "c.yaml: discovery.mode must be 'auto' or 'pattern', not 'magic'",

@@ -1,38 +1,61 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { type AnalysisOptions, defaultOptions } from './analysisOptions';
+import { ConfigError, folders, oneOf, parseYaml, pattern, record, string, strings, unknownKey } from './configValues';
+import { defaultPipelineOptions, type PipelineOptions, readExecution, readGithub, readGitlab } from './pipelineConfig';
+import { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';
+
+export { ConfigError };
 
 /** The workspace's `.terrace.yaml`, read by the CLI and the server alike. */
 export const CONFIG_FILE = '.terrace.yaml';
 
-export class ConfigError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(`${file}: ${message}`);
-  }
+/** Everything a workspace's configuration file says: how to analyse it, how to run and ship it. */
+export interface WorkspaceConfig {
+  /** The file read: `.terrace.yaml`, or TerraCi's `.terraci.yaml` when there is no `.terrace.yaml`; undefined when neither exists. */
+  file: string | undefined;
+  analysis: AnalysisOptions;
+  pipeline: PipelineOptions;
+  /** Settings read but without effect in Terrace (TerraCi features), one line each. */
+  warnings: string[];
 }
 
 /**
- * The analysis options of a workspace: `base` (the defaults, or the editor's settings),
- * overridden by what `.terrace.yaml` sets. An invalid file is an error that names the key and
- * what was expected, never silently ignored.
+ * The configuration of a workspace: `base` (the defaults, or the editor's settings) overridden by
+ * `.terrace.yaml`, or, when there is none, by TerraCi's `.terraci.yaml`, so that a TerraCi user
+ * switches without rewriting anything. An invalid file is an error that names the key and what
+ * was expected, never silently ignored.
  */
+export async function loadWorkspaceConfig(
+  root: string,
+  base: AnalysisOptions = defaultOptions(),
+): Promise<WorkspaceConfig> {
+  for (const [name, parseText] of [
+    [CONFIG_FILE, parseTerraceConfig],
+    ...TERRACI_CONFIG_FILES.map((name) => [name, parseTerraciConfig] as const),
+  ] as const) {
+    const file = path.join(root, name);
+    const text = await readConfigFile(file);
+    if (text !== undefined) return { file, ...parseText(text, file, base) };
+  }
+  return { file: undefined, analysis: base, pipeline: defaultPipelineOptions(), warnings: [] };
+}
+
+/** The analysis options alone (see `loadWorkspaceConfig`). */
 export async function loadAnalysisOptions(
   root: string,
   base: AnalysisOptions = defaultOptions(),
 ): Promise<AnalysisOptions> {
-  const file = path.join(root, CONFIG_FILE);
-  let text: string;
+  return (await loadWorkspaceConfig(root, base)).analysis;
+}
+
+async function readConfigFile(file: string): Promise<string | undefined> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return base;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigError(file, error instanceof Error ? error.message : String(error));
   }
-  return parseAnalysisOptions(text, file, base);
 }
 
 export function parseAnalysisOptions(
@@ -40,41 +63,59 @@ export function parseAnalysisOptions(
   file: string,
   base: AnalysisOptions = defaultOptions(),
 ): AnalysisOptions {
-  let doc: unknown;
-  try {
-    doc = parse(text) ?? {};
-  } catch (error) {
-    throw new ConfigError(file, error instanceof Error ? error.message : String(error));
-  }
-  const options: AnalysisOptions = { ...base, discovery: { ...base.discovery } };
-  const top = record(doc, '', file);
-  for (const [key, value] of Object.entries(top)) {
-    if (key === 'discovery') readDiscovery(record(value, 'discovery', file), options, file);
-    else if (key === 'terraformWorkspace') options.terraformWorkspace = string(value, key, file);
-    else if (!LATER_SECTIONS.has(key))
-      throw new ConfigError(
-        file,
-        `unknown key '${key}'; expected one of discovery, terraformWorkspace, ${[...LATER_SECTIONS].join(', ')}`,
-      );
-  }
-  return options;
+  return parseTerraceConfig(text, file, base).analysis;
 }
 
-/** Sections read by the pipeline and run features, not by the analysis. */
-const LATER_SECTIONS = new Set(['execution', 'gitlab', 'github']);
+const TOP_KEYS = ['discovery', 'terraformWorkspace', 'execution', 'gitlab', 'github'];
 
-function readDiscovery(section: Record<string, unknown>, options: AnalysisOptions, file: string): void {
+/** A `.terrace.yaml` text: its analysis options over `base`, and its pipeline options over the defaults. */
+export function parseTerraceConfig(
+  text: string,
+  file: string,
+  base: AnalysisOptions = defaultOptions(),
+): Omit<WorkspaceConfig, 'file'> {
+  const options: AnalysisOptions = { ...base, discovery: { ...base.discovery } };
+  const pipeline = defaultPipelineOptions();
+  const top = record(parseYaml(text, file), '', file);
+  for (const [key, value] of Object.entries(top)) {
+    switch (key) {
+      case 'discovery':
+        readDiscovery(record(value, key, file), options, pipeline, file);
+        break;
+      case 'terraformWorkspace':
+        options.terraformWorkspace = string(value, key, file);
+        break;
+      case 'execution':
+        readExecution(record(value, key, file), pipeline.execution, file);
+        break;
+      case 'gitlab':
+        readGitlab(record(value, key, file), pipeline.gitlab, file);
+        break;
+      case 'github':
+        readGithub(record(value, key, file), pipeline.github, file);
+        break;
+      default:
+        throw unknownKey(file, key, TOP_KEYS);
+    }
+  }
+  return { analysis: options, pipeline, warnings: [] };
+}
+
+const DISCOVERY_KEYS = ['mode', 'pattern', 'exclude', 'include', 'backendConfigFiles', 'libraryModules'];
+
+function readDiscovery(
+  section: Record<string, unknown>,
+  options: AnalysisOptions,
+  pipeline: PipelineOptions,
+  file: string,
+): void {
   const discovery = options.discovery;
   for (const [key, value] of Object.entries(section)) {
     const at = `discovery.${key}`;
     switch (key) {
-      case 'mode': {
-        const mode = string(value, at, file);
-        if (mode !== 'auto' && mode !== 'pattern')
-          throw new ConfigError(file, `${at} must be 'auto' or 'pattern', not '${mode}'`);
-        discovery.mode = mode;
+      case 'mode':
+        discovery.mode = oneOf(value, at, file, ['auto', 'pattern']);
         break;
-      }
       case 'pattern':
         discovery.pattern = pattern(string(value, at, file), at, file);
         break;
@@ -83,36 +124,11 @@ function readDiscovery(section: Record<string, unknown>, options: AnalysisOption
       case 'backendConfigFiles':
         discovery[key] = strings(value, at, file);
         break;
+      case 'libraryModules':
+        pipeline.libraryModules = folders(value, at, file);
+        break;
       default:
-        throw new ConfigError(
-          file,
-          `unknown key '${at}'; expected mode, pattern, exclude, include or backendConfigFiles`,
-        );
+        throw unknownKey(file, at, DISCOVERY_KEYS);
     }
   }
-}
-
-function pattern(value: string, at: string, file: string): string {
-  if (!/^\{[\w-]+\}(\/\{[\w-]+\})*$/.test(value)) {
-    throw new ConfigError(
-      file,
-      `${at} must be folder names in braces joined by '/', like {service}/{environment}/{region}/{module}; got '${value}'`,
-    );
-  }
-  return value;
-}
-
-function record(value: unknown, at: string, file: string): Record<string, unknown> {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new ConfigError(file, `${at || 'the file'} must be a mapping of keys to values`);
-}
-
-function string(value: unknown, at: string, file: string): string {
-  if (typeof value === 'string') return value;
-  throw new ConfigError(file, `${at} must be a string`);
-}
-
-function strings(value: unknown, at: string, file: string): string[] {
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
-  throw new ConfigError(file, `${at} must be a list of strings`);
 }

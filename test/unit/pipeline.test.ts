@@ -1,0 +1,400 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { validateWorkflow } from '@action-validator/core';
+import { parse } from 'yaml';
+import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
+import { generatePipeline, isGeneratedByTerrace, type PipelineRequest } from '../../server/src/engine/pipeline';
+import { defaultPipelineOptions, type PipelineOptions } from '../../server/src/engine/pipelineConfig';
+import { jobSlugs, PipelineCycleError } from '../../server/src/engine/pipelinePlan';
+import { parseTerraceConfig } from '../../server/src/engine/terraceConfig';
+import type { AnalysisResult } from '../../server/src/engine/workspaceAnalysis';
+
+/** The generated pipelines, parsed back, on the fixture monorepos. */
+const repo = path.resolve(__dirname, '../..');
+const LOCAL = path.join(repo, 'test/fixtures/pipeline-local-backend');
+const MONOREPO = path.join(repo, 'examples/monorepo');
+
+type Job = Record<string, unknown> & { needs?: { job: string; artifacts: boolean }[] };
+type Yaml = Record<string, unknown>;
+
+async function analysis(root: string): Promise<AnalysisResult> {
+  return analyzeDirectory(root);
+}
+
+function options(yaml = ''): PipelineOptions {
+  return yaml ? parseTerraceConfig(yaml, '.terrace.yaml').pipeline : defaultPipelineOptions();
+}
+
+function generate(result: AnalysisResult, request: Partial<PipelineRequest> = {}) {
+  const generated = generatePipeline(result, { ci: 'gitlab', options: options(), ...request });
+  return { ...generated, yaml: parse(generated.text) as Yaml };
+}
+
+const slug = (id: string) => id.replaceAll('/', '-');
+const needsOf = (yaml: Yaml, job: string) => ((yaml[job] as Job).needs ?? []).map((need) => need.job);
+
+describe('GitLab pipeline', () => {
+  test('a plan and an apply job per module, named after the module id, in level order', async () => {
+    const { yaml, jobs } = generate(await analysis(LOCAL));
+    assert.deepEqual(jobs, [
+      'plan-network-prod-eu-west-1-vpc',
+      'apply-network-prod-eu-west-1-vpc',
+      'plan-data-prod-eu-west-1-db',
+      'plan-platform-prod-eu-west-1-eks',
+      'apply-data-prod-eu-west-1-db',
+      'apply-platform-prod-eu-west-1-eks',
+      'plan-app-prod-eu-west-1-api',
+      'apply-app-prod-eu-west-1-api',
+    ]);
+    assert.deepEqual(yaml['stages'], [
+      'deploy-plan-0',
+      'deploy-apply-0',
+      'deploy-plan-1',
+      'deploy-apply-1',
+      'deploy-plan-2',
+      'deploy-apply-2',
+    ]);
+    assert.equal((yaml['plan-data-prod-eu-west-1-db'] as Job)['stage'], 'deploy-plan-1');
+    assert.equal((yaml['apply-app-prod-eu-west-1-api'] as Job)['stage'], 'deploy-apply-2');
+    assert.deepEqual(yaml['variables'], { TF_IN_AUTOMATION: 'true' });
+  });
+
+  test('variables: TF_MODULE_PATH and one per pattern segment', async () => {
+    const { yaml } = generate(await analysis(MONOREPO));
+    assert.deepEqual((yaml['plan-network-prod-eu-central-1-vpc'] as Job)['variables'], {
+      TF_MODULE_PATH: 'network/prod/eu-central-1/vpc',
+      TF_SERVICE: 'network',
+      TF_ENVIRONMENT: 'prod',
+      TF_REGION: 'eu-central-1',
+      TF_MODULE: 'vpc',
+    });
+    assert.deepEqual((yaml['apply-platform-stage-eu-central-1-ec2-rabbitmq'] as Job)['variables'], {
+      TF_MODULE_PATH: 'platform/stage/eu-central-1/ec2/rabbitmq',
+      TF_SERVICE: 'platform',
+      TF_ENVIRONMENT: 'stage',
+      TF_REGION: 'eu-central-1',
+      TF_MODULE: 'ec2',
+      TF_SUBMODULE: 'rabbitmq',
+    });
+  });
+
+  test('needs: a plan waits for exactly its dependencies’ applies, an apply for its own plan', async () => {
+    const result = await analysis(MONOREPO);
+    const { yaml } = generate(result);
+    assert.equal(result.modules.length, 14);
+    for (const module of result.modules) {
+      const dependencies = [...new Set(result.edges.filter((edge) => edge.from === module.id).map((edge) => edge.to))];
+      assert.deepEqual(
+        needsOf(yaml, `plan-${slug(module.id)}`).sort(),
+        dependencies.map((dep) => `apply-${slug(dep)}`).sort(),
+        `needs of plan-${slug(module.id)}`,
+      );
+      assert.deepEqual((yaml[`apply-${slug(module.id)}`] as Job).needs, [
+        { job: `plan-${slug(module.id)}`, artifacts: true },
+      ]);
+    }
+    // Every edge appears once; level 0 plans start at once (`needs: []`, not the stage order).
+    const planNeeds = result.modules.flatMap((module) => needsOf(yaml, `plan-${slug(module.id)}`));
+    assert.equal(planNeeds.length, new Set(result.edges.map((edge) => `${edge.from}>${edge.to}`)).size);
+    assert.deepEqual((yaml['plan-network-prod-eu-central-1-vpc'] as Job).needs, []);
+    // Level 3's api does not wait for level 2's rabbitmq (another environment).
+    assert.deepEqual(needsOf(yaml, 'plan-app-prod-eu-central-1-api').sort(), [
+      'apply-network-prod-eu-central-1-dns',
+      'apply-platform-prod-eu-central-1-eks',
+      'apply-platform-prod-eu-central-1-rds',
+    ]);
+  });
+
+  test('scripts, the plan artifact, the .terraform cache and the manual gate', async () => {
+    const { yaml } = generate(await analysis(LOCAL));
+    const plan = yaml['plan-platform-prod-eu-west-1-eks'] as Job;
+    assert.deepEqual(plan['script'], [
+      'cd platform/prod/eu-west-1/eks',
+      'terraform init -input=false',
+      'terraform plan -input=false -out=plan.tfplan',
+    ]);
+    assert.deepEqual(plan['artifacts'], {
+      name: 'plan-platform-prod-eu-west-1-eks',
+      paths: ['platform/prod/eu-west-1/eks/plan.tfplan'],
+      expire_in: '1 week',
+    });
+    assert.deepEqual(plan['cache'], {
+      key: 'terraform-platform-prod-eu-west-1-eks',
+      paths: ['platform/prod/eu-west-1/eks/.terraform/'],
+    });
+    assert.equal(plan['when'], undefined);
+    const apply = yaml['apply-platform-prod-eu-west-1-eks'] as Job;
+    assert.deepEqual(apply['script'], [
+      'cd platform/prod/eu-west-1/eks',
+      'terraform init -input=false',
+      'terraform apply -input=false plan.tfplan',
+    ]);
+    assert.equal(apply['when'], 'manual');
+    assert.equal(apply['allow_failure'], false);
+    assert.equal(apply['resource_group'], plan['resource_group']);
+  });
+
+  test('execution and gitlab settings: binary, args, env, prefix, image, autoApprove, no cache', async () => {
+    const config = options(`
+execution:
+  binary: tofu
+  initArgs: ["-backend-config=backend.hcl"]
+  planArgs: ["-lock-timeout=60s", "-parallelism=5"]
+  env: { TF_LOG: warn }
+gitlab:
+  stagePrefix: infra
+  image: { name: ghcr.io/opentofu/opentofu:1.9, entrypoint: [""] }
+  autoApprove: true
+  cache: false
+  variables: { FOO: 1 }
+  rules: [{ if: '$CI_COMMIT_BRANCH == "main"' }]
+`);
+    const { yaml } = generate(await analysis(LOCAL), { options: config });
+    assert.deepEqual(yaml['variables'], { TF_IN_AUTOMATION: 'true', TF_LOG: 'warn', FOO: '1' });
+    assert.deepEqual(yaml['default'], { image: { name: 'ghcr.io/opentofu/opentofu:1.9', entrypoint: [''] } });
+    assert.deepEqual(yaml['workflow'], { rules: [{ if: '$CI_COMMIT_BRANCH == "main"' }] });
+    assert.equal((yaml['stages'] as string[])[0], 'infra-plan-0');
+    const plan = yaml['plan-network-prod-eu-west-1-vpc'] as Job;
+    assert.deepEqual(plan['script'], [
+      'cd network/prod/eu-west-1/vpc',
+      'tofu init -input=false -backend-config=backend.hcl',
+      'tofu plan -input=false -out=plan.tfplan -lock-timeout=60s -parallelism=5',
+    ]);
+    assert.equal(plan['cache'], undefined);
+    const apply = yaml['apply-network-prod-eu-west-1-vpc'] as Job;
+    assert.equal(apply['when'], undefined, 'autoApprove: no manual gate');
+    assert.equal(apply['stage'], 'infra-apply-0');
+  });
+
+  test('jobDefaults for every job, overwrites per job type', async () => {
+    const config = options(`
+gitlab:
+  jobDefaults:
+    image: hashicorp/terraform:1.11
+    tags: [terraform]
+    before_script: [aws sts get-caller-identity]
+    after_script: [echo done]
+    variables: { AWS_REGION: eu-west-1 }
+    id_tokens: { AWS_OIDC: { aud: https://gitlab.example.com } }
+    secrets: { CREDS: { vault: ci/terraform/creds@ns, file: true } }
+    artifacts: { paths: [report.json], expire_in: 2 days }
+  overwrites:
+    - type: apply
+      tags: [production]
+      variables: { APPROVED: "yes" }
+      rules:
+        - if: '$CI_COMMIT_BRANCH == "main"'
+        - when: never
+`);
+    const { yaml } = generate(await analysis(LOCAL), { options: config });
+    const plan = yaml['plan-data-prod-eu-west-1-db'] as Job;
+    assert.equal(plan['image'], 'hashicorp/terraform:1.11');
+    assert.deepEqual(plan['tags'], ['terraform']);
+    assert.deepEqual(plan['before_script'], ['aws sts get-caller-identity']);
+    assert.deepEqual(plan['after_script'], ['echo done']);
+    assert.deepEqual(plan['id_tokens'], { AWS_OIDC: { aud: 'https://gitlab.example.com' } });
+    assert.deepEqual(plan['secrets'], { CREDS: { vault: 'ci/terraform/creds@ns', file: true } });
+    assert.deepEqual(plan['variables'], {
+      AWS_REGION: 'eu-west-1',
+      TF_MODULE_PATH: 'data/prod/eu-west-1/db',
+      TF_SERVICE: 'data',
+      TF_ENVIRONMENT: 'prod',
+      TF_REGION: 'eu-west-1',
+      TF_MODULE: 'db',
+    });
+    assert.deepEqual(plan['artifacts'], {
+      name: 'plan-data-prod-eu-west-1-db',
+      paths: ['data/prod/eu-west-1/db/plan.tfplan', 'report.json'],
+      expire_in: '2 days',
+    });
+    assert.equal(plan['rules'], undefined);
+
+    const apply = yaml['apply-data-prod-eu-west-1-db'] as Job;
+    assert.deepEqual(apply['tags'], ['production'], 'the overwrite replaces the default tags');
+    assert.equal(apply['image'], 'hashicorp/terraform:1.11', 'defaults not overwritten stay');
+    assert.equal((apply['variables'] as Yaml)['APPROVED'], 'yes');
+    assert.equal((apply['variables'] as Yaml)['AWS_REGION'], 'eu-west-1', 'variables merge');
+    // GitLab refuses `when` beside `rules`: the gate moves into the rule that runs the job.
+    assert.equal(apply['when'], undefined);
+    assert.deepEqual(apply['rules'], [
+      { if: '$CI_COMMIT_BRANCH == "main"', when: 'manual', allow_failure: false },
+      { when: 'never' },
+    ]);
+    assert.deepEqual(apply['artifacts'], { paths: ['report.json'], expire_in: '2 days' });
+  });
+
+  test('planOnly: plan jobs only, in dependency order', async () => {
+    const { yaml, jobs } = generate(await analysis(LOCAL), { options: options('gitlab: { planOnly: true }') });
+    assert.deepEqual(yaml['stages'], ['deploy-plan-0', 'deploy-plan-1', 'deploy-plan-2']);
+    assert.ok(jobs.every((job) => job.startsWith('plan-')));
+    assert.deepEqual(needsOf(yaml, 'plan-app-prod-eu-west-1-api'), [
+      'plan-data-prod-eu-west-1-db',
+      'plan-platform-prod-eu-west-1-eks',
+    ]);
+  });
+
+  test('a selection keeps only its jobs, with needs restricted to jobs present', async () => {
+    const result = await analysis(LOCAL);
+    const modules = new Set(['data/prod/eu-west-1/db', 'app/prod/eu-west-1/api']);
+    const { yaml, jobs, text } = generate(result, { changed: { baseRef: 'origin/main', modules } });
+    assert.deepEqual(jobs, [
+      'plan-data-prod-eu-west-1-db',
+      'apply-data-prod-eu-west-1-db',
+      'plan-app-prod-eu-west-1-api',
+      'apply-app-prod-eu-west-1-api',
+    ]);
+    assert.deepEqual(yaml['stages'], ['deploy-plan-1', 'deploy-apply-1', 'deploy-plan-2', 'deploy-apply-2']);
+    assert.deepEqual(needsOf(yaml, 'plan-data-prod-eu-west-1-db'), []);
+    assert.deepEqual(needsOf(yaml, 'plan-app-prod-eu-west-1-api'), ['apply-data-prod-eu-west-1-db']);
+    assert.match(text, /terrace generate --ci gitlab --changed-only --base-ref origin\/main --output \.gitlab-ci\.yml/);
+  });
+
+  test('nothing changed: one no-op job that says so', async () => {
+    const { yaml, jobs } = generate(await analysis(LOCAL), {
+      changed: { baseRef: 'origin/main', modules: new Set() },
+    });
+    assert.deepEqual(jobs, ['no-changes']);
+    assert.deepEqual(yaml['stages'], ['deploy-plan-0']);
+    assert.deepEqual((yaml['no-changes'] as Job)['script'], [
+      "echo 'No Terraform module changed since origin/main: nothing to plan or apply.'",
+    ]);
+    assert.equal((yaml['no-changes'] as Job)['stage'], 'deploy-plan-0');
+  });
+
+  test('the header says the file is generated and how to regenerate it', async () => {
+    const { text } = generate(await analysis(LOCAL));
+    const lines = text.split('\n');
+    assert.equal(lines[0], '# Generated by Terrace from the Terraform module graph (4 modules, 8 jobs). Do not edit:');
+    assert.equal(
+      lines[1],
+      '# regenerate with `terrace generate --ci gitlab --output .gitlab-ci.yml` from the workspace folder.',
+    );
+    assert.ok(isGeneratedByTerrace(text));
+    assert.ok(!isGeneratedByTerrace('stages: [build]\n'));
+  });
+
+  test('deterministic: two analyses of the same tree give byte-identical YAML', async () => {
+    const first = generate(await analysis(MONOREPO)).text;
+    const second = generate(await analysis(MONOREPO)).text;
+    assert.equal(first, second);
+    const github = (result: AnalysisResult) => generatePipeline(result, { ci: 'github', options: options() }).text;
+    assert.equal(github(await analysis(MONOREPO)), github(await analysis(MONOREPO)));
+  });
+
+  test('YAML 1.1: values GitLab would read as booleans stay strings', async () => {
+    const config = options('gitlab: { variables: { ENABLED: "yes", OFF: "off" } }');
+    const { text } = generate(await analysis(LOCAL), { options: config });
+    assert.match(text, /ENABLED: "yes"/);
+    assert.match(text, /"OFF": "off"/);
+  });
+
+  test('refuses a graph with a cycle, naming the cycle', async () => {
+    const result = await analysis(path.join(repo, 'test/fixtures/cycle-three-modules'));
+    assert.throws(
+      () => generatePipeline(result, { ci: 'gitlab', options: options() }),
+      (error: unknown) =>
+        error instanceof PipelineCycleError &&
+        JSON.stringify(error.cycles) ===
+          JSON.stringify([['network/vpc', 'security/firewall', 'platform/eks', 'network/vpc']]) &&
+        error.message.includes('network/vpc -> security/firewall -> platform/eks -> network/vpc'),
+    );
+  });
+
+  test('job slugs: / becomes -, the root is "root", colliding ids get a hash of the id', () => {
+    const slugs = jobSlugs(['a/b-c', 'a-b/c', '.', 'apps/v1.2']);
+    assert.equal(slugs.get('.'), 'root');
+    assert.equal(slugs.get('apps/v1.2'), 'apps-v1-2');
+    assert.match(slugs.get('a/b-c')!, /^a-b-c-[0-9a-f]{6}$/);
+    assert.match(slugs.get('a-b/c')!, /^a-b-c-[0-9a-f]{6}$/);
+    assert.notEqual(slugs.get('a/b-c'), slugs.get('a-b/c'));
+  });
+});
+
+describe('GitHub Actions workflow', () => {
+  const workflow = (result: AnalysisResult, yaml = '', changed?: PipelineRequest['changed']) => {
+    const generated = generatePipeline(result, {
+      ci: 'github',
+      options: options(yaml),
+      ...(changed ? { changed } : {}),
+    });
+    return { ...generated, yaml: parse(generated.text) as Yaml };
+  };
+
+  test('valid for @action-validator/core, on the 14-module example and the no-op workflow', async () => {
+    const result = await analysis(MONOREPO);
+    for (const generated of [
+      workflow(result),
+      workflow(result, 'github: { planOnly: true }'),
+      workflow(result, 'github: { autoApprove: true, runsOn: [self-hosted, linux] }'),
+      workflow(result, '', { baseRef: 'main', modules: new Set() }),
+    ]) {
+      const state = validateWorkflow(generated.text);
+      assert.deepEqual(state.errors, [], generated.text.slice(0, 400));
+    }
+  });
+
+  test('the validator does catch a broken workflow (needs on a missing job)', async () => {
+    const { text } = workflow(await analysis(LOCAL));
+    const broken = text.replace('needs:\n      - plan-network-prod-eu-west-1-vpc', 'needs:\n      - plan-nothing');
+    assert.notEqual(broken, text);
+    assert.ok(validateWorkflow(broken).errors.length > 0);
+  });
+
+  test('jobs, needs following the graph, environment on apply, concurrency, plan artifact', async () => {
+    const { yaml, path: file } = workflow(await analysis(LOCAL), 'github: { environment: "{environment}-{service}" }');
+    assert.equal(file, '.github/workflows/terrace.yml');
+    assert.ok('on' in yaml, 'the on: key survives YAML 1.1 (quoted)');
+    const jobs = yaml['jobs'] as Record<string, Job>;
+    assert.deepEqual(Object.keys(jobs), [
+      'plan-network-prod-eu-west-1-vpc',
+      'apply-network-prod-eu-west-1-vpc',
+      'plan-data-prod-eu-west-1-db',
+      'plan-platform-prod-eu-west-1-eks',
+      'apply-data-prod-eu-west-1-db',
+      'apply-platform-prod-eu-west-1-eks',
+      'plan-app-prod-eu-west-1-api',
+      'apply-app-prod-eu-west-1-api',
+    ]);
+    assert.equal(jobs['plan-network-prod-eu-west-1-vpc']!['needs'], undefined);
+    assert.deepEqual(jobs['plan-app-prod-eu-west-1-api']!['needs'], [
+      'apply-data-prod-eu-west-1-db',
+      'apply-platform-prod-eu-west-1-eks',
+    ]);
+    const apply = jobs['apply-app-prod-eu-west-1-api']!;
+    assert.deepEqual(apply['needs'], ['plan-app-prod-eu-west-1-api']);
+    assert.equal(apply['environment'], 'prod-app');
+    assert.deepEqual(apply['concurrency'], { group: 'terraform-app-prod-eu-west-1-api', 'cancel-in-progress': false });
+    assert.deepEqual(jobs['plan-app-prod-eu-west-1-api']!['concurrency'], apply['concurrency']);
+    const planSteps = jobs['plan-app-prod-eu-west-1-api']!['steps'] as Yaml[];
+    assert.deepEqual(planSteps.at(-1), {
+      name: 'Upload the plan',
+      uses: 'actions/upload-artifact@v4',
+      with: { name: 'plan-app-prod-eu-west-1-api', path: 'app/prod/eu-west-1/api/plan.tfplan', 'retention-days': 7 },
+    });
+    const applySteps = apply['steps'] as Yaml[];
+    assert.deepEqual(
+      applySteps.find((step) => step['uses'] === 'actions/download-artifact@v4'),
+      {
+        name: 'Download the plan',
+        uses: 'actions/download-artifact@v4',
+        with: { name: 'plan-app-prod-eu-west-1-api', path: 'app/prod/eu-west-1/api' },
+      },
+    );
+    assert.deepEqual(applySteps.at(-1), { name: 'Apply', run: 'terraform apply -input=false plan.tfplan' });
+    assert.deepEqual(apply['defaults'], { run: { 'working-directory': 'app/prod/eu-west-1/api' } });
+    assert.equal((apply['env'] as Yaml)['TF_MODULE_PATH'], 'app/prod/eu-west-1/api');
+  });
+
+  test('autoApprove drops the environment gate; planOnly drops the applies', async () => {
+    const result = await analysis(LOCAL);
+    const auto = workflow(result, 'github: { autoApprove: true }').yaml['jobs'] as Record<string, Job>;
+    assert.equal(auto['apply-app-prod-eu-west-1-api']!['environment'], undefined);
+    const plans = workflow(result, 'github: { planOnly: true }').yaml['jobs'] as Record<string, Job>;
+    assert.ok(Object.keys(plans).every((job) => job.startsWith('plan-')));
+    assert.deepEqual(plans['plan-app-prod-eu-west-1-api']!['needs'], [
+      'plan-data-prod-eu-west-1-db',
+      'plan-platform-prod-eu-west-1-eks',
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { generatePipeline, type PipelineChoices } from './generatePipeline';
 import { currentGraph } from './graphSource';
 import { pickFromLevels, pickNeighbour } from './modulePicks';
 
@@ -23,7 +24,7 @@ function notYet(feature: string): Command {
 /** Every command of the extension, by id (without the `terrace.` prefix). */
 export const commands: Record<string, Command> = {
   showGraph: notYet('the graph panel'),
-  generatePipeline: notYet('pipeline generation'),
+  generatePipeline: (ctx) => (choices?: unknown) => generatePipeline(ctx.client, (choices ?? {}) as PipelineChoices),
   runPlans: notYet('running plans'),
   showLevels: (ctx) => async () => {
     const graph = await currentGraph(ctx.client);

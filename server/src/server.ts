@@ -28,12 +28,15 @@ import {
   referenceOutcomesAt,
 } from './engine/navigation';
 import { CONFIG_FILE } from './engine/terraceConfig';
+import { TERRACI_CONFIG_FILES } from './engine/terraciConfig';
 import { toGraphModel, toGraphModule } from './graphModel';
 import { toDiagnostic, toLocation } from './lspShapes';
+import { pipelineFor } from './pipelineRequest';
 import {
   GraphChangedNotification,
   GraphRequest,
   ModuleForUriRequest,
+  PipelineRequest,
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
 } from './protocol';
@@ -93,6 +96,7 @@ connection.onInitialized(() => {
         '**/*.hcl',
         '**/*.backend',
         `**/${CONFIG_FILE}`,
+        ...TERRACI_CONFIG_FILES.map((name) => `**/${name}`),
       ].map((globPattern) => ({ globPattern })),
     });
   }
@@ -123,7 +127,7 @@ documents.onDidClose((event) => folders.fileChanged(uriToPath(event.document.uri
 connection.onDidChangeWatchedFiles((params) => {
   for (const change of params.changes) {
     const file = uriToPath(change.uri);
-    if (path.basename(file) === CONFIG_FILE) {
+    if (path.basename(file) === CONFIG_FILE || TERRACI_CONFIG_FILES.includes(path.basename(file))) {
       const folder = folders.forFile(file);
       if (folder) folders.add(folder.root);
     } else if (change.type === FileChangeType.Deleted) folders.fileDeleted(file);
@@ -202,6 +206,13 @@ connection.onRequest(ModuleForUriRequest.type, async (params) => {
   const found = await analysisFor(params.uri);
   const module = found && moduleContaining(found.result, found.file);
   return module ? toGraphModule(module) : null;
+});
+
+connection.onRequest(PipelineRequest.type, async (params) => {
+  const folder = folders.get(uriToPath(params.folderUri));
+  if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
+  await folder.ready;
+  return pipelineFor(folder, params);
 });
 
 /** The analysis a document belongs to, once its folder is indexed. */

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
+import { generatePipeline, isGeneratedByTerrace } from './engine/pipeline';
+import { PipelineCycleError } from './engine/pipelinePlan';
+import { ConfigError, loadWorkspaceConfig } from './engine/terraceConfig';
+import type { PipelineParams, PipelineResult } from './protocol';
+import type { FolderState } from './workspaceFolders';
+
+/**
+ * `terrace/pipeline`: the folder's current analysis and its `.terrace.yaml` (or `.terraci.yaml`)
+ * through the engine's generator; changed-only counts what the editor sees too (uncommitted and
+ * untracked files). Never throws: a cycle or a problem comes back as a result the client shows.
+ */
+export async function pipelineFor(folder: FolderState, params: PipelineParams): Promise<PipelineResult> {
+  if (folder.error) return { kind: 'error', message: folder.error };
+  try {
+    const config = await loadWorkspaceConfig(folder.root);
+    const result = folder.analysis.result();
+    let changed: { baseRef: string; modules: Set<string> } | undefined;
+    if (params.changedOnly) {
+      const baseRef = params.baseRef?.trim();
+      if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
+      const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
+      const affected = affectedModules(result, folder.analysis, files, config.pipeline.libraryModules);
+      changed = { baseRef, modules: affected.affected };
+    }
+    const pipeline = generatePipeline(result, {
+      ci: params.ci,
+      options: config.pipeline,
+      ...(changed ? { changed } : {}),
+    });
+    const file = path.join(folder.root, ...pipeline.path.split('/'));
+    return {
+      kind: 'pipeline',
+      text: pipeline.text,
+      path: pipeline.path,
+      uri: pathToFileURL(file).href,
+      jobs: pipeline.jobs,
+      modules: pipeline.modules,
+      existing: await existing(file),
+    };
+  } catch (error) {
+    if (error instanceof PipelineCycleError) return { kind: 'cycle', cycles: error.cycles, message: error.message };
+    if (error instanceof ChangedFilesError || error instanceof ConfigError)
+      return { kind: 'error', message: error.message };
+    throw error;
+  }
+}
+
+async function existing(file: string): Promise<'absent' | 'generated' | 'foreign'> {
+  try {
+    return isGeneratedByTerrace(await readFile(file, 'utf8')) ? 'generated' : 'foreign';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw error;
+  }
+}

@@ -10,6 +10,7 @@ const testModules: (() => Promise<unknown>)[] = [
   () => import('./activation.test'),
   () => import('./commands.test'),
   () => import('./languageFeatures.test'),
+  () => import('./pipeline.test'),
 ];
 
 export interface SuiteResults {

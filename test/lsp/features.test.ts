@@ -223,7 +223,7 @@ describe('references that resolve to nothing, or to two writers', () => {
       assert.equal(ambiguous.length, 1);
       assert.equal(ambiguous[0]!.severity, 2);
       assert.equal(ambiguous[0]!.range.start.line, 17);
-      assert.match(ambiguous[0]!.message, /^2 modules write s3:\/\/\S+: network\/vpc, network\/vpc-next$/);
+      assert.match(String(ambiguous[0]!.message), /^2 modules write s3:\/\/\S+: network\/vpc, network\/vpc-next$/);
     } finally {
       await client.dispose();
     }

@@ -1,5 +1,6 @@
 import type { Parser } from 'web-tree-sitter';
 import type { Expr } from './expression';
+import { keepBody } from './fileFacts';
 import type { HclAttribute, HclBlock, HclBody, HclDocument } from './hclBody';
 import { parseHclDocument } from './hclDocument';
 import type { Position, Range } from './position';
@@ -59,14 +60,21 @@ class JsonConverter {
     private readonly locate: (needle: string) => Range,
   ) {}
 
-  blocks(type: string, value: unknown, labelCount: number, labels: string[] = []): HclBlock[] {
-    if (Array.isArray(value)) return value.flatMap((item) => this.blocks(type, item, labelCount, labels));
+  /**
+   * The blocks of one type; `depth` 0 for top-level blocks. Blocks the analysis does not read are
+   * dropped as soon as their first label decides it: generated files hold thousands of resources.
+   */
+  blocks(type: string, value: unknown, labelCount: number, depth = 0, labels: string[] = []): HclBlock[] {
+    if (Array.isArray(value)) return value.flatMap((item) => this.blocks(type, item, labelCount, depth, labels));
     if (!isRecord(value)) return [];
     if (labels.length < labelCount) {
       return Object.entries(value).flatMap(([label, inner]) =>
-        this.blocks(type, inner, labelCount, [...labels, label]),
+        keepBody(type, [...labels, label], depth)
+          ? this.blocks(type, inner, labelCount, depth, [...labels, label])
+          : [],
       );
     }
+    if (!keepBody(type, labels, depth)) return [];
     const range = this.locate(labels.length > 0 ? labels[labels.length - 1]! : type);
     return [
       { type, labels, range, headerRange: range, labelRanges: labels.map(() => range), body: this.body(type, value) },
@@ -77,7 +85,7 @@ class JsonConverter {
     const body: HclBody = { attributes: [], blocks: [] };
     for (const [key, inner] of Object.entries(value)) {
       const nested = type === 'terraform' ? TERRAFORM_BLOCKS[key] : undefined;
-      if (nested !== undefined) body.blocks.push(...this.blocks(key, inner, nested));
+      if (nested !== undefined) body.blocks.push(...this.blocks(key, inner, nested, 1));
       else body.attributes.push(this.attribute(key, inner));
     }
     return body;

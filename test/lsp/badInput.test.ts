@@ -1,0 +1,113 @@
+import * as assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { Hover } from 'vscode-languageserver-protocol/node';
+import { type GraphModel, GraphRequest, type ServerStatusParams } from '../../server/src/protocol';
+import { LspTestClient, repoRoot } from './lspClient';
+
+/**
+ * Bad input never crashes the server: a file it cannot read, a symbolic link that loops, a 5 MB
+ * generated .tf.json, an invalid .terrace.yaml. It keeps answering and says what is wrong.
+ */
+describe('bad input', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'terrace-bad-'));
+    cpSync(path.join(repoRoot, 'examples', 'cycle'), root, { recursive: true });
+    // A file that cannot be read, whoever runs the test: a link to nowhere.
+    symlinkSync(path.join(root, 'no-such-file.tf'), path.join(root, 'app', 'api', 'secret.tf'));
+    symlinkSync(root, path.join(root, 'app', 'loop'));
+    const generated = path.join(root, 'generated', 'big');
+    mkdirSync(generated, { recursive: true });
+    const resources: Record<string, unknown> = {};
+    for (let i = 0; i < 25_000; i++)
+      resources[`r${i}`] = { input: { name: `resource-${i}`, tags: { index: String(i), owner: 'generator' } } };
+    writeFileSync(
+      path.join(generated, 'main.tf.json'),
+      JSON.stringify({
+        terraform: {
+          backend: {
+            s3: { bucket: 'acme-terraform-state', key: 'generated/big/terraform.tfstate', region: 'eu-central-1' },
+          },
+        },
+        data: {
+          terraform_remote_state: {
+            vpc: {
+              backend: 's3',
+              config: { bucket: 'acme-terraform-state', key: '${local.vpc_key}', region: 'eu-central-1' },
+            },
+          },
+        },
+        locals: { vpc_key: 'network/vpc/terraform.tfstate' },
+        resource: { terraform_data: resources },
+      }),
+    );
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('a file it cannot read, a symlink loop and a 5 MB .tf.json: analysed, reported, no crash', async () => {
+    const client = LspTestClient.start();
+    try {
+      await client.initialize(root);
+      const status = await client.waitForNotification<ServerStatusParams>(
+        'terrace/serverStatus',
+        (s) => s.health === 'ready',
+        20_000,
+      );
+      assert.equal(status.message, '5 modules, 1 cycle');
+      const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+      const big = graph.edges.find((edge) => edge.from === 'generated/big');
+      assert.equal(big?.to, 'network/vpc', 'the .tf.json reference resolved through its local');
+      const jsonFile = pathToFileURL(path.join(root, 'generated/big/main.tf.json')).href;
+      const hover = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: jsonFile },
+        position: { line: 0, character: 1 },
+      })) as Hover;
+      assert.match(
+        (hover.contents as { value: string }).value,
+        /^\*\*Module `generated\/big`\*\* · level 1\n\nWrites `s3:\/\/acme-terraform-state\/generated\/big\/terraform\.tfstate`/,
+      );
+      const unreadable = await client.waitForNotification<{ uri: string; diagnostics: { message: string }[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri.endsWith('secret.tf'),
+      );
+      assert.match(unreadable.diagnostics[0]!.message, /^cannot read: ENOENT/);
+      const loop = await client.waitForNotification<{ uri: string; diagnostics: { message: string }[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri.endsWith('/app/loop'),
+      );
+      assert.match(loop.diagnostics[0]!.message, /loops back/);
+      assert.equal((await client.shutdown()).code, 0);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('an invalid .terrace.yaml: an error naming the key, on the file and in the status', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-config-'));
+    cpSync(path.join(repoRoot, 'examples', 'cycle'), dir, { recursive: true });
+    writeFileSync(path.join(dir, '.terrace.yaml'), 'discovery:\n  mode: everything\n');
+    const client = LspTestClient.start();
+    try {
+      await client.initialize(dir);
+      const status = await client.waitForNotification<ServerStatusParams>(
+        'terrace/serverStatus',
+        (s) => s.health === 'error',
+        20_000,
+      );
+      assert.match(status.message, /discovery\.mode must be 'auto' or 'pattern', not 'everything'/);
+      const published = await client.waitForNotification<{
+        uri: string;
+        diagnostics: { message: string; severity: number }[];
+      }>('textDocument/publishDiagnostics', (p) => p.uri.endsWith('.terrace.yaml'));
+      assert.equal(published.diagnostics[0]!.severity, 1);
+      assert.match(published.diagnostics[0]!.message, /discovery\.mode/);
+    } finally {
+      await client.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

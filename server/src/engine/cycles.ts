@@ -1,11 +1,21 @@
 import type { DependencyGraph } from './dependencyGraph';
 
 /**
- * Strongly connected components by Tarjan's algorithm (iterative, so deep chains cannot overflow
- * the stack). Returns only the components that are cycles: two or more nodes, or one node with a
- * self-edge. Each component's nodes are sorted.
+ * The components that are cycles: two or more nodes, or one node with a self-edge. Each
+ * component's nodes are sorted, and the components by their first node.
  */
 export function cyclicComponents(graph: DependencyGraph): string[][] {
+  return stronglyConnectedComponents(graph)
+    .filter((component) => component.length > 1 || graph.dependencies(component[0]!).has(component[0]!))
+    .sort((a, b) => compareIds(a[0]!, b[0]!));
+}
+
+/**
+ * Every strongly connected component by Tarjan's algorithm (iterative, so deep chains cannot
+ * overflow the stack), dependencies first: the order in which they can be evaluated. Each
+ * component's nodes are sorted.
+ */
+export function stronglyConnectedComponents(graph: DependencyGraph): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
@@ -45,11 +55,11 @@ export function cyclicComponents(graph: DependencyGraph): string[][] {
           onStack.delete(member);
           component.push(member);
         } while (member !== frame.node);
-        if (component.length > 1 || graph.dependencies(frame.node).has(frame.node)) components.push(component.sort());
+        components.push(component.sort(compareIds));
       }
     }
   }
-  return components.sort((a, b) => compareIds(a[0]!, b[0]!));
+  return components;
 }
 
 /**

@@ -129,14 +129,20 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
   }
   base.set('var', vars);
   const locals = new Map<string, Expr>();
+  const where = new Map<string, { file: string; range: Range }>();
   for (const { file, facts } of context.files) {
     for (const local of facts.locals) {
       if (locals.has(local.name))
         problems.push({ file, range: local.range, message: `local.${local.name} is defined more than once` });
       locals.set(local.name, local.expr);
+      where.set(local.name, { file, range: local.range });
     }
   }
   const evaluated = evaluateNamed(locals, 'local', base);
+  for (const cycle of evaluated.cycles) {
+    const at = where.get(cycle[0]!)!;
+    problems.push({ ...at, message: `${cycle.map((name) => `local.${name}`).join(' -> ')} is a cycle` });
+  }
   base.set('local', Object.fromEntries(evaluated.values));
   return base;
 }

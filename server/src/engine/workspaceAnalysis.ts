@@ -220,12 +220,20 @@ export class WorkspaceAnalysis {
     );
   }
 
+  /** Scan, read and module problems; a child module called from several roots reports its problem once. */
   private problems(modules: readonly EvaluatedModule[]): FileProblem[] {
-    return [
+    const all: FileProblem[] = [
       ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
       ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
       ...modules.flatMap((module) => module.problems.map((problem) => ({ ...problem }))),
     ];
+    const seen = new Set<string>();
+    return all.filter((problem) => {
+      const key = `${problem.file}:${problem.range?.start.line ?? ''}:${problem.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   private readAndCache(file: string): void {

@@ -1,9 +1,9 @@
-import { Document } from 'yaml';
 import type { ConfigRecord } from './configValues';
 import { githubWorkflow } from './githubWorkflow';
 import { gitlabPipeline } from './gitlabPipeline';
 import type { PipelineOptions } from './pipelineConfig';
 import { planPipeline } from './pipelinePlan';
+import { yamlText } from './pipelineYaml';
 import type { AnalysisResult } from './workspaceAnalysis';
 
 export const CI_SYSTEMS = ['gitlab', 'github'] as const;
@@ -52,9 +52,9 @@ export function isGeneratedByTerrace(text: string): boolean {
   return text.trimStart().startsWith(GENERATED_MARKER);
 }
 
-/** YAML 1.1 (what GitLab and GitHub read: `on`, `yes`, `no` are quoted), keys in insertion order, no folding. */
+/** YAML that YAML 1.1 readers (GitLab's, GitHub's) read as meant: `on`, `yes`, `no` quoted; keys in insertion order; no folding. */
 export function emitYaml(value: unknown): string {
-  return new Document(value, { version: '1.1' }).toString({ lineWidth: 0 });
+  return yamlText(value);
 }
 
 /** The command that writes the same file again. */

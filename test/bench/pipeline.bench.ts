@@ -1,0 +1,70 @@
+// `terrace generate` on a synthetic 1,000-module monorepo: the analysis once, then the generation
+// (plan, emit YAML) alone, several times; prints the medians. Run: node --import tsx test/bench/pipeline.bench.ts [modules]
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { defaultOptions } from '../../server/src/engine/analysisOptions';
+import { affectedModules } from '../../server/src/engine/changedModules';
+import { generatePipeline } from '../../server/src/engine/pipeline';
+import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
+import { WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
+import { generateMonorepo } from './syntheticMonorepo';
+
+const modules = Number(process.argv[2] ?? 1000);
+const RUNS = 15;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const time = (run: () => unknown) => {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    run();
+    times.push(performance.now() - start);
+  }
+  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+};
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-bench-pipeline-'));
+  try {
+    const repo = generateMonorepo(root, { modules });
+    const start = performance.now();
+    const analysis = new WorkspaceAnalysis(root, defaultOptions());
+    await analysis.load();
+    const result = analysis.result();
+    const analysisMs = performance.now() - start;
+    const options = defaultPipelineOptions();
+    const gitlab = generatePipeline(result, { ci: 'gitlab', options });
+    const github = generatePipeline(result, { ci: 'github', options });
+    console.log(
+      `${modules} modules, ${repo.edges} edges, ${result.levels.length} levels; analysis ${analysisMs.toFixed(0)} ms (once)`,
+    );
+    console.log(`  gitlab: ${gitlab.jobs.length} jobs, ${(gitlab.text.length / 1024).toFixed(0)} KiB`);
+    console.log(`  github: ${github.jobs.length} jobs, ${(github.text.length / 1024).toFixed(0)} KiB`);
+    const report = (label: string, t: { median: number; min: number; max: number }) =>
+      console.log(
+        `  ${label}: median ${t.median.toFixed(1)} ms (min ${t.min.toFixed(1)}, max ${t.max.toFixed(1)}, ${RUNS} runs)`,
+      );
+    report(
+      'generate gitlab (beyond the analysis)',
+      time(() => generatePipeline(result, { ci: 'gitlab', options })),
+    );
+    report(
+      'generate github (beyond the analysis)',
+      time(() => generatePipeline(result, { ci: 'github', options })),
+    );
+    // Changed-only without git: one changed module file near the bottom of the graph.
+    const files = [`${repo.ids[0]}/main.tf`];
+    report(
+      'changed-only selection + gitlab',
+      time(() => {
+        const affected = affectedModules(result, analysis, files);
+        generatePipeline(result, { ci: 'gitlab', options, changed: { baseRef: 'main', modules: affected.affected } });
+      }),
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+void main();

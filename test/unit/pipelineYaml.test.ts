@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { parse } from 'yaml';
+import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
+import { githubWorkflow } from '../../server/src/engine/githubWorkflow';
+import { gitlabPipeline } from '../../server/src/engine/gitlabPipeline';
+import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
+import { planPipeline } from '../../server/src/engine/pipelinePlan';
+import { yamlText } from '../../server/src/engine/pipelineYaml';
+
+/** The pipelines' YAML writer, with the `yaml` package as the reader: what is written is what is read, in YAML 1.1 and 1.2. */
+const read = (text: string, version: '1.1' | '1.2') => parse(text, { version });
+
+const TRICKY = [
+  ...['on', 'On', 'off', 'yes', 'No', 'y', 'Y', 'n', '~', 'null', 'NULL', 'true', 'False'],
+  ...['1.0', '.5', '.', '1e3', '0x1F', '08', '0o7', '1_000', '0b101', '+1', '-1', '.inf', '.NaN', '1:20', '2001-12-14'],
+  ...[
+    '- a',
+    '-',
+    '--',
+    '---',
+    '...',
+    'a: b',
+    'a:',
+    'a:b',
+    'http://x:80/a',
+    '#x',
+    'a #b',
+    'x#y',
+    '*a',
+    '&a',
+    '!a',
+    '|a',
+  ],
+  ...['>a', '%a', '@a', '`a', '"a"', "'a'", 'a "b"', "it's", '', ' lead', 'trail ', 'multi\nline', 'tab\there'],
+  ...['{a}', '[a]', 'a, b', 'a,b', '<<', '=', '?x', '? x', 'ü', 'a\\b', '$CI_COMMIT_BRANCH == "main"', "cd 'a b'"],
+  ...[
+    'terraform plan -input=false -out=plan.tfplan',
+    'eu-central-1',
+    'platform/stage/eu-central-1/ec2/rabbitmq',
+    '1 week',
+  ],
+];
+
+describe('pipeline YAML writer', () => {
+  test('every tricky string reads back as the same string, as a value and as a key', () => {
+    for (const text of TRICKY) {
+      const value = { value: text, [text]: 'key', list: [text] };
+      for (const version of ['1.1', '1.2'] as const)
+        assert.deepEqual(read(yamlText(value), version), value, `${JSON.stringify(text)} in YAML ${version}`);
+    }
+  });
+
+  test('plain where it is safe, quoted where YAML 1.1 would read something else', () => {
+    assert.equal(yamlText({ a: 'eu-central-1' }), 'a: eu-central-1\n');
+    assert.equal(yamlText({ on: 'yes' }), '"on": "yes"\n');
+    assert.equal(yamlText({ a: 'cd network/vpc' }), 'a: cd network/vpc\n');
+    assert.equal(yamlText({ a: '1.10' }), 'a: "1.10"\n');
+  });
+
+  test('nesting: mappings, lists, lists of mappings, empty collections, numbers, booleans, null', () => {
+    const value = {
+      stages: ['a', 'b'],
+      empty: [],
+      none: {},
+      job: {
+        needs: [
+          { job: 'x', artifacts: false },
+          { job: 'y', artifacts: true, nested: { deep: [1, 2.5, null] } },
+        ],
+        steps: [{ with: { name: 'n', list: ['p'] }, run: 'echo' }, {}, [], ['inner', ['deeper']]],
+        retry: 2,
+        flag: true,
+        nothing: null,
+      },
+    };
+    assert.deepEqual(read(yamlText(value), '1.1'), value);
+    assert.equal(yamlText({ needs: [{ job: 'x', artifacts: false }] }), 'needs:\n  - job: x\n    artifacts: false\n');
+  });
+
+  test('the fixture pipelines read back as the objects that were written', async () => {
+    const options = defaultPipelineOptions();
+    for (const fixture of ['examples/monorepo', 'test/fixtures/pipeline-local-backend']) {
+      const plan = planPipeline(await analyzeDirectory(path.resolve(__dirname, '../..', fixture)));
+      const gitlab = gitlabPipeline(plan, options.gitlab, options.execution, 'none');
+      const github = githubWorkflow(plan, options.github, options.execution, 'none');
+      assert.deepEqual(read(yamlText(gitlab), '1.1'), JSON.parse(JSON.stringify(gitlab)), fixture);
+      assert.deepEqual(read(yamlText(github), '1.1'), JSON.parse(JSON.stringify(github)), fixture);
+    }
+  });
+});

@@ -54,11 +54,27 @@ const bundles = [
     banner: { js: '#!/usr/bin/env node' },
     outdir: 'dist',
   },
+  // The graph panel: its script, the ELK layout worker (also loadable as a page script), its stylesheet.
   {
     ...common,
     entryPoints: { webview: 'webview/src/main.ts' },
     platform: 'browser',
     format: 'iife',
+    outdir: 'dist',
+  },
+  {
+    ...common,
+    // Always minified: elkjs's generated code is 3.5 MB pretty-printed, and the worker parses it on every start.
+    minify: true,
+    sourcemap: false,
+    entryPoints: { layoutWorker: 'webview/src/layoutWorker.ts' },
+    platform: 'browser',
+    format: 'iife',
+    outdir: 'dist',
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'webview/src/graph.css' },
     outdir: 'dist',
   },
   {
@@ -86,7 +102,15 @@ async function copyAssets() {
   await Promise.all(assets.map((file) => copyFile(file, path.join('dist', path.basename(file)))));
   // hcl2json reads its WebAssembly from `<its folder>/../main.wasm.gz`: bundled as dist/hcl2json/index.js,
   // that is dist/main.wasm.gz. It is loaded on first use only (see terraformSyntax.ts).
-  await copyFile(path.join(path.dirname(require.resolve('@cdktf/hcl2json/package.json')), 'main.wasm.gz'), 'dist/main.wasm.gz');
+  await copyFile(
+    path.join(path.dirname(require.resolve('@cdktf/hcl2json/package.json')), 'main.wasm.gz'),
+    'dist/main.wasm.gz',
+  );
+  // The graph panel's button icons.
+  const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/package.json')), 'dist');
+  await Promise.all(
+    ['codicon.css', 'codicon.ttf'].map((file) => copyFile(path.join(codicons, file), path.join('dist', file))),
+  );
 }
 
 await copyAssets();

@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { generatePipeline, type PipelineChoices } from './generatePipeline';
+import { GraphPanel } from './graphPanel';
 import { currentGraph } from './graphSource';
-import { pickFromLevels, pickNeighbour } from './modulePicks';
+import { pickFromLevels } from './modulePicks';
 
 /** What a command needs from the running extension. */
 export interface CommandContext {
   readonly client: LanguageClient;
   readonly output: vscode.LogOutputChannel;
+  readonly extensionUri: vscode.Uri;
 }
 
 type Command = (ctx: CommandContext) => (...args: unknown[]) => unknown;
@@ -23,7 +25,10 @@ function notYet(feature: string): Command {
 
 /** Every command of the extension, by id (without the `terrace.` prefix). */
 export const commands: Record<string, Command> = {
-  showGraph: notYet('the graph panel'),
+  /** The graph panel on a folder (a folder URI, a resource of it, or the folder the user works in). */
+  showGraph: (ctx) => async (target: unknown) => GraphPanel.createOrShow(ctx, folderOf(target)),
+  exportGraphSvg: () => () => GraphPanel.currentPanel?.runCommand('exportSvg'),
+  exportGraphPng: () => () => GraphPanel.currentPanel?.runCommand('exportPng'),
   generatePipeline: (ctx) => (choices?: unknown) => generatePipeline(ctx.client, (choices ?? {}) as PipelineChoices),
   runPlans: notYet('running plans'),
   showLevels: (ctx) => async () => {
@@ -31,11 +36,10 @@ export const commands: Record<string, Command> = {
     if (!graph) return undefined;
     return (await pickFromLevels(graph))?.id;
   },
+  /** The code lens above a backend block: the graph panel focused on that module. */
   showModule: (ctx) => async (folderUri: unknown, id: unknown) => {
     if (typeof folderUri !== 'string' || typeof id !== 'string') return undefined;
-    const graph = await currentGraph(ctx.client, folderUri);
-    if (!graph) return undefined;
-    return (await pickNeighbour(graph, id))?.id;
+    return GraphPanel.createOrShow(ctx, folderUri, id);
   },
   restartServer: (ctx) => async () => {
     await ctx.client.restart();
@@ -43,6 +47,13 @@ export const commands: Record<string, Command> = {
   },
   showOutput: (ctx) => () => ctx.output.show(true),
 };
+
+/** The workspace folder a command argument names: a folder URI string, or a file or folder URI inside it. */
+function folderOf(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  if (target instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(target)?.uri.toString();
+  return undefined;
+}
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return Object.entries(commands).map(([name, factory]) =>

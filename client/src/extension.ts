@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import { ServerStatusNotification } from '../../server/src/protocol';
 import { registerCommands } from './commands';
+import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
 import { StatusItem } from './statusItem';
 
@@ -22,7 +23,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   context.subscriptions.push(
     output,
     status,
-    ...registerCommands({ client: running, output }),
+    ...registerCommands({ client: running, output, extensionUri: context.extensionUri }),
+    GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onDidChangeState((event) => {
       if (event.newState === State.Stopped) {

@@ -145,8 +145,38 @@ export namespace PipelineRequest {
 export const SHOW_MODULE_COMMAND = 'terrace.showModule';
 
 /** Messages between the graph panel's host (client) and its webview. */
-export type PanelToWebview = { type: 'graph'; graph: GraphModel };
+export type PanelToWebview =
+  /** The graph to draw (again, after a change): the panel keeps its zoom, focus and selection. */
+  | { type: 'graph'; graph: GraphModel; folderUri: string }
+  /** Select a module and show only its neighbourhood (the code lens's "show module"). */
+  | { type: 'focus'; id: string }
+  /** A panel command from the editor title bar. */
+  | { type: 'command'; command: PanelCommand };
+export type PanelCommand = 'fit' | 'exportSvg' | 'exportPng';
+
 export type WebviewToPanel =
   | { type: 'ready' }
   | { type: 'openModule'; id: string }
-  | { type: 'rendered'; nodes: number; levels: number };
+  /** The drawing is done (also a test hook): what is on screen and how long the layout took. */
+  | {
+      type: 'rendered';
+      /** Graph version drawn. */
+      version: number;
+      /** Module nodes drawn, not counting collapsed groups. */
+      nodes: number;
+      /** Collapsed group nodes drawn. */
+      groups: number;
+      edges: number;
+      /** Columns (execution levels) drawn. */
+      levels: number;
+      /** Milliseconds from receiving the graph (or the view change) to the drawing. */
+      ms: number;
+      /** Whether the layout ran in a Web Worker (false: in the page, when no worker could start). */
+      worker: boolean;
+      /** The module the view is focused on, if any. */
+      focus: string | null;
+    }
+  /** Save the current view as a file: SVG text or base64 PNG; the host asks where. */
+  | { type: 'export'; format: 'svg' | 'png'; data: string }
+  /** Something went wrong in the webview; the host logs it. */
+  | { type: 'problem'; message: string };

@@ -2,39 +2,57 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { graphPanelHtml } from '../../client/src/graphPanelHtml';
 import type { PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { launchChromium } from '../harness/chromium.mjs';
+import { type Theme, themes } from './themes';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const resultsDir = path.join(repoRoot, 'test-results', 'webview');
 
-/** A made-up origin the test pages are served from (playwright answers it; nothing goes to the network). */
-const ORIGIN = 'https://terrace-webview.test';
-
 /**
- * What the panel's HTML gives the script: the `#graph` root. No CSP: the page only ever loads the built
- * bundle, `dist/webview.js`.
+ * A made-up origin the test pages are served from (playwright answers it; nothing goes to the network).
+ * It plays both the webview's origin and its resource origin (`webview.cspSource`).
  */
-const PAGE = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Terrace graph (test)</title></head>
-<body><main id="graph"></main><script src="${ORIGIN}/webview.js"></script></body>
-</html>`;
+const ORIGIN = 'https://terrace-webview.test';
+const NONCE = 'test-nonce-0123456789';
+
+/** The panel's real HTML, with its Content-Security-Policy, loading the built files from dist/. */
+const PAGE = graphPanelHtml({
+  cspSource: ORIGIN,
+  nonce: NONCE,
+  script: `${ORIGIN}/dist/webview.js`,
+  worker: `${ORIGIN}/dist/layoutWorker.js`,
+  style: `${ORIGIN}/dist/webview.css`,
+  codicons: `${ORIGIN}/dist/codicon.css`,
+});
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+};
 
 /**
  * Stands in for VS Code's `acquireVsCodeApi`: what the script posts goes to the test through an exposed
- * function, before any page script runs.
+ * function, before any page script runs. The state starts as `globalThis.terraceTestState` when set.
  */
 const VSCODE_API_STUB = `
   (() => {
-    let state;
     globalThis.acquireVsCodeApi = () => ({
       postMessage: (message) => globalThis.terraceTestPostMessage(message),
-      getState: () => state,
-      setState: (value) => { state = value; },
+      getState: () => globalThis.terraceTestState,
+      setState: (value) => { globalThis.terraceTestState = value; },
     });
   })();
 `;
+
+export interface OpenOptions {
+  theme?: Theme;
+  /** What `getState` returns at start (a reloaded panel). */
+  state?: unknown;
+  viewport?: { width: number; height: number };
+}
 
 /** The headless browser shared by a test file; `open` gives a fresh page with the webview loaded. */
 export class WebviewBrowser {
@@ -45,20 +63,35 @@ export class WebviewBrowser {
 
   static async launch(): Promise<WebviewBrowser> {
     const profileDir = mkdtempSync(path.join(os.tmpdir(), 'terrace-webview-'));
-    const context = await launchChromium(profileDir, { viewport: { width: 1000, height: 700 } });
+    const context = await launchChromium(profileDir, { viewport: { width: 1200, height: 760 } });
     return new WebviewBrowser(context, profileDir);
   }
 
-  async open(): Promise<WebviewPage> {
+  async open(options: OpenOptions = {}): Promise<WebviewPage> {
     const page = await this.context.newPage();
+    if (options.viewport) await page.setViewportSize(options.viewport);
     const webview = new WebviewPage(page);
     await page.exposeFunction('terraceTestPostMessage', (message: WebviewToPanel) => webview.received(message));
+    if (options.state !== undefined) {
+      await page.addInitScript({ content: `globalThis.terraceTestState = ${JSON.stringify(options.state)};` });
+    }
     await page.addInitScript({ content: VSCODE_API_STUB });
-    const bundle = readFileSync(path.join(repoRoot, 'dist', 'webview.js'), 'utf8');
+    // VS Code puts the theme's colours on <html> and its kind on <body> before the page's scripts run.
+    await page.addInitScript({ content: themeScript(options.theme ?? themes.dark) });
     await page.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url());
-      if (url.pathname === '/webview.js') return route.fulfill({ contentType: 'text/javascript', body: bundle });
       if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
+      if (url.pathname.startsWith('/dist/')) {
+        const file = path.join(repoRoot, 'dist', path.basename(url.pathname));
+        try {
+          return route.fulfill({
+            contentType: CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+            body: readFileSync(file),
+          });
+        } catch {
+          return route.fulfill({ status: 404, body: 'not found' });
+        }
+      }
       return route.fulfill({ status: 404, body: 'not found' });
     });
     page.on('pageerror', (error) => webview.errors.push(error.message));
@@ -74,6 +107,24 @@ export class WebviewBrowser {
     await this.context.close();
     rmSync(this.profileDir, { recursive: true, force: true });
   }
+}
+
+function themeScript(theme: Theme): string {
+  return `
+    (() => {
+      const apply = () => {
+        const root = document.documentElement;
+        if (!root) return;
+        for (const [name, value] of Object.entries(${JSON.stringify(theme.variables)})) root.style.setProperty('--vscode-' + name, value);
+        if (document.body) {
+          document.body.classList.add(${JSON.stringify(theme.kind)});
+          document.body.dataset.vscodeThemeKind = ${JSON.stringify(theme.kind)};
+        }
+      };
+      apply();
+      document.addEventListener('DOMContentLoaded', apply);
+    })();
+  `;
 }
 
 type MessageOf<T extends WebviewToPanel['type']> = Extract<WebviewToPanel, { type: T }>;
@@ -98,7 +149,7 @@ export class WebviewPage {
   }
 
   /** The first message of that type posted after `since` messages (default: any so far), waiting if needed. */
-  waitForMessage<T extends WebviewToPanel['type']>(type: T, since = 0, timeoutMs = 5000): Promise<MessageOf<T>> {
+  waitForMessage<T extends WebviewToPanel['type']>(type: T, since = 0, timeoutMs = 20_000): Promise<MessageOf<T>> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.messages.slice(since).find((message) => message.type === type);
@@ -110,17 +161,38 @@ export class WebviewPage {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`no '${type}' message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`));
+        reject(
+          new Error(`no '${type}' message within ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(0, 2000)}`),
+        );
       }, timeoutMs);
       if (!check()) this.waiters.add(check);
     });
+  }
+
+  /** Posts `message` and waits for the drawing it causes. */
+  async render(message: PanelToWebview, timeoutMs?: number): Promise<MessageOf<'rendered'>> {
+    const since = this.messages.length;
+    await this.post(message);
+    return this.waitForMessage('rendered', since, timeoutMs);
+  }
+
+  /** Runs `action` (a click, a key) and waits for the drawing it causes. */
+  async after(action: () => Promise<unknown>, timeoutMs?: number): Promise<MessageOf<'rendered'>> {
+    const since = this.messages.length;
+    await action();
+    return this.waitForMessage('rendered', since, timeoutMs);
+  }
+
+  /** The state the webview saved with `setState`. */
+  state<T = Record<string, unknown>>(): Promise<T> {
+    return this.page.evaluate('globalThis.terraceTestState') as Promise<T>;
   }
 
   /** Saves a screenshot as test-results/webview/<name>.png and returns its path. */
   async screenshot(name: string): Promise<string> {
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `${name}.png`);
-    await this.page.screenshot({ path: file, fullPage: true });
+    await this.page.screenshot({ path: file });
     return file;
   }
 }

@@ -1,73 +1,65 @@
 import * as assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
-import { WebviewBrowser, type WebviewPage } from './browser';
+import type { GraphModel } from '../../server/src/protocol';
+import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
+import { API, cycle, DNS, dag, EKS, edge, module, RDS, realGraph, synthetic, VPC, WORKER } from './graphModels';
+import { themes } from './themes';
 
-const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+const FOLDER = 'file:///repo';
 
-function module(id: string, level: number): GraphModule {
-  const [service, environment, region, name] = id.split('/');
-  return {
-    id,
-    uri: `file:///repo/${id}`,
-    level,
-    segments: { service, environment, region, module: name },
-    backend: { type: 's3', address: `s3://acme-state/${id}/terraform.tfstate` },
-    location: { uri: `file:///repo/${id}/main.tf`, range },
-    inCycle: false,
-  };
+interface DrawnNode {
+  id: string;
+  level: number;
+  x: number;
+  y: number;
+  classes: string[];
 }
 
-function edge(from: string, to: string): GraphEdge {
-  return {
-    from,
-    to,
-    location: { uri: `file:///repo/${from}/main.tf`, range },
-    name: to.split('/').at(-1) ?? to,
-    instance: null,
-    address: `s3://acme-state/${to}/terraform.tfstate`,
-    matchedBy: 'backend-address',
-    inCycle: false,
-  };
+/** Every drawn node with its level and position in the drawing. */
+function drawnNodes(webview: WebviewPage): Promise<DrawnNode[]> {
+  return webview.page.evaluate(() =>
+    [...document.querySelectorAll<SVGGElement>('svg.graph g.node')].map((node) => {
+      const [, x, y] = /translate\(([-\d.]+) ([-\d.]+)\)/.exec(node.getAttribute('transform') ?? '') ?? [];
+      return {
+        id: node.dataset.id ?? '',
+        level: Number(node.dataset.level),
+        x: Number(x),
+        y: Number(y),
+        classes: [...node.classList],
+      };
+    }),
+  );
 }
 
-const VPC = 'network/prod/eu-west-1/vpc';
-const DNS = 'network/prod/eu-west-1/dns';
-const EKS = 'platform/prod/eu-west-1/eks';
-const API = 'app/prod/eu-west-1/api';
-
-/** Two modules at level 0, the cluster on top of the vpc, the api on top of both. */
-const graph: GraphModel = {
-  root: 'file:///repo',
-  version: 1,
-  modules: [module(VPC, 0), module(DNS, 0), module(EKS, 1), module(API, 2)],
-  edges: [edge(EKS, VPC), edge(API, EKS), edge(API, DNS)],
-  levels: [[DNS, VPC], [EKS], [API]],
-  cycles: [],
-  unresolved: [],
-  ambiguous: [],
-};
-
-/** The rendered columns: heading and node ids, in page order. */
-async function columns(
-  webview: WebviewPage,
-): Promise<{ level: string | null; heading: string; ids: (string | null)[] }[]> {
-  const sections = webview.page.locator('#graph > section.level');
-  const result = [];
-  for (const section of await sections.all()) {
-    const ids = [];
-    for (const node of await section.locator('button.node').all()) ids.push(await node.getAttribute('data-id'));
-    result.push({
-      level: await section.getAttribute('data-level'),
-      heading: (await section.locator('h2').textContent()) ?? '',
-      ids,
-    });
+/** Asserts one x per level, and that a higher level is further right. */
+function assertColumns(nodes: DrawnNode[]): Map<number, number> {
+  const columnX = new Map<number, number>();
+  for (const node of nodes) {
+    const x = columnX.get(node.level);
+    if (x === undefined) columnX.set(node.level, node.x);
+    else assert.equal(node.x, x, `${node.id} (level ${node.level}) is in the column of level ${node.level}`);
   }
-  return result;
+  const levels = [...columnX.keys()].sort((a, b) => a - b);
+  for (let i = 1; i < levels.length; i++) {
+    assert.ok(
+      columnX.get(levels[i]!)! > columnX.get(levels[i - 1]!)!,
+      `level ${levels[i]} is right of level ${levels[i - 1]}`,
+    );
+  }
+  return columnX;
 }
 
-describe('graph webview (dist/webview.js in headless chromium)', () => {
+function viewportTransform(webview: WebviewPage): Promise<string | null> {
+  return webview.page.locator('svg.graph > g.viewport').getAttribute('transform');
+}
+
+function node(webview: WebviewPage, id: string) {
+  return webview.page.locator(`svg.graph g.node[data-id="${id}"]`);
+}
+
+describe('graph webview (the built panel in headless chromium)', () => {
   let browser: WebviewBrowser;
   before(async () => {
     browser = await WebviewBrowser.launch();
@@ -76,70 +68,370 @@ describe('graph webview (dist/webview.js in headless chromium)', () => {
     await browser?.close();
   });
 
-  test('says it is ready, then draws one column per level with its modules', async () => {
+  test('draws a DAG: one node per module, levels as columns left to right, headed Level N', async () => {
     const webview = await browser.open();
     assert.deepEqual(webview.messages[0], { type: 'ready' });
-    await webview.post({ type: 'graph', graph });
-    const rendered = await webview.waitForMessage('rendered');
-    assert.deepEqual(rendered, { type: 'rendered', nodes: 4, levels: 3 });
+    const rendered = await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    assert.equal(rendered.nodes, 6);
+    assert.equal(rendered.levels, 4);
+    assert.equal(rendered.edges, 7);
+    assert.equal(rendered.groups, 0);
+    assert.equal(rendered.version, 1);
+    assert.equal(rendered.worker, true, 'the layout ran in a Web Worker');
 
-    assert.equal(await webview.page.locator('.node').count(), 4);
-    assert.deepEqual(await columns(webview), [
-      { level: '0', heading: 'Level 0', ids: [DNS, VPC] },
-      { level: '1', heading: 'Level 1', ids: [EKS] },
-      { level: '2', heading: 'Level 2', ids: [API] },
-    ]);
-    assert.equal(await webview.page.locator(`.node[data-id="${EKS}"]`).textContent(), EKS);
+    const nodes = await drawnNodes(webview);
+    assert.deepEqual(nodes.map((n) => n.id).sort(), [API, DNS, EKS, RDS, VPC, WORKER].sort());
+    for (const drawn of nodes) assert.equal(drawn.level, dag.modules.find((m) => m.id === drawn.id)!.level);
+    const columns = assertColumns(nodes);
+    assert.equal(columns.size, 4);
 
-    const shot = await webview.screenshot('graph');
-    assert.ok(statSync(shot).size > 1000, `screenshot ${shot} has content`);
-    assert.deepEqual(webview.errors, []);
-  });
-
-  test('clicking a node asks the host to open that module', async () => {
-    const webview = await browser.open();
-    await webview.post({ type: 'graph', graph });
-    await webview.waitForMessage('rendered');
-    const sent = webview.messages.length;
-    await webview.page.locator(`.node[data-id="${EKS}"]`).click();
-    assert.deepEqual(await webview.waitForMessage('openModule', sent), { type: 'openModule', id: EKS });
-    await webview.page.getByRole('button', { name: API }).click();
-    assert.deepEqual(await webview.waitForMessage('openModule', sent + 1), { type: 'openModule', id: API });
-    assert.equal(webview.messages.length, sent + 2, 'one message per click');
-    assert.deepEqual(webview.errors, []);
-  });
-
-  test('a new graph replaces the drawing instead of adding to it', async () => {
-    const webview = await browser.open();
-    await webview.post({ type: 'graph', graph });
-    await webview.waitForMessage('rendered');
-    const smaller: GraphModel = {
-      ...graph,
-      version: 2,
-      modules: [module(VPC, 0), module(EKS, 1)],
-      edges: [edge(EKS, VPC)],
-      levels: [[VPC], [EKS]],
-    };
-    const since = webview.messages.length;
-    await webview.post({ type: 'graph', graph: smaller });
-    assert.deepEqual(await webview.waitForMessage('rendered', since), { type: 'rendered', nodes: 2, levels: 2 });
-    assert.deepEqual(await columns(webview), [
-      { level: '0', heading: 'Level 0', ids: [VPC] },
-      { level: '1', heading: 'Level 1', ids: [EKS] },
-    ]);
-    assert.deepEqual(webview.errors, []);
-  });
-
-  test('messages that are not a graph are ignored', async () => {
-    const webview = await browser.open();
-    await webview.page.evaluate(`window.postMessage({ type: 'somethingElse' }, '*')`);
-    await webview.page.evaluate(`window.postMessage(null, '*')`);
-    await webview.post({ type: 'graph', graph });
-    assert.deepEqual(await webview.waitForMessage('rendered'), { type: 'rendered', nodes: 4, levels: 3 });
+    const headings = await webview.page.locator('.column-heading').allTextContents();
+    assert.deepEqual(headings, ['Level 0', 'Level 1', 'Level 2', 'Level 3']);
+    // The headings sit over their columns, left to right.
+    const headingX = await webview.page
+      .locator('.column-heading')
+      .evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().left));
     assert.deepEqual(
-      webview.messages.map((message) => message.type),
-      ['ready', 'rendered'],
+      [...headingX].sort((a, b) => a - b),
+      headingX,
     );
+
+    assert.equal(await node(webview, EKS).locator('.node-label').textContent(), 'eks');
+    assert.equal(await node(webview, EKS).locator('.node-detail').textContent(), 'platform · prod · eu-west-1');
+    // Edges point from the reader to the dependency: one path per edge, with an arrowhead.
+    assert.equal(await webview.page.locator('svg.graph path.edge').count(), 7);
+    const eksToVpc = webview.page.locator(`path.edge[data-from="${EKS}"][data-to="${VPC}"]`);
+    assert.equal(await eksToVpc.getAttribute('marker-end'), 'url(#arrow-plain)');
+    // The unresolved reference of the worker is a badge on it.
+    assert.equal(await node(webview, WORKER).locator('.badge.problems text').textContent(), '1');
+    assert.equal(await webview.page.locator('svg.graph .badge.problems').count(), 1);
+    assert.match(
+      (await webview.page.locator('.status-text').textContent()) ?? '',
+      /6 modules · 7 dependencies · 4 levels · 1 unresolved reference/,
+    );
+    assert.equal(await webview.page.locator('.banner.cycles').isHidden(), true);
+
+    for (const [name, theme] of Object.entries(themes)) {
+      const themed = name === 'dark' ? webview : await browser.open({ theme });
+      if (themed !== webview) await themed.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+      const shot = await themed.screenshot(`dag-${name}`);
+      assert.ok(statSync(shot).size > 10_000, `screenshot ${shot} has content`);
+      assert.deepEqual(themed.errors, []);
+    }
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('clicking a node asks the host to open that module; Enter on a focused node does too', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const sent = webview.messages.length;
+    await node(webview, EKS).click();
+    assert.deepEqual(await webview.waitForMessage('openModule', sent), { type: 'openModule', id: EKS });
+    assert.deepEqual(await node(webview, EKS).getAttribute('class'), 'node module selected');
+    await node(webview, API).focus();
+    await webview.page.keyboard.press('Enter');
+    assert.deepEqual(await webview.waitForMessage('openModule', sent + 1), { type: 'openModule', id: API });
+    assert.equal(webview.messages.filter((m) => m.type === 'openModule').length, 2, 'one message per click');
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('hovering a node shows its id, level, dependencies and dependents', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    await node(webview, API).hover();
+    const tooltip = webview.page.locator('.tooltip');
+    await tooltip.waitFor({ state: 'visible' });
+    assert.equal(await tooltip.locator('.tooltip-title').textContent(), API);
+    assert.equal(await tooltip.locator('.tooltip-meta').textContent(), 'Level 2');
+    const sections = await tooltip.locator('.tooltip-section').allTextContents();
+    assert.deepEqual(sections, [`Depends on (3)${DNS}${EKS}${RDS}`, `Used by (1)${WORKER}`]);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('a cycle: its nodes and edges in the error colour, a banner listing it, a click selects it', async () => {
+    for (const [name, theme] of [
+      ['dark', themes.dark],
+      ['light', themes.light],
+    ] as const) {
+      const webview = await browser.open({ theme });
+      const rendered = await webview.render({ type: 'graph', graph: cycle, folderUri: FOLDER });
+      assert.equal(rendered.nodes, 4);
+      assert.equal(rendered.levels, 2);
+      const nodes = await drawnNodes(webview);
+      assertColumns(nodes);
+      assert.deepEqual(
+        nodes
+          .filter((n) => n.classes.includes('cycle'))
+          .map((n) => n.id)
+          .sort(),
+        ['network/vpc', 'platform/eks', 'security/firewall'],
+      );
+
+      const edges = await webview.page.locator('svg.graph path.edge').evaluateAll((paths) =>
+        paths.map((p) => ({
+          from: p.getAttribute('data-from'),
+          to: p.getAttribute('data-to'),
+          cycle: p.classList.contains('cycle'),
+          marker: p.getAttribute('marker-end'),
+        })),
+      );
+      assert.equal(edges.length, 4);
+      for (const e of edges) {
+        const expected = e.from !== 'app/api';
+        assert.equal(e.cycle, expected, `${e.from} → ${e.to} ${expected ? 'has' : 'has not'} the cycle class`);
+        assert.equal(e.marker, expected ? 'url(#arrow-cycle)' : 'url(#arrow-plain)');
+      }
+      // The cycle's colour is the theme's error colour.
+      const stroke = await webview.page
+        .locator('svg.graph path.edge.cycle')
+        .first()
+        .evaluate((p) => getComputedStyle(p).stroke);
+      assert.equal(stroke, name === 'dark' ? 'rgb(241, 76, 76)' : 'rgb(229, 20, 0)');
+
+      const banner = webview.page.locator('.banner.cycles');
+      assert.equal(await banner.isVisible(), true);
+      assert.deepEqual(await banner.locator('.cycle-entry').allTextContents(), [
+        'network/vpc → security/firewall → platform/eks → network/vpc',
+      ]);
+      await banner.locator('.cycle-entry').click();
+      const selected = (await drawnNodes(webview)).filter((n) => n.classes.includes('selected')).map((n) => n.id);
+      assert.deepEqual(selected.sort(), ['network/vpc', 'platform/eks', 'security/firewall']);
+      await webview.page.mouse.move(5, 700);
+      await webview.screenshot(`cycle-${name}`);
+      assert.deepEqual(webview.errors, []);
+    }
+  });
+
+  test('search highlights matches and dims the rest; the filter toggle draws only matches', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    await webview.page.locator('.search-input').fill('platform');
+    const byClass = async (cls: string) =>
+      (await drawnNodes(webview))
+        .filter((n) => n.classes.includes(cls))
+        .map((n) => n.id)
+        .sort();
+    assert.deepEqual(await byClass('match'), [EKS, RDS].sort());
+    assert.deepEqual(await byClass('dimmed'), [API, DNS, VPC, WORKER].sort());
+    assert.equal(await webview.page.locator('.search-count').textContent(), '2 of 6');
+
+    const filtered = await webview.after(() =>
+      webview.page.getByRole('button', { name: 'Show only matching modules' }).click(),
+    );
+    assert.equal(filtered.nodes, 2);
+    assert.deepEqual((await drawnNodes(webview)).map((n) => n.id).sort(), [EKS, RDS].sort());
+
+    const none = await webview.after(() => webview.page.locator('.search-input').fill('nothing-like-this'));
+    assert.equal(none.nodes, 0);
+    assert.equal(await webview.page.locator('svg.graph g.node').count(), 0);
+    assert.equal(await webview.page.locator('.empty').textContent(), 'No module matches “nothing-like-this”.');
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('focus on a module shows only its upstream and downstream closure; the toggles narrow it', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const focused = await webview.render({ type: 'focus', id: EKS });
+    assert.equal(focused.nodes, 4);
+    const ids = async () => (await drawnNodes(webview)).map((n) => n.id).sort();
+    assert.deepEqual(await ids(), [API, EKS, VPC, WORKER].sort(), 'dns and rds are unrelated to eks');
+    assertColumns(await drawnNodes(webview));
+    assert.equal(await webview.page.locator('.focus-name').textContent(), 'eks');
+
+    await webview.after(() => webview.page.locator('.focus-upstream').click());
+    assert.deepEqual(await ids(), [API, EKS, WORKER].sort(), 'downstream only');
+    await webview.after(() => webview.page.locator('.focus-upstream').click());
+    await webview.after(() => webview.page.locator('.focus-downstream').click());
+    assert.deepEqual(await ids(), [EKS, VPC].sort(), 'upstream only');
+
+    const state = await webview.state<{ view: { focus: unknown } }>();
+    assert.deepEqual(state.view.focus, { id: EKS, upstream: true, downstream: false });
+
+    await webview.after(() => webview.page.getByRole('button', { name: 'Show the whole graph (Escape)' }).click());
+    assert.equal((await drawnNodes(webview)).length, 6);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('a new graph version keeps the zoom, the focus and the selection', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    await node(webview, API).click();
+    await webview.page.locator('.canvas').focus();
+    await webview.page.keyboard.press('+');
+    await webview.page.keyboard.press('ArrowLeft');
+    const before = await viewportTransform(webview);
+    assert.match(before ?? '', /scale\(/);
+
+    const LB = 'network/prod/eu-west-1/lb';
+    const next: GraphModel = {
+      ...dag,
+      version: 2,
+      modules: [...dag.modules, module(LB, 1)],
+      edges: [...dag.edges, edge(LB, VPC), edge(API, LB)],
+      levels: [[DNS, VPC], [EKS, LB, RDS], [API], [WORKER]],
+    };
+    const rendered = await webview.render({ type: 'graph', graph: next, folderUri: FOLDER });
+    assert.equal(rendered.version, 2);
+    assert.equal(rendered.nodes, 7);
+    assert.equal(await viewportTransform(webview), before, 'same pan and zoom');
+    assert.ok((await node(webview, API).getAttribute('class'))?.includes('selected'), 'the api is still selected');
+
+    // Focus survives an update too.
+    await webview.render({ type: 'focus', id: LB });
+    const zoomed = await viewportTransform(webview);
+    const again = await webview.render({ type: 'graph', graph: { ...next, version: 3 }, folderUri: FOLDER });
+    assert.equal(again.nodes, 4, 'lb, vpc, api, worker');
+    assert.equal(await viewportTransform(webview), zoomed);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('pan and zoom: wheel, drag, keyboard and fit', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const scale = async () => Number(/scale\(([\d.]+)\)/.exec((await viewportTransform(webview)) ?? '')?.[1]);
+    const translate = async () =>
+      /translate\(([-\d.]+) ([-\d.]+)\)/
+        .exec((await viewportTransform(webview)) ?? '')!
+        .slice(1)
+        .map(Number);
+    const fitted = await scale();
+    await webview.page.mouse.move(600, 200);
+    await webview.page.mouse.wheel(0, -300);
+    assert.ok((await scale()) > fitted, 'the wheel zooms in');
+    const [x0, y0] = await translate();
+    await webview.page.mouse.move(600, 150);
+    await webview.page.mouse.down();
+    await webview.page.mouse.move(500, 100, { steps: 4 });
+    await webview.page.mouse.up();
+    const [x1, y1] = await translate();
+    assert.deepEqual([Math.round(x1! - x0!), Math.round(y1! - y0!)], [-100, -50], 'dragging pans');
+    await webview.page.getByRole('button', { name: 'Fit to view (0)' }).click();
+    assert.equal(await scale(), fitted);
+    await webview.page.locator('.canvas').focus();
+    await webview.page.keyboard.press('-');
+    assert.ok((await scale()) < fitted, '- zooms out');
+    await webview.page.keyboard.press('0');
+    assert.equal(await scale(), fitted, '0 fits');
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('group by service, collapse and expand a group', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
+    assert.deepEqual(await webview.page.locator('.group-chip').allTextContents(), ['app2', 'network2', 'platform2']);
+    const collapsed = await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
+    // eks and rds are both at level 1: one group node stands for them.
+    assert.equal(collapsed.nodes, 4);
+    assert.equal(collapsed.groups, 1);
+    const group = node(webview, 'group:platform:1');
+    assert.equal(await group.locator('.node-label').textContent(), 'platform');
+    assert.equal(await group.locator('.node-detail').textContent(), '2 modules');
+    assertColumns(await drawnNodes(webview));
+    await webview.screenshot('dag-grouped');
+    const expanded = await webview.after(() => group.click());
+    assert.equal(expanded.nodes, 6);
+    assert.equal(expanded.groups, 0);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('a reloaded panel restores its view from getState', async () => {
+    const state = {
+      folderUri: FOLDER,
+      view: {
+        groupBy: null,
+        collapsed: [],
+        focus: { id: RDS, upstream: true, downstream: false },
+        search: 'vpc',
+        filter: false,
+      },
+      selected: [RDS],
+      transform: { x: 40, y: 30, k: 0.8 },
+      legend: false,
+    };
+    const webview = await browser.open({ state });
+    const rendered = await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    assert.equal(rendered.nodes, 2, 'rds and its upstream, the vpc');
+    assert.equal(await viewportTransform(webview), 'translate(40 30) scale(0.8)');
+    assert.equal(await webview.page.locator('.search-input').inputValue(), 'vpc');
+    assert.ok((await node(webview, RDS).getAttribute('class'))?.includes('selected'));
+    assert.equal(await webview.page.locator('.legend').isHidden(), true);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('exports the view as SVG and PNG for the host to save', async () => {
+    const webview = await browser.open({ theme: themes.light });
+    await webview.render({ type: 'graph', graph: cycle, folderUri: FOLDER });
+    let since = webview.messages.length;
+    await webview.page.getByRole('button', { name: 'Export as SVG…' }).click();
+    const svg = await webview.waitForMessage('export', since);
+    assert.equal(svg.format, 'svg');
+    assert.match(svg.data, /^<\?xml/);
+    assert.equal(svg.data.match(/<g class="node /g)?.length, 4);
+    assert.equal(svg.data.match(/class="edge cycle"/g)?.length, 3);
+    assert.match(svg.data, />Level 0</);
+    assert.match(svg.data, /stroke="rgb\(229, 20, 0\)"/, 'the colours are written into the file');
+    assert.doesNotMatch(svg.data, /var\(--vscode/);
+
+    since = webview.messages.length;
+    await webview.post({ type: 'command', command: 'exportPng' });
+    const png = await webview.waitForMessage('export', since);
+    assert.equal(png.format, 'png');
+    const bytes = Buffer.from(png.data, 'base64');
+    assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.ok(bytes.readUInt32BE(16) > 400, 'an image of some width');
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('examples/monorepo, as the engine sees it: 14 modules in 5 levels', async () => {
+    const graph = realGraph(path.join(repoRoot, 'examples', 'monorepo'), repoRoot);
+    for (const [name, theme] of [
+      ['dark', themes.dark],
+      ['light', themes.light],
+    ] as const) {
+      const webview = await browser.open({ theme, viewport: { width: 1280, height: 720 } });
+      const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+      assert.equal(rendered.nodes, 14);
+      assert.equal(rendered.levels, 5);
+      assert.equal(rendered.edges, graph.edges.length);
+      assertColumns(await drawnNodes(webview));
+      await node(webview, 'platform/prod/eu-central-1/eks').click();
+      await node(webview, 'platform/prod/eu-central-1/eks').hover();
+      await webview.page.locator('.tooltip').waitFor({ state: 'visible' });
+      await webview.screenshot(`monorepo-${name}`);
+      assert.deepEqual(webview.errors, []);
+    }
+  });
+
+  test('1,000 modules start grouped by service; expanded, every level is still one column', async () => {
+    const graph = synthetic(1000);
+    const webview = await browser.open();
+    const grouped = await webview.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
+    assert.equal(grouped.nodes, 0, 'every group starts collapsed');
+    assert.ok(grouped.groups > 8 && grouped.groups < 400, `${grouped.groups} group nodes`);
+    const groups = await drawnNodes(webview);
+    assert.equal(groups.length, grouped.groups);
+    assertColumns(groups);
+    assert.equal(
+      (await webview.page.locator('g.node.group .node-detail').allTextContents()).reduce(
+        (sum, text) => sum + Number.parseInt(text, 10),
+        0,
+      ),
+      1000,
+      'the groups hold every module',
+    );
+    await webview.screenshot('synthetic-1000-grouped');
+
+    const expanded = await webview.after(
+      () => webview.page.getByRole('button', { name: 'Expand all groups' }).click(),
+      120_000,
+    );
+    assert.equal(expanded.nodes, 1000);
+    assert.equal(expanded.levels, graph.levels.length);
+    const nodes = await drawnNodes(webview);
+    assert.equal(nodes.length, 1000);
+    assertColumns(nodes);
+    await webview.screenshot('synthetic-1000');
     assert.deepEqual(webview.errors, []);
   });
 });

@@ -1,6 +1,12 @@
-import type { GraphModel, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import { GraphPanelView } from './graphPanelView';
+import { LayoutClient } from './layoutClient';
+import type { PanelState } from './panelState';
 
-/** The graph panel's script. It draws the model the host posts; it never computes the graph itself. */
+/**
+ * The graph panel's script: draws the graph model the host posts, and posts back what the user asks
+ * for (open a module, save an export). It never computes the graph itself.
+ */
 interface VsCodeApi {
   postMessage(message: WebviewToPanel): void;
   getState(): unknown;
@@ -13,31 +19,35 @@ const vscode: VsCodeApi =
     ? acquireVsCodeApi()
     : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
 
-function render(graph: GraphModel): void {
-  const root = document.getElementById('graph');
-  if (!root) return;
-  root.replaceChildren();
-  graph.levels.forEach((ids, level) => {
-    const column = document.createElement('section');
-    column.className = 'level';
-    column.dataset.level = String(level);
-    const heading = document.createElement('h2');
-    heading.textContent = `Level ${level}`;
-    column.append(heading);
-    for (const id of ids) {
-      const node = document.createElement('button');
-      node.className = 'node';
-      node.dataset.id = id;
-      node.textContent = id;
-      node.addEventListener('click', () => vscode.postMessage({ type: 'openModule', id }));
-      column.append(node);
-    }
-    root.append(column);
-  });
-  vscode.postMessage({ type: 'rendered', nodes: graph.modules.length, levels: graph.levels.length });
-}
+const script = document.currentScript as HTMLScriptElement | null;
+const workerUrl = script?.dataset.worker ?? new URL('layoutWorker.js', script?.src ?? location.href).href;
+const post = (message: WebviewToPanel) => vscode.postMessage(message);
+const layouts = new LayoutClient(workerUrl, script?.nonce ?? '', (message) => post({ type: 'problem', message }));
 
-window.addEventListener('message', (event: MessageEvent<PanelToWebview>) => {
-  if (event.data?.type === 'graph') render(event.data.graph);
+const app = document.getElementById('app') ?? document.body;
+const view = new GraphPanelView(app, layouts, {
+  post,
+  saveState: (state: PanelState) => vscode.setState(state),
+  savedState: vscode.getState() as PanelState | undefined,
 });
-vscode.postMessage({ type: 'ready' });
+
+window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) => {
+  const message = event.data;
+  if (!message || typeof message !== 'object') return;
+  switch (message.type) {
+    case 'graph':
+      if (isGraph(message.graph)) view.showGraph(message.graph, message.folderUri);
+      break;
+    case 'focus':
+      view.focusModule(message.id);
+      break;
+    case 'command':
+      view.runCommand(message.command as PanelCommand);
+      break;
+  }
+});
+post({ type: 'ready' });
+
+function isGraph(graph: GraphModel | undefined): graph is GraphModel {
+  return !!graph && Array.isArray(graph.modules) && Array.isArray(graph.edges) && Array.isArray(graph.levels);
+}

@@ -22,9 +22,17 @@ suite('commands', () => {
     assert.deepEqual(missing, [], 'contributed commands without a handler');
   });
 
-  test('terrace.showGraph answers that the graph panel is not there yet', async () => {
-    const result = await vscode.commands.executeCommand('terrace.showGraph');
-    assert.equal(result, 'Terrace: the graph panel is not available in this version yet.');
+  test('terrace.showGraph opens the graph panel beside the editor', async () => {
+    const panel = await vscode.commands.executeCommand<{ panel: vscode.WebviewPanel } | undefined>('terrace.showGraph');
+    assert.ok(panel, 'the command returns the panel');
+    assert.equal(panel.panel.viewType, 'terrace.graph');
+    assert.equal(panel.panel.title, 'Terrace Graph');
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    assert.ok(
+      tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('terrace.graph')),
+      'a webview tab of the graph panel is open',
+    );
+    panel.panel.dispose();
   });
 
   test('terrace.restartServer restarts the language server and reports it running', async () => {

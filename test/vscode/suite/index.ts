@@ -11,6 +11,7 @@ const testModules: (() => Promise<unknown>)[] = [
   () => import('./commands.test'),
   () => import('./languageFeatures.test'),
   () => import('./pipeline.test'),
+  () => import('./graphPanel.test'),
 ];
 
 export interface SuiteResults {

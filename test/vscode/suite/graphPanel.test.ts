@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { GraphPanel } from '../../../client/src/graphPanel';
+import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
+import { runningApi, waitFor } from './helpers';
+
+const VPC = 'network/prod/eu-west-1/vpc';
+const EKS = 'platform/prod/eu-west-1/eks';
+const API = 'app/prod/eu-west-1/api';
+
+/** The graph panel in the real VS Code: the webview draws what the server's `terrace/graph` says. */
+suite('graph panel', () => {
+  let folderUri: string;
+  let graph: GraphModel;
+
+  suiteSetup(async () => {
+    const api = await runningApi();
+    folderUri = vscode.workspace.workspaceFolders![0]!.uri.toString();
+    const answer = await api.client.sendRequest(GraphRequest.type, { folderUri });
+    assert.ok(answer, 'the server answers terrace/graph');
+    graph = answer;
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('Terrace: Show Graph opens a webview panel whose drawing matches terrace/graph', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel, 'the command returns the panel');
+    assert.equal(panel.panel.viewType, 'terrace.graph');
+    const drawn = await panel.waitForRender();
+    assert.deepEqual(graph.modules.map((module) => module.id).sort(), [API, VPC, EKS].sort());
+    assert.equal(drawn.nodes, graph.modules.length);
+    assert.equal(drawn.levels, graph.levels.length);
+    assert.equal(drawn.levels, 3);
+    assert.equal(drawn.edges, graph.edges.length);
+    assert.equal(drawn.groups, 0);
+    assert.equal(drawn.version, graph.version);
+    assert.equal(drawn.focus, null);
+    assert.equal(drawn.worker, true, 'the layout ran in a Web Worker inside the webview');
+  });
+
+  test('the message a click on a node posts opens the module at its backend block', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    await panel.waitForRender();
+    await panel.receive({ type: 'openModule', id: EKS });
+    const editor = await waitFor('the eks module in an editor', () => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.path.endsWith(`/${EKS}/main.tf`) ? active : undefined;
+    });
+    const eks = graph.modules.find((module) => module.id === EKS)!;
+    assert.equal(editor.selection.active.line, eks.location.range.start.line);
+    assert.match(editor.document.lineAt(editor.selection.active.line).text, /backend "s3"/);
+    assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'the module opens beside the panel, not over it');
+  });
+
+  test('the code lens command opens the panel focused on its module', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showModule', folderUri, EKS);
+    assert.ok(panel);
+    const drawn = await panel.waitForRender((report) => report.focus === EKS);
+    assert.equal(drawn.nodes, 3, 'the vpc upstream and the api downstream');
+  });
+
+  test('an edit that changes the graph redraws the open panel', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    const first = await panel.waitForRender();
+    const apiFile = vscode.Uri.parse(graph.modules.find((module) => module.id === API)!.location.uri);
+    const document = await vscode.workspace.openTextDocument(apiFile);
+    const text = document.getText();
+    const start = text.indexOf('data "terraform_remote_state" "vpc"');
+    assert.ok(start > 0, 'the api reads the vpc');
+    const end = text.indexOf('\n}\n', start) + 3;
+    const edit = new vscode.WorkspaceEdit();
+    edit.delete(apiFile, new vscode.Range(document.positionAt(start), document.positionAt(end)));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const redrawn = await panel.waitForRender(
+        (report) => report.version > first.version && report.edges === graph.edges.length - 1,
+      );
+      assert.equal(redrawn.nodes, 3);
+    } finally {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+});

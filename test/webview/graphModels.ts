@@ -1,0 +1,246 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
+
+/** Graph models for the webview tests: small hand-made ones, a synthetic big one, and a real example's. */
+
+const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+export function module(id: string, level: number, inCycle = false): GraphModule {
+  const parts = id.split('/');
+  const segments: Record<string, string> =
+    parts.length === 4 ? { service: parts[0]!, environment: parts[1]!, region: parts[2]!, module: parts[3]! } : {};
+  return {
+    id,
+    uri: `file:///repo/${id}`,
+    level,
+    segments,
+    backend: { type: 's3', address: `s3://acme-state/${id}/terraform.tfstate` },
+    location: { uri: `file:///repo/${id}/main.tf`, range },
+    inCycle,
+  };
+}
+
+export function edge(from: string, to: string, inCycle = false): GraphEdge {
+  return {
+    from,
+    to,
+    location: { uri: `file:///repo/${from}/main.tf`, range },
+    name: to.split('/').at(-1) ?? to,
+    instance: null,
+    address: `s3://acme-state/${to}/terraform.tfstate`,
+    matchedBy: 'backend-address',
+    inCycle,
+  };
+}
+
+export const VPC = 'network/prod/eu-west-1/vpc';
+export const DNS = 'network/prod/eu-west-1/dns';
+export const EKS = 'platform/prod/eu-west-1/eks';
+export const RDS = 'platform/prod/eu-west-1/rds';
+export const API = 'app/prod/eu-west-1/api';
+export const WORKER = 'app/prod/eu-west-1/worker';
+
+/**
+ * A DAG: vpc and dns at level 0, eks and rds on the vpc, the api on eks, rds and dns, the worker on
+ * the api and rds. The worker has an unresolved reference.
+ */
+export const dag: GraphModel = {
+  root: '/repo',
+  version: 1,
+  modules: [module(VPC, 0), module(DNS, 0), module(EKS, 1), module(RDS, 1), module(API, 2), module(WORKER, 3)],
+  edges: [
+    edge(EKS, VPC),
+    edge(RDS, VPC),
+    edge(API, EKS),
+    edge(API, RDS),
+    edge(API, DNS),
+    edge(WORKER, API),
+    edge(WORKER, RDS),
+  ],
+  levels: [[DNS, VPC], [EKS, RDS], [API], [WORKER]],
+  cycles: [],
+  unresolved: [
+    {
+      from: WORKER,
+      location: { uri: `file:///repo/${WORKER}/main.tf`, range },
+      name: 'queue',
+      reason: 'no module writes s3://acme-state/app/prod/eu-west-1/queue/terraform.tfstate',
+    },
+  ],
+  ambiguous: [],
+};
+
+/** examples/cycle: vpc → firewall → eks → vpc, and the api on eks. */
+export const cycle: GraphModel = {
+  root: '/repo',
+  version: 1,
+  modules: [
+    module('app/api', 1),
+    module('network/vpc', 0, true),
+    module('platform/eks', 0, true),
+    module('security/firewall', 0, true),
+  ],
+  edges: [
+    edge('app/api', 'platform/eks'),
+    edge('network/vpc', 'security/firewall', true),
+    edge('platform/eks', 'network/vpc', true),
+    edge('security/firewall', 'platform/eks', true),
+  ],
+  levels: [['network/vpc', 'platform/eks', 'security/firewall'], ['app/api']],
+  cycles: [['network/vpc', 'security/firewall', 'platform/eks', 'network/vpc']],
+  unresolved: [],
+  ambiguous: [],
+};
+
+const SERVICES = ['network', 'platform', 'data', 'app', 'security', 'observability', 'edge', 'billing'];
+const ENVIRONMENTS = ['prod', 'stage', 'dev', 'qa'];
+const REGIONS = ['eu-central-1', 'eu-west-1', 'us-east-1', 'us-west-2', 'ap-southeast-1'];
+
+/**
+ * A synthetic monorepo's graph, the same for the same size: ids like test/bench's synthetic monorepo
+ * (`{service}/{environment}/{region}/m0001`), each module reading 1–4 modules generated before it
+ * within its environment, mostly of the last few levels (like real stacks, which build on the layers
+ * just below them).
+ */
+export function synthetic(count: number, seed = 1): GraphModel {
+  const rand = random(seed);
+  const ids: string[] = [];
+  for (let i = 0; ids.length < count; i++) {
+    const service = SERVICES[i % SERVICES.length]!;
+    const environment = ENVIRONMENTS[Math.floor(i / SERVICES.length) % ENVIRONMENTS.length]!;
+    const region = REGIONS[Math.floor(i / (SERVICES.length * ENVIRONMENTS.length)) % REGIONS.length]!;
+    const index = Math.floor(i / (SERVICES.length * ENVIRONMENTS.length * REGIONS.length));
+    ids.push(`${service}/${environment}/${region}/m${String(index).padStart(4, '0')}`);
+  }
+  const level = new Map<string, number>();
+  const edges: GraphEdge[] = [];
+  const byEnvironment = new Map<string, string[]>();
+  for (const id of ids) {
+    const environment = id.split('/')[1]!;
+    const earlier = byEnvironment.get(environment) ?? [];
+    const wanted = earlier.length === 0 ? 0 : 1 + Math.floor(rand() * 4);
+    const deps = new Set<string>();
+    for (let k = 0; k < wanted * 3 && deps.size < Math.min(wanted, earlier.length); k++) {
+      // Mostly recent modules: a window of the last 60 in this environment.
+      const from = Math.max(0, earlier.length - 60);
+      deps.add(earlier[from + Math.floor(rand() * (earlier.length - from))]!);
+    }
+    let own = 0;
+    for (const dep of deps) {
+      edges.push(edge(id, dep));
+      own = Math.max(own, level.get(dep)! + 1);
+    }
+    level.set(id, own);
+    earlier.push(id);
+    byEnvironment.set(environment, earlier);
+  }
+  const levels: string[][] = [];
+  for (const id of ids) {
+    const at = level.get(id)!;
+    levels[at] ??= [];
+    levels[at]!.push(id);
+  }
+  return {
+    root: '/synthetic',
+    version: 1,
+    modules: ids.map((id) => module(id, level.get(id)!)),
+    edges,
+    levels: levels.map((list) => list.sort()),
+    cycles: [],
+    unresolved: [],
+    ambiguous: [],
+  };
+}
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface CliGraph {
+  root: string;
+  modules: {
+    id: string;
+    path: string;
+    level: number;
+    segments: Record<string, string>;
+    backend: { type: string; address: string } | null;
+  }[];
+  edges: {
+    from: string;
+    to: string;
+    file: string;
+    line: number;
+    name: string;
+    instance: string | null;
+    address: string;
+    matchedBy: GraphEdge['matchedBy'];
+  }[];
+  levels: string[][];
+  cycles: string[][];
+  unresolved: { from: string; file: string; line: number; name: string; reason: string }[];
+  ambiguous: { from: string; file: string; line: number; name: string; reason?: string }[];
+}
+
+/** The graph of a folder as the real engine sees it (`terrace graph --format json`), as the panel receives it. */
+export function realGraph(folder: string, repoRoot: string): GraphModel {
+  const json = execFileSync(
+    process.execPath,
+    [path.join(repoRoot, 'dist', 'cli.js'), 'graph', folder, '--format', 'json'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const cli = JSON.parse(json) as CliGraph;
+  const cycleSets = cli.cycles.map((cycle) => new Set(cycle));
+  const inCycle = new Set(cli.cycles.flat());
+  const location = (file: string, line: number) => {
+    const position = { line: Math.max(0, line - 1), character: 0 };
+    return { uri: pathToFileURL(path.join(cli.root, file)).href, range: { start: position, end: position } };
+  };
+  return {
+    root: cli.root,
+    version: 1,
+    modules: cli.modules.map((m) => ({
+      id: m.id,
+      uri: pathToFileURL(m.path).href,
+      level: m.level,
+      segments: m.segments,
+      backend: m.backend,
+      location: { uri: pathToFileURL(path.join(m.path, 'main.tf')).href, range },
+      inCycle: inCycle.has(m.id),
+    })),
+    edges: cli.edges.map((e) => ({
+      from: e.from,
+      to: e.to,
+      location: location(e.file, e.line),
+      name: e.name,
+      instance: e.instance,
+      address: e.address,
+      matchedBy: e.matchedBy,
+      inCycle: cycleSets.some((set) => set.has(e.from) && set.has(e.to)),
+    })),
+    levels: cli.levels,
+    cycles: cli.cycles,
+    unresolved: cli.unresolved.map((u) => ({
+      from: u.from,
+      location: location(u.file, u.line),
+      name: u.name,
+      reason: u.reason,
+    })),
+    ambiguous: cli.ambiguous.map((a) => ({
+      from: a.from,
+      location: location(a.file, a.line),
+      name: a.name,
+      reason: a.reason ?? 'ambiguous',
+    })),
+  };
+}

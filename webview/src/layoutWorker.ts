@@ -1,0 +1,42 @@
+import ELK from 'elkjs/lib/elk.bundled.js';
+import { fromElkGraph, type Layout, type LayoutInput, toElkGraph } from './layoutGraph';
+
+/**
+ * The layout worker: ELK runs here, off the panel's main thread. Messages: `{ id, input }` in,
+ * `{ id, layout }` or `{ id, error }` out. The same bundle loaded as a page script (when no worker can
+ * start) offers `terraceLayout` instead.
+ */
+export interface LayoutRequest {
+  id: number;
+  input: LayoutInput;
+}
+export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string };
+
+const elk = new ELK();
+
+export async function layout(input: LayoutInput): Promise<Layout> {
+  const started = performance.now();
+  const graph = toElkGraph(input);
+  const result = await elk.layout(graph);
+  return fromElkGraph(input, result, performance.now() - started);
+}
+
+declare const WorkerGlobalScope: unknown;
+const inWorker = typeof WorkerGlobalScope !== 'undefined' && typeof document === 'undefined';
+
+if (inWorker) {
+  const scope = self as unknown as {
+    onmessage: ((event: MessageEvent<LayoutRequest>) => void) | null;
+    postMessage(message: LayoutResponse): void;
+  };
+  // elkjs, loaded in a worker, takes the worker's `onmessage` for its own protocol: take it back.
+  scope.onmessage = (event) => {
+    const { id, input } = event.data;
+    layout(input).then(
+      (result) => scope.postMessage({ id, layout: result }),
+      (error: unknown) => scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+} else {
+  (globalThis as { terraceLayout?: typeof layout }).terraceLayout = layout;
+}

@@ -1,0 +1,40 @@
+import { DEFAULT_VIEW, type ViewOptions } from './viewModel';
+import type { Transform } from './viewport';
+
+/**
+ * What the panel remembers across being hidden and VS Code reloading (`getState`/`setState`; the
+ * host's serializer reads `folderUri` to know which graph to show again).
+ */
+export interface PanelState {
+  folderUri?: string;
+  view: ViewOptions;
+  /** Selected node ids. */
+  selected: string[];
+  /** Pan and zoom; null until the first drawing. */
+  transform: Transform | null;
+  legend: boolean;
+}
+
+export function restoreState(saved: unknown): PanelState {
+  const state = (saved && typeof saved === 'object' ? saved : {}) as Partial<PanelState>;
+  const view = { ...DEFAULT_VIEW, ...(state.view ?? {}) };
+  return {
+    folderUri: typeof state.folderUri === 'string' ? state.folderUri : undefined,
+    view: {
+      groupBy: typeof view.groupBy === 'string' ? view.groupBy : null,
+      collapsed: Array.isArray(view.collapsed) ? view.collapsed.filter((name) => typeof name === 'string') : [],
+      focus:
+        view.focus && typeof view.focus.id === 'string'
+          ? { id: view.focus.id, upstream: !!view.focus.upstream, downstream: !!view.focus.downstream }
+          : null,
+      search: typeof view.search === 'string' ? view.search : '',
+      filter: !!view.filter,
+    },
+    selected: Array.isArray(state.selected) ? state.selected.filter((id) => typeof id === 'string') : [],
+    transform:
+      state.transform && [state.transform.x, state.transform.y, state.transform.k].every(Number.isFinite)
+        ? state.transform
+        : null,
+    legend: state.legend ?? true,
+  };
+}

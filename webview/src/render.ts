@@ -1,0 +1,263 @@
+import type { Layout, Point } from './layoutGraph';
+import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
+import type { ViewGraph, ViewNode } from './viewModel';
+
+/**
+ * Draws a laid-out view as SVG: column bands, edges (reader → writer, the arrowhead at the
+ * dependency), nodes. Colours come from the stylesheet (VS Code's theme variables), never from here.
+ */
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** Gap kept around a column band. */
+const BAND_MARGIN = 24;
+/** Where the column bands start above the first node. */
+export const BAND_TOP = -16;
+
+export interface Drawing {
+  nodes: Map<string, SVGGElement>;
+  edges: { element: SVGPathElement; from: string; to: string }[];
+  /** The drawing's extent, in drawing coordinates. */
+  bounds: { x: number; y: number; width: number; height: number };
+}
+
+export function svgElement<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attributes: Record<string, string | number> = {},
+  parent?: Element,
+): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  parent?.append(element);
+  return element;
+}
+
+/** The arrowheads: one marker per edge style, since a marker cannot take its line's colour. */
+export function drawMarkers(defs: SVGDefsElement): void {
+  for (const kind of ['plain', 'cycle', 'active']) {
+    const marker = svgElement(
+      'marker',
+      {
+        id: `arrow-${kind}`,
+        viewBox: '0 0 10 10',
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        markerUnits: 'userSpaceOnUse',
+        orient: 'auto',
+      },
+      defs,
+    );
+    svgElement('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead ${kind}` }, marker);
+  }
+}
+
+/** Text that fits a width, cut with an ellipsis. */
+export class TextFitter {
+  private readonly context = document.createElement('canvas').getContext('2d');
+  private readonly cache = new Map<string, string>();
+
+  constructor(private readonly fontFamily: string) {}
+
+  fit(text: string, font: string, width: number): string {
+    const key = `${font}\u0000${width}\u0000${text}`;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    let result = text;
+    const context = this.context;
+    if (context) {
+      context.font = `${font} ${this.fontFamily}`;
+      if (context.measureText(text).width > width) {
+        let low = 0;
+        let high = text.length;
+        while (low < high) {
+          const mid = Math.ceil((low + high) / 2);
+          if (context.measureText(`${text.slice(0, mid)}…`).width <= width) low = mid;
+          else high = mid - 1;
+        }
+        result = `${text.slice(0, low)}…`;
+      }
+    }
+    this.cache.set(key, result);
+    return result;
+  }
+}
+
+export function draw(
+  root: SVGGElement,
+  view: ViewGraph,
+  layout: Layout,
+  fitter: TextFitter,
+  groupColour: (group: string) => number,
+): Drawing {
+  root.replaceChildren();
+  const bands = svgElement('g', { class: 'bands' }, root);
+  const edgeLayer = svgElement('g', { class: 'edges' }, root);
+  const nodeLayer = svgElement('g', { class: 'nodes' }, root);
+
+  const height = Math.max(layout.height, NODE_HEIGHT);
+  layout.columns.forEach((x, index) => {
+    svgElement(
+      'rect',
+      {
+        class: `band${index % 2 ? ' odd' : ''}`,
+        x: x - BAND_MARGIN,
+        y: BAND_TOP,
+        width: NODE_WIDTH + 2 * BAND_MARGIN,
+        height: height - 2 * BAND_TOP,
+        rx: 6,
+      },
+      bands,
+    );
+  });
+
+  const position = (id: string): Point => layout.nodes[id] ?? { x: 0, y: 0 };
+  const edges: Drawing['edges'] = [];
+  for (const edge of view.edges) {
+    const points = layout.edges[edge.id];
+    const d = points?.length
+      ? roundedPath(points)
+      : sameColumnPath(position(edge.from), position(edge.to), edge.from === edge.to);
+    const path = svgElement(
+      'path',
+      {
+        class: `edge${edge.inCycle ? ' cycle' : ''}`,
+        d,
+        'marker-end': `url(#arrow-${edge.inCycle ? 'cycle' : 'plain'})`,
+        'data-from': edge.from,
+        'data-to': edge.to,
+      },
+      edgeLayer,
+    );
+    if (edge.count > 1) path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
+    edges.push({ element: path, from: edge.from, to: edge.to });
+  }
+
+  const nodes = new Map<string, SVGGElement>();
+  for (const node of view.nodes) nodes.set(node.id, drawNode(nodeLayer, node, position(node.id), fitter, groupColour));
+
+  const extra = 2 * BAND_MARGIN;
+  return {
+    nodes,
+    edges,
+    bounds: { x: -extra, y: BAND_TOP - 8, width: layout.width + 2 * extra, height: height - 2 * BAND_TOP + 16 },
+  };
+}
+
+function drawNode(
+  layer: SVGGElement,
+  node: ViewNode,
+  at: Point,
+  fitter: TextFitter,
+  groupColour: (group: string) => number,
+): SVGGElement {
+  const classes = ['node', node.kind];
+  if (node.inCycle) classes.push('cycle');
+  if (node.problems.length) classes.push('has-problems');
+  const g = svgElement(
+    'g',
+    {
+      class: classes.join(' '),
+      transform: `translate(${at.x} ${at.y})`,
+      'data-id': node.id,
+      'data-level': node.level,
+      tabindex: -1,
+      role: 'button',
+    },
+    layer,
+  );
+  if (node.runState) g.dataset.runState = node.runState;
+  if (node.kind === 'group') {
+    // A collapsed group: a small stack of cards.
+    for (const offset of [6, 3]) {
+      svgElement(
+        'rect',
+        { class: 'node-box stack', x: offset, y: -offset, width: NODE_WIDTH, height: NODE_HEIGHT, rx: 4 },
+        g,
+      );
+    }
+  }
+  svgElement('rect', { class: 'node-box', width: NODE_WIDTH, height: NODE_HEIGHT, rx: 4 }, g);
+  if (node.group !== null) {
+    svgElement(
+      'rect',
+      {
+        class: `node-stripe group-colour-${groupColour(node.group)}`,
+        x: 0,
+        y: 0,
+        width: 4,
+        height: NODE_HEIGHT,
+        rx: 2,
+      },
+      g,
+    );
+  }
+  const textWidth = NODE_WIDTH - 24 - (node.problems.length ? 18 : 0);
+  const label = svgElement('text', { class: 'node-label', x: 12, y: 19 }, g);
+  label.textContent = fitter.fit(node.label, '600 13px', textWidth);
+  const detail = svgElement('text', { class: 'node-detail', x: 12, y: 35 }, g);
+  detail.textContent = fitter.fit(node.detail, '11px', NODE_WIDTH - 24);
+  if (node.kind === 'group') {
+    const plus = svgElement('text', { class: 'node-expand', x: NODE_WIDTH - 10, y: 19, 'text-anchor': 'end' }, g);
+    plus.textContent = '+';
+  }
+  if (node.inCycle) {
+    const mark = svgElement('text', { class: 'node-cycle-mark', x: NODE_WIDTH - 10, y: 35, 'text-anchor': 'end' }, g);
+    mark.textContent = '↻';
+  }
+  if (node.problems.length) {
+    // Unresolved or ambiguous references: a warning badge with their count on the reader.
+    const badge = svgElement('g', { class: 'badge problems', transform: `translate(${NODE_WIDTH - 4} 4)` }, g);
+    svgElement('circle', { r: 9 }, badge);
+    const count = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
+    count.textContent = node.problems.length > 9 ? '9+' : String(node.problems.length);
+  }
+  // The run state badge (issue: run plans) goes in the top-right corner once the model carries it.
+  return g;
+}
+
+/** A polyline with rounded bends. */
+export function roundedPath(points: Point[]): string {
+  const first = points[0]!;
+  let d = `M${num(first.x)},${num(first.y)}`;
+  for (let i = 1; i < points.length - 1; i++) {
+    const previous = points[i - 1]!;
+    const corner = points[i]!;
+    const next = points[i + 1]!;
+    const r = Math.min(14, distance(previous, corner) / 2, distance(corner, next) / 2);
+    const a = towards(corner, previous, r);
+    const b = towards(corner, next, r);
+    d += ` L${num(a.x)},${num(a.y)} Q${num(corner.x)},${num(corner.y)} ${num(b.x)},${num(b.y)}`;
+  }
+  const last = points.at(-1)!;
+  return `${d} L${num(last.x)},${num(last.y)}`;
+}
+
+/**
+ * An arc on the left of a column, from the reader to the writer (members of one cycle share a column):
+ * the left side of a node is where only its own outgoing edges leave, so the arrowheads stand out.
+ */
+function sameColumnPath(from: Point, to: Point, self: boolean): string {
+  const x = from.x;
+  if (self) {
+    const y = from.y + NODE_HEIGHT / 2;
+    return `M${num(x)},${num(y - 8)} C${num(x - 36)},${num(y - 30)} ${num(x - 36)},${num(y + 30)} ${num(x - 1)},${num(y + 8)}`;
+  }
+  const y1 = from.y + NODE_HEIGHT / 2 + (to.y > from.y ? 6 : -6);
+  const y2 = to.y + NODE_HEIGHT / 2 + (to.y > from.y ? -6 : 6);
+  const bulge = 18 + Math.abs(y2 - y1) * 0.3;
+  return `M${num(x)},${num(y1)} C${num(x - bulge)},${num(y1)} ${num(x - bulge)},${num(y2)} ${num(x - 1)},${num(y2)}`;
+}
+
+function distance(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+
+function towards(from: Point, to: Point, length: number): Point {
+  const d = distance(from, to) || 1;
+  return { x: from.x + ((to.x - from.x) * length) / d, y: from.y + ((to.y - from.y) * length) / d };
+}
+
+function num(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}

@@ -74,10 +74,11 @@ export class LspTestClient {
       env: { ...process.env, ...options.env },
       stdio: 'pipe',
     });
-    const connection = createProtocolConnection(
-      new StreamMessageReader(child.stdout),
-      new StreamMessageWriter(child.stdin),
-    );
+    const reader = new StreamMessageReader(child.stdout);
+    // A server killed mid-write leaves half a message; the reader would re-arm its 'partial message' timer
+    // forever (even after dispose) and keep the test process alive.
+    reader.partialMessageTimeout = 0;
+    const connection = createProtocolConnection(reader, new StreamMessageWriter(child.stdin));
     return new LspTestClient(child, connection);
   }
 

@@ -31,6 +31,12 @@ export async function generatePipeline(
   client: LanguageClient,
   choices: PipelineChoices = {},
 ): Promise<PipelineOutcome> {
+  if (!choices.folderUri && !vscode.workspace.workspaceFolders?.length) {
+    void vscode.window.showInformationMessage(
+      'Terrace: open the folder of a Terraform monorepo to generate its pipeline.',
+    );
+    return { written: false, reason: 'cancelled' };
+  }
   const folderUri = choices.folderUri ?? (await chooseFolder())?.uri.toString();
   if (!folderUri) return { written: false, reason: 'cancelled' };
   const ci = choices.ci ?? (await chooseCi());

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -35,6 +35,27 @@ const EDGES: [string, string][] = [
 ];
 
 let work: string;
+let git: (...args: string[]) => string;
+/** `terrace generate` for the copy, into its `.gitlab-ci.yml`. */
+function generate(...extra: string[]) {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'server/src/cli.ts',
+      'generate',
+      work,
+      '--ci',
+      'gitlab',
+      '--output',
+      path.join(work, '.gitlab-ci.yml'),
+      ...extra,
+    ],
+    { cwd: repo, encoding: 'utf8' },
+  );
+  assert.equal(run.status, 0, run.stderr);
+}
 /** Runs gitlab-ci-local in the copy; terraform must not look for updates (offline). */
 function ciLocal(...args: string[]) {
   return spawnSync(node24, [gitlabCiLocal, ...args], {
@@ -57,25 +78,11 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
 
     work = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-ci-local-'));
     cpSync(path.join(repo, 'test/fixtures/pipeline-local-backend'), work, { recursive: true });
-    const generate = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'server/src/cli.ts',
-        'generate',
-        work,
-        '--ci',
-        'gitlab',
-        '--output',
-        path.join(work, '.gitlab-ci.yml'),
-      ],
-      { cwd: repo, encoding: 'utf8' },
-    );
-    assert.equal(generate.status, 0, generate.stderr);
+    generate();
     // gitlab-ci-local needs a git repository with a commit and an origin remote.
-    const git = (...args: string[]) =>
+    git = (...args: string[]) =>
       execFileSync('git', ['-C', work, ...args], {
+        encoding: 'utf8',
         env: {
           ...process.env,
           GIT_AUTHOR_NAME: 'T',
@@ -171,5 +178,34 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
       state('app/prod/eu-west-1/api').outputs.summary.value,
       'api on prod-eks (eks in 10.60.0.0/16) with db.internal:5432',
     );
+  });
+
+  test('a changed-only pipeline lists and runs only the affected jobs; no change runs the single no-op job', () => {
+    git('checkout', '-q', '-b', 'resize-eks');
+    writeFileSync(path.join(work, 'platform/prod/eu-west-1/eks/sizing.tf'), 'locals {\n  nodes = 3\n}\n');
+    git('add', 'platform/prod/eu-west-1/eks/sizing.tf');
+    git('commit', '-q', '-m', 'resize eks');
+    generate('--changed-only', '--base-ref', 'main');
+    const listed = JSON.parse(ciLocal('--list-json').stdout) as { name: string; needs: { job: string }[] }[];
+    assert.deepEqual(
+      listed.map((job) => job.name),
+      [`plan-${EKS}`, `apply-${EKS}`, `plan-${API}`, `apply-${API}`],
+    );
+    assert.deepEqual(listed[0]!.needs, [], 'the vpc is not in this pipeline');
+    assert.deepEqual(
+      listed[2]!.needs.map((need) => need.job),
+      [`apply-${EKS}`],
+    );
+    const run = ciLocal('--manual', `apply-${EKS}`, '--manual', `apply-${API}`);
+    assert.equal(run.status, 0, (run.stdout + run.stderr).slice(-3000));
+    assert.match(run.stdout, new RegExp(`PASS\\s+apply-${API}\\b`));
+
+    git('checkout', '-q', 'main', '--', '.gitlab-ci.yml');
+    git('checkout', '-q', 'main');
+    generate('--changed-only', '--base-ref', 'main');
+    const none = ciLocal();
+    assert.equal(none.status, 0, none.stderr);
+    assert.match(none.stdout, /PASS\s+no-changes/);
+    assert.match(none.stdout, /No Terraform module changed since main: nothing to plan or apply\./);
   });
 });

@@ -4,9 +4,10 @@ import { describe, test } from 'node:test';
 import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
 import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
+import { GITLAB_MAX_NEEDS, gitlabPipeline } from '../../server/src/engine/gitlabPipeline';
 import { generatePipeline, isGeneratedByTerrace, type PipelineRequest } from '../../server/src/engine/pipeline';
 import { defaultPipelineOptions, type PipelineOptions } from '../../server/src/engine/pipelineConfig';
-import { jobSlugs, PipelineCycleError } from '../../server/src/engine/pipelinePlan';
+import { jobSlugs, PipelineCycleError, type PipelinePlan } from '../../server/src/engine/pipelinePlan';
 import { parseTerraceConfig } from '../../server/src/engine/terraceConfig';
 import type { AnalysisResult } from '../../server/src/engine/workspaceAnalysis';
 
@@ -299,6 +300,28 @@ gitlab:
           JSON.stringify([['network/vpc', 'security/firewall', 'platform/eks', 'network/vpc']]) &&
         error.message.includes('network/vpc -> security/firewall -> platform/eks -> network/vpc'),
     );
+  });
+
+  test('more dependencies than GitLab allows in needs: the plan waits for the stage order instead', () => {
+    const plan = (dependencies: number): PipelinePlan => {
+      const deps = Array.from({ length: dependencies }, (_, i) => `dep${String(i).padStart(2, '0')}`);
+      const module = (id: string, level: number, dependencies: string[]) => ({
+        id,
+        path: id,
+        slug: id,
+        level,
+        variables: { TF_MODULE_PATH: id },
+        segments: {},
+        dependencies,
+      });
+      return { modules: [...deps.map((id) => module(id, 0, [])), module('top', 1, deps)], levels: [0, 1] };
+    };
+    const { gitlab, execution } = defaultPipelineOptions();
+    const within = gitlabPipeline(plan(GITLAB_MAX_NEEDS), gitlab, execution, '')['plan-top'] as Job;
+    assert.equal(within.needs?.length, GITLAB_MAX_NEEDS);
+    const beyond = gitlabPipeline(plan(GITLAB_MAX_NEEDS + 1), gitlab, execution, '')['plan-top'] as Job;
+    assert.equal(beyond.needs, undefined, 'no needs: the job runs after all of stage deploy-apply-0');
+    assert.equal(beyond['stage'], 'deploy-plan-1');
   });
 
   test('job slugs: / becomes -, the root is "root", colliding ids get a hash of the id', () => {

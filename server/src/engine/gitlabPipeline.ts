@@ -2,6 +2,9 @@ import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
 import { type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 
+/** GitLab's limit of `needs:` entries per job. */
+export const GITLAB_MAX_NEEDS = 50;
+
 /** The name of the single job of a pipeline with nothing to do (GitLab rejects an empty pipeline). */
 export const GITLAB_NO_CHANGES_JOB = 'no-changes';
 
@@ -61,7 +64,8 @@ export function gitlabPipeline(
       );
       pipeline[`plan-${module.slug}`] = job(module, settings.plan, {
         stage: stage('plan', level),
-        needs,
+        // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
+        needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
         script: [
           `cd ${shellWord(module.path)}`,
           init,
@@ -89,7 +93,8 @@ export function gitlabPipeline(
 
 interface JobParts {
   stage: string;
-  needs: { job: string; artifacts: boolean }[];
+  /** Undefined: no `needs:`, the job waits for every job of the earlier stages. */
+  needs: { job: string; artifacts: boolean }[] | undefined;
   script: string[];
   artifacts: unknown;
   /** `manual`: the job waits for a person (and blocks what needs it until then). */
@@ -117,7 +122,7 @@ function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts
   out['variables'] = { ...(settings.variables as object), ...module.variables };
   if (settings.id_tokens !== undefined) out['id_tokens'] = settings.id_tokens;
   if (settings.secrets !== undefined) out['secrets'] = settings.secrets;
-  out['needs'] = parts.needs;
+  if (parts.needs) out['needs'] = parts.needs;
   if (settings.before_script !== undefined) out['before_script'] = settings.before_script;
   out['script'] = parts.script;
   if (settings.after_script !== undefined) out['after_script'] = settings.after_script;

@@ -27,11 +27,14 @@ suite('commands', () => {
     assert.ok(panel, 'the command returns the panel');
     assert.equal(panel.panel.viewType, 'terrace.graph');
     assert.equal(panel.panel.title, 'Terrace Graph');
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
-    assert.ok(
-      tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('terrace.graph')),
-      'a webview tab of the graph panel is open',
-    );
+    // The tab model reaches the extension host after the command has returned: wait for it.
+    const isGraphTab = (tab: vscode.Tab) =>
+      tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('terrace.graph');
+    const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    await waitFor('a webview tab of the graph panel', () => tabs().some(isGraphTab), 5000).catch(() => {
+      const open = tabs().map((tab) => `${tab.label} (${tab.input?.constructor.name})`);
+      assert.fail(`no webview tab of the graph panel; open tabs: ${open.join(', ') || 'none'}`);
+    });
     panel.panel.dispose();
   });
 

@@ -6,6 +6,7 @@ import { type GraphJson, graphJson } from './engine/graphJson';
 import { renderDot, renderLevels, renderMermaid, renderText } from './engine/graphRender';
 import { ConfigError } from './engine/terraceConfig';
 import { generateCommand } from './generateCommand';
+import { planCommand } from './planCommand';
 
 /** The `terrace` command line: the same engine the editor runs, for terminals and CI. */
 const USAGE = `Usage: terrace <command> [dir] [options]
@@ -16,6 +17,11 @@ Commands:
   validate [dir]   exit 1 on cycles or syntax errors, listing them; warnings for unresolved references
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
                    (to stdout without --output; exit 1 on cycles)
+  plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
+                   under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
+                   [--with-dependents]] [--changed-only --base-ref <ref>] [--retries N] [--binary <path>]
+                   [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
+                   --detailed-exitcode)
 
 dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
 TerraCi's <dir>/.terraci.yaml).
@@ -37,6 +43,13 @@ async function main(argv: string[]): Promise<number> {
       'changed-only': { type: 'boolean' },
       'base-ref': { type: 'string' },
       output: { type: 'string', short: 'o' },
+      parallelism: { type: 'string', short: 'p' },
+      module: { type: 'string', short: 'm', multiple: true },
+      'with-dependencies': { type: 'boolean' },
+      'with-dependents': { type: 'boolean' },
+      retries: { type: 'string' },
+      binary: { type: 'string' },
+      'detailed-exitcode': { type: 'boolean' },
     },
   });
   const [command, dirArg, ...extra] = positionals;
@@ -56,6 +69,13 @@ async function main(argv: string[]): Promise<number> {
       return validateCommand(root);
     case 'generate':
       return generateCommand(root, values, { usage: (message) => new UsageError(message), write: writeOutput });
+    case 'plan':
+      return planCommand(root, values, {
+        usage: (message) => new UsageError(message),
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+        color: useColor(),
+      });
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
@@ -117,6 +137,12 @@ async function validateCommand(root: string): Promise<number> {
   const failed = graph.cycles.length > 0 || graph.syntaxErrors.length > 0;
   if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);
   return failed ? 1 : 0;
+}
+
+/** ANSI colours on a terminal, unless NO_COLOR is set; FORCE_COLOR forces them. */
+function useColor(): boolean {
+  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
+  return process.stdout.isTTY === true && !process.env.NO_COLOR;
 }
 
 /** Writes a file relative to the current folder, creating its folder. */

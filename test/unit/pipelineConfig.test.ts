@@ -64,6 +64,8 @@ github:
       initArgs: ['-upgrade'],
       planArgs: ['-refresh=false'],
       env: { TF_LOG: 'info', RETRIES: '3' },
+      retries: 0,
+      init: 'auto',
     });
     assert.equal(pipeline.gitlab.path, 'ci/terraform.yml');
     assert.equal(pipeline.gitlab.stagePrefix, 'tf');

@@ -108,7 +108,7 @@ export function affectedModules(
 }
 
 /** The folders of the local child modules a root calls, transitively (not the root's own). */
-function calledFolders(rootDir: string, facts: FactsSource): Set<string> {
+export function calledFolders(rootDir: string, facts: FactsSource): Set<string> {
   const seen = new Set<string>([rootDir]);
   const queue = [rootDir];
   while (queue.length > 0) {

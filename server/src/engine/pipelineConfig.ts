@@ -37,6 +37,10 @@ export interface ExecutionOptions {
   planArgs: string[];
   /** Environment variables of every Terraform run (the pipeline's global variables). */
   env: Record<string, string>;
+  /** Run Plans: extra attempts after a failed plan, with exponential backoff (0 = none). */
+  retries: number;
+  /** Run Plans: `auto` inits when `.terraform/` is missing or the provider lock file changed; `always`; `never`. */
+  init: 'auto' | 'always' | 'never';
 }
 
 /** GitLab job keywords a user may set for every job (`jobDefaults`) or per job type (`overwrites`). */
@@ -104,7 +108,7 @@ export interface GithubOptions {
 
 export function defaultPipelineOptions(): PipelineOptions {
   return {
-    execution: { binary: 'terraform', parallelism: 0, initArgs: [], planArgs: [], env: {} },
+    execution: { binary: 'terraform', parallelism: 0, initArgs: [], planArgs: [], env: {}, retries: 0, init: 'auto' },
     gitlab: {
       path: '.gitlab-ci.yml',
       stagePrefix: 'deploy',
@@ -133,7 +137,7 @@ export function defaultPipelineOptions(): PipelineOptions {
   };
 }
 
-const EXECUTION_KEYS = ['binary', 'parallelism', 'initArgs', 'planArgs', 'env'];
+const EXECUTION_KEYS = ['binary', 'parallelism', 'initArgs', 'planArgs', 'env', 'retries', 'init'];
 
 export function readExecution(
   section: ConfigRecord,
@@ -156,6 +160,12 @@ export function readExecution(
         break;
       case 'env':
         options.env = variables(value, at, file);
+        break;
+      case 'retries':
+        options.retries = integer(value, at, file, 0);
+        break;
+      case 'init':
+        options.init = oneOf(value, at, file, ['auto', 'always', 'never']);
         break;
       default:
         throw unknownKey(file, at, EXECUTION_KEYS);

@@ -1,0 +1,150 @@
+import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
+import { ParallelismError, RunCycleError } from './engine/runScheduler';
+import { UnknownModuleError } from './engine/runSelection';
+import { loadWorkspaceConfig } from './engine/terraceConfig';
+import { WorkspaceAnalysis } from './engine/workspaceAnalysis';
+import { runModules } from './runner/runModules';
+import { RunPrinter } from './runner/runReport';
+import { runTargets } from './runner/runTargets';
+import { TerraformNotFoundError } from './runner/terraformBinary';
+import { killAllProcessGroups } from './runner/terraformProcess';
+
+export interface PlanFlags {
+  parallelism?: string;
+  module?: string[];
+  'with-dependencies'?: boolean;
+  'with-dependents'?: boolean;
+  'changed-only'?: boolean;
+  'base-ref'?: string;
+  retries?: string;
+  binary?: string;
+  'detailed-exitcode'?: boolean;
+}
+
+export interface PlanIo {
+  usage(message: string): Error;
+  out(text: string): void;
+  err(text: string): void;
+  color: boolean;
+}
+
+/**
+ * `terrace plan [dir] [--parallelism N] [--module <id>… [--with-dependencies] [--with-dependents]]
+ * [--changed-only --base-ref <ref>] [--retries N] [--binary <terraform|tofu|path>] [--detailed-exitcode]`:
+ * `terraform plan` of the modules in dependency order, N at once, printing what the editor's
+ * terminal shows. Exit 0 when every module planned (2 with `--detailed-exitcode` when some have
+ * changes), 1 when one failed or was skipped, 130 when interrupted.
+ */
+export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): Promise<number> {
+  const parallelism = flags.parallelism === undefined ? undefined : wholeNumber(flags.parallelism, '--parallelism', io);
+  const retries = flags.retries === undefined ? undefined : wholeNumber(flags.retries, '--retries', io);
+  if (retries !== undefined && retries < 0) throw io.usage('--retries must be 0 or more');
+  if ((flags['with-dependencies'] || flags['with-dependents']) && !flags.module?.length)
+    throw io.usage('--with-dependencies and --with-dependents go with --module <id>');
+  if (flags['base-ref'] !== undefined && !flags['changed-only']) throw io.usage('--base-ref goes with --changed-only');
+  if (flags['changed-only'] && !flags['base-ref'])
+    throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
+  if (flags['changed-only'] && flags.module?.length) throw io.usage('--changed-only and --module exclude each other');
+
+  const config = await loadWorkspaceConfig(root);
+  for (const warning of config.warnings) io.err(`Warning: ${warning}\n`);
+  const execution = config.pipeline.execution;
+  const analysis = new WorkspaceAnalysis(root, config.analysis);
+  await analysis.load();
+  const result = analysis.result();
+
+  let modules: string[] | undefined = flags.module;
+  if (flags['changed-only']) {
+    try {
+      const files = await changedFiles(root, flags['base-ref']!, { includeUncommitted: true });
+      const affected = affectedModules(result, analysis, files, config.pipeline.libraryModules);
+      modules = [...affected.affected];
+      io.err(
+        `${files.length} changed file(s) since ${flags['base-ref']}: ${affected.changed.length} module(s) changed, ${modules.length} to plan with their dependents\n`,
+      );
+    } catch (error) {
+      if (!(error instanceof ChangedFilesError)) throw error;
+      io.err(`Error: ${error.message}\n`);
+      return 1;
+    }
+  }
+
+  let targets: ReturnType<typeof runTargets>;
+  try {
+    targets = runTargets(result, analysis, {
+      ...(modules ? { modules } : {}),
+      withDependencies: flags['with-dependencies'] ?? false,
+      withDependents: flags['with-dependents'] ?? false,
+    });
+  } catch (error) {
+    if (error instanceof UnknownModuleError) throw io.usage(error.message);
+    throw error;
+  }
+  if (targets.length === 0) {
+    io.err('Nothing to plan: no module selected\n');
+    return 0;
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.err('\nStopping: interrupting terraform (press Ctrl+C again to kill it at once)…\n');
+      controller.abort();
+    } else {
+      killAllProcessGroups();
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const printer = new RunPrinter(io.out, { color: io.color, root });
+  try {
+    const report = await runModules({
+      root,
+      targets,
+      kind: 'plan',
+      settings: {
+        binary: flags.binary ?? execution.binary,
+        binarySetting: flags.binary ? '--binary' : 'execution.binary in .terrace.yaml, or --binary',
+        parallelism: parallelism ?? execution.parallelism,
+        initArgs: execution.initArgs,
+        planArgs: execution.planArgs,
+        env: execution.env,
+        init: execution.init,
+        retries: retries ?? execution.retries,
+        command: 'terrace plan',
+      },
+      signal: controller.signal,
+      onStart: (run) => printer.begin('plan', targets, run),
+      onLine: (id, line) => printer.output(id, line),
+      onEvent: (event) => printer.event('plan', event),
+    });
+    printer.summary(report);
+    const results = report.result.results;
+    if (report.result.cancelled) return 130;
+    if (results.some((r) => r.status !== 'succeeded')) return 1;
+    return flags['detailed-exitcode'] && results.some((r) => r.value?.changes) ? 2 : 0;
+  } catch (error) {
+    if (error instanceof ParallelismError || error instanceof TerraformNotFoundError) {
+      io.err(`Error: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof RunCycleError) {
+      io.err('Error: circular dependency detected; modules in a cycle cannot be planned in order, so none was\n');
+      for (const cycle of error.cycles) io.err(`  ${cycle.join(' -> ')}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function wholeNumber(text: string, flag: string, io: PlanIo): number {
+  if (!/^-?\d+$/.test(text.trim())) throw io.usage(`${flag} needs a whole number, not '${text}'`);
+  return Number(text);
+}

@@ -1,0 +1,38 @@
+import { moduleFingerprint } from './moduleFingerprint';
+import { lockOwner } from './moduleLock';
+import type { RunTarget } from './runModules';
+import { deriveRunState, type ModuleRunState, readRunState } from './runState';
+
+export interface StateOptions {
+  /** Plans older than this need planning again (`terrace.planMaxAge`); 0 = no limit. */
+  planMaxAgeMs?: number;
+  now?: number;
+}
+
+/**
+ * The run state of each module now: its record in `.terrace/state.json`, the fingerprint of its
+ * files, its dependencies' applies and whether a run holds its lock. Reads the module files, so
+ * callers cache it (the server does, per graph version and state file change).
+ */
+export function moduleRunStates(
+  root: string,
+  modules: readonly RunTarget[],
+  options: StateOptions = {},
+): Map<string, ModuleRunState> {
+  const state = readRunState(root);
+  const states = new Map<string, ModuleRunState>();
+  for (const module of modules) {
+    const running = lockOwner(root, module.id);
+    states.set(
+      module.id,
+      deriveRunState(state.modules[module.id], {
+        fingerprint: moduleFingerprint(module.dir, module.sourceDirs),
+        ...(options.now !== undefined ? { now: options.now } : {}),
+        ...(options.planMaxAgeMs ? { planMaxAgeMs: options.planMaxAgeMs } : {}),
+        dependencies: module.dependencies.map((id) => ({ id, record: state.modules[id] })),
+        ...(running ? { running } : {}),
+      }),
+    );
+  }
+  return states;
+}

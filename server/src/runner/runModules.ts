@@ -1,0 +1,406 @@
+import { createWriteStream, existsSync, mkdirSync, type WriteStream, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  checkRunnable,
+  type ExecutorOutcome,
+  effectiveParallelism,
+  type RunEvent,
+  type RunResult,
+  runScheduled,
+} from '../engine/runScheduler';
+import { gitHead } from './gitHead';
+import { fileChecksum, moduleFingerprint } from './moduleFingerprint';
+import { acquireModuleLock, ModuleBusyError } from './moduleLock';
+import { type PlanCounts, summarizePlanJson } from './planSummary';
+import { createRunDir, LOG_FILE, moduleRunDir, PLAN_FILE, SUMMARY_FILE } from './runLayout';
+import { deriveRunState, type ModuleRecord, readRunState, stalePlanReason, updateModuleRecord } from './runState';
+import { resolveTerraformBinary, type TerraformBinary } from './terraformBinary';
+import { runTerraform, type TerraformExit } from './terraformProcess';
+
+/**
+ * A run of terraform over modules of one workspace: `plan` (saved plans with
+ * `-detailed-exitcode`), `drift` (the same, marking modules whose clean state changed) or
+ * `apply` (of saved plans that are still current). Shared by `terrace plan` and the editor's
+ * commands: the scheduler orders the modules, this file runs each one — its lock, `init` when
+ * needed, the command, the plan's summary, the log, the state record.
+ */
+export type RunKind = 'plan' | 'drift' | 'apply';
+
+/** A module to run: where it is, what its fingerprint covers, what it depends on. */
+export interface RunTarget {
+  id: string;
+  /** Absolute folder. */
+  dir: string;
+  /** Folders of the local child modules it calls (part of its fingerprint). */
+  sourceDirs: string[];
+  /** Its direct dependencies (all of them, selected or not). */
+  dependencies: string[];
+}
+
+export interface RunSettings {
+  /** `terraform`, `tofu`, or a path: `terrace.terraformPath` / `execution.binary`. */
+  binary: string;
+  /** Named in the message when the binary is missing. */
+  binarySetting?: string;
+  /** As `-parallelism`: 0 or undefined = 10; negative is an error. */
+  parallelism?: number;
+  initArgs?: string[];
+  planArgs?: string[];
+  /** Extra environment of every terraform process. */
+  env?: Record<string, string>;
+  /** `auto` (the default): when `.terraform/` is missing or `.terraform.lock.hcl` changed since the last init. */
+  init?: 'auto' | 'always' | 'never';
+  /** Extra attempts after a failed plan (0 = none). */
+  retries?: number;
+  retryDelay?: (attempt: number) => number;
+  /** How long a module locked by another run waits; 0 = reported busy at once. */
+  lockWaitMs?: number;
+  /** Between the interrupt and the kill when a run is stopped. */
+  graceMs?: number;
+  /** Recorded in the lock: who holds it (`terrace plan`, `Terrace: Run Plans`). */
+  command: string;
+}
+
+export interface ModuleOutcome {
+  kind: RunKind;
+  /** The exit code of the main command (plan or apply); null when stopped. */
+  exitCode: number | null;
+  /** A plan (or drift check) found changes (exit code 2). */
+  changes: boolean;
+  /** What the plan would do, or what the apply did (the plan's counts). */
+  counts?: PlanCounts;
+  drifted?: boolean;
+  /** Absolute paths. */
+  logFile: string;
+  planFile?: string;
+  initRan: boolean;
+}
+
+export interface RunRequest {
+  root: string;
+  targets: RunTarget[];
+  kind: RunKind;
+  settings: RunSettings;
+  signal?: AbortSignal;
+  /** A line of terraform output of a module. */
+  onLine?: (id: string, line: string) => void;
+  /** Scheduler events (start, retry, finish). */
+  onEvent?: (event: RunEvent<ModuleOutcome>) => void;
+  /** Called once the binary is found and the run folder exists, before any module starts. */
+  onStart?: (run: { runId: string; runDir: string; binary: TerraformBinary; parallelism: number }) => void;
+}
+
+export interface RunReport {
+  kind: RunKind;
+  root: string;
+  runId: string;
+  runDir: string;
+  binary: TerraformBinary;
+  result: RunResult<ModuleOutcome>;
+  targets: RunTarget[];
+}
+
+/** A failure of the run as a whole, before any module ran (its message is for the user as is). */
+export class RunError extends Error {}
+
+/**
+ * Runs `kind` over the targets in dependency order. Throws before anything starts on a bad
+ * parallelism (`ParallelismError`), a missing binary (`TerraformNotFoundError`) or a cycle among
+ * the targets (`RunCycleError`).
+ */
+export async function runModules(request: RunRequest): Promise<RunReport> {
+  const { root, settings, kind } = request;
+  const parallelism = effectiveParallelism(settings.parallelism);
+  const env = terraformEnv(settings.env);
+  const binary = await resolveTerraformBinary(settings.binary, env, settings.binarySetting);
+  const byId = new Map(request.targets.map((target) => [target.id, target]));
+  const graph = { dependencies: (id: string) => byId.get(id)?.dependencies ?? [] };
+  checkRunnable(graph, byId.keys());
+  const commit = await gitHead(root);
+  const run = createRunDir(root);
+  const context: ModuleContext = { request, binary, env, commit, runDir: run.dir, runId: run.id };
+  request.onStart?.({ runId: run.id, runDir: run.dir, binary, parallelism });
+  const result = await runScheduled<ModuleOutcome>({
+    graph,
+    modules: byId.keys(),
+    parallelism,
+    retries: kind === 'apply' ? 0 : (settings.retries ?? 0),
+    ...(settings.retryDelay ? { retryDelay: settings.retryDelay } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    executor: (id, signal, attempt) => runOne(context, byId.get(id)!, signal, attempt),
+    ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+  });
+  return { kind, root, runId: run.id, runDir: run.dir, binary, result, targets: request.targets };
+}
+
+interface ModuleContext {
+  request: RunRequest;
+  binary: TerraformBinary;
+  env: NodeJS.ProcessEnv;
+  commit: string | undefined;
+  runDir: string;
+  runId: string;
+}
+
+/** Terraform's environment for unattended runs, then the workspace's `execution.env`. */
+export function terraformEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', ...extra };
+}
+
+async function runOne(
+  context: ModuleContext,
+  target: RunTarget,
+  signal: AbortSignal,
+  attempt: number,
+): Promise<ExecutorOutcome<ModuleOutcome>> {
+  const { request } = context;
+  const { root, settings, kind } = request;
+  let lock: Awaited<ReturnType<typeof acquireModuleLock>>;
+  try {
+    lock = await acquireModuleLock(root, target.id, {
+      command: settings.command,
+      waitMs: settings.lockWaitMs ?? 0,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof ModuleBusyError) return { ok: false, message: error.message, retryable: false };
+    throw error;
+  }
+  const dir = moduleRunDir(context.runDir, target.id);
+  mkdirSync(dir, { recursive: true });
+  const logFile = path.join(dir, LOG_FILE);
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const module = new ModuleRun(context, target, signal, log);
+  try {
+    module.note(
+      `# ${kind} of ${target.id}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${new Date().toISOString()}, ${context.binary.version}`,
+    );
+    return kind === 'apply' ? await module.apply(logFile) : await module.plan(dir, logFile);
+  } finally {
+    await new Promise((resolve) => log.end(resolve));
+    lock.release();
+  }
+}
+
+/** One module's commands within a run: init when needed, then plan or apply. */
+class ModuleRun {
+  private initRan = false;
+  /** The first `Error: …` line terraform printed, for the status line. */
+  private firstError: string | undefined;
+
+  constructor(
+    private readonly context: ModuleContext,
+    private readonly target: RunTarget,
+    private readonly signal: AbortSignal,
+    private readonly log: WriteStream,
+  ) {}
+
+  note(line: string): void {
+    this.log.write(`${line}\n`);
+  }
+
+  private line(text: string): void {
+    this.log.write(`${text}\n`);
+    if (this.firstError === undefined && /^\s*(│\s*)?Error: /.test(text))
+      this.firstError = text.replace(/^\s*(│\s*)?/, '');
+    this.context.request.onLine?.(this.target.id, text);
+  }
+
+  /**
+   * Runs one terraform command in the module's folder. Its output goes to the log and the run's
+   * lines, or, with `quiet` (show -json), stdout is captured and stderr goes to the log only.
+   */
+  private async terraform(args: string[], quiet = false): Promise<TerraformExit> {
+    // Paths inside the workspace are shown relative to it.
+    const root = this.context.request.root + path.sep;
+    const shown = [path.basename(this.context.binary.path), ...args.map((arg) => arg.split(root).join(''))].join(' ');
+    if (quiet) this.note(`$ ${shown}`);
+    else this.line(`$ ${shown}`);
+    return runTerraform({
+      binary: this.context.binary.path,
+      args,
+      cwd: this.target.dir,
+      env: this.context.env,
+      signal: this.signal,
+      onLine: (text) => (quiet ? this.note(text) : this.line(text)),
+      captureStdout: quiet,
+      ...(this.context.request.settings.graceMs !== undefined
+        ? { graceMs: this.context.request.settings.graceMs }
+        : {}),
+    });
+  }
+
+  private failure(step: string, exit: TerraformExit): { ok: false; message: string } {
+    if (exit.cancelled) return { ok: false, message: `${step} stopped` };
+    const how = exit.code === null ? `was killed (${exit.signal})` : `exited ${exit.code}`;
+    return { ok: false, message: `${step} ${how}${this.firstError ? `: ${this.firstError}` : ''}` };
+  }
+
+  /** `init -input=false` when `.terraform/` is missing or the provider lock file changed since the last init. */
+  private async initIfNeeded(record: ModuleRecord | undefined): Promise<{ ok: false; message: string } | undefined> {
+    const mode = this.context.request.settings.init ?? 'auto';
+    const lockHash = fileChecksum(path.join(this.target.dir, '.terraform.lock.hcl')) ?? null;
+    const needed =
+      mode === 'always' ||
+      (mode === 'auto' &&
+        (!existsSync(path.join(this.target.dir, '.terraform')) ||
+          (record?.init !== undefined && record.init.lockFileHash !== lockHash)));
+    if (!needed) return undefined;
+    const exit = await this.terraform([
+      'init',
+      '-input=false',
+      '-no-color',
+      ...(this.context.request.settings.initArgs ?? []),
+    ]);
+    this.initRan = true;
+    if (exit.code !== 0) return this.failure('terraform init', exit);
+    const after = fileChecksum(path.join(this.target.dir, '.terraform.lock.hcl')) ?? null;
+    updateModuleRecord(this.context.request.root, this.target.id, (r) => {
+      r.init = { time: new Date().toISOString(), lockFileHash: after };
+    });
+    return undefined;
+  }
+
+  async plan(dir: string, logFile: string): Promise<ExecutorOutcome<ModuleOutcome>> {
+    const { root, kind, settings } = this.context.request;
+    const state = readRunState(root);
+    const before = state.modules[this.target.id];
+    const initFailed = await this.initIfNeeded(before);
+    if (initFailed) return initFailed;
+    const fingerprint = moduleFingerprint(this.target.dir, this.target.sourceDirs);
+    const wasIdle =
+      deriveRunState(before, {
+        fingerprint,
+        dependencies: this.target.dependencies.map((id) => ({ id, record: state.modules[id] })),
+      }).state === 'Idle';
+    const planFile = path.join(dir, PLAN_FILE);
+    const exit = await this.terraform([
+      'plan',
+      '-input=false',
+      '-no-color',
+      '-detailed-exitcode',
+      `-out=${planFile}`,
+      ...(settings.planArgs ?? []),
+    ]);
+    const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
+    const base = {
+      time: new Date().toISOString(),
+      runId: this.context.runId,
+      kind: kind === 'drift' ? ('drift' as const) : ('plan' as const),
+      ...(this.context.commit ? { commit: this.context.commit } : {}),
+      exitCode: exit.cancelled ? null : exit.code,
+      fingerprint,
+      logFile: relative(logFile),
+    };
+    if (exit.cancelled || (exit.code !== 0 && exit.code !== 2)) {
+      updateModuleRecord(root, this.target.id, (record) => {
+        record.lastPlan = base;
+      });
+      return this.failure('terraform plan', exit);
+    }
+    const show = await this.terraform(['show', '-json', '-no-color', planFile], true);
+    if (show.code !== 0) return this.failure('terraform show -json', show);
+    const summary = summarizePlanJson(show.stdout);
+    writeFileSync(path.join(dir, SUMMARY_FILE), `${JSON.stringify({ exitCode: exit.code, ...summary }, null, 2)}\n`);
+    const changes = exit.code === 2;
+    const drifted = kind === 'drift' && changes && wasIdle;
+    const checksum = fileChecksum(planFile);
+    updateModuleRecord(root, this.target.id, (record) => {
+      record.lastPlan = {
+        ...base,
+        planFile: relative(planFile),
+        ...(checksum ? { checksum } : {}),
+        counts: summary.counts,
+        ...(drifted ? { drifted: true } : {}),
+      };
+    });
+    return {
+      ok: true,
+      value: {
+        kind,
+        exitCode: exit.code,
+        changes,
+        counts: summary.counts,
+        ...(kind === 'drift' ? { drifted } : {}),
+        logFile,
+        planFile,
+        initRan: this.initRan,
+      },
+    };
+  }
+
+  async apply(logFile: string): Promise<ExecutorOutcome<ModuleOutcome>> {
+    const { root } = this.context.request;
+    const record = readRunState(root).modules[this.target.id];
+    const planFile = record?.lastPlan?.planFile ? path.resolve(root, record.lastPlan.planFile) : undefined;
+    const stale = stalePlanReason(record, {
+      fingerprint: moduleFingerprint(this.target.dir, this.target.sourceDirs),
+      commit: this.context.commit,
+      planChecksum: planFile ? fileChecksum(planFile) : undefined,
+    });
+    if (stale || !planFile) {
+      this.line(`refused: ${stale}`);
+      return { ok: false, message: `stale plan refused: ${stale}`, retryable: false };
+    }
+    const initFailed = await this.initIfNeeded(record);
+    if (initFailed) return { ...initFailed, retryable: false };
+    const exit = await this.terraform(['apply', '-input=false', '-no-color', planFile]);
+    const relativeLog = path.relative(root, logFile).split(path.sep).join('/');
+    updateModuleRecord(root, this.target.id, (current) => {
+      current.lastApply = {
+        time: new Date().toISOString(),
+        runId: this.context.runId,
+        planChecksum: record!.lastPlan!.checksum!,
+        exitCode: exit.cancelled ? null : exit.code,
+        logFile: relativeLog,
+      };
+    });
+    if (exit.code !== 0 || exit.cancelled) return { ...this.failure('terraform apply', exit), retryable: false };
+    return {
+      ok: true,
+      value: {
+        kind: 'apply',
+        exitCode: 0,
+        changes: true,
+        ...(record!.lastPlan!.counts ? { counts: record!.lastPlan!.counts } : {}),
+        logFile,
+        planFile,
+        initRan: this.initRan,
+      },
+    };
+  }
+}
+
+/** A saved plan that Apply Saved Plans may apply, or why not. */
+export type ApplyCandidate =
+  | { id: string; ready: true; counts: PlanCounts | undefined; planFile: string }
+  | { id: string; ready: false; reason: string };
+
+/**
+ * The targets whose last plan has changes not yet applied, each either ready (its saved plan is
+ * current: checksum, commit, files) or refused with the reason. Modules without pending changes
+ * are left out.
+ */
+export async function applyCandidates(root: string, targets: readonly RunTarget[]): Promise<ApplyCandidate[]> {
+  const state = readRunState(root);
+  const commit = await gitHead(root);
+  const candidates: ApplyCandidate[] = [];
+  for (const target of targets) {
+    const record = state.modules[target.id];
+    const plan = record?.lastPlan;
+    if (!record || !plan || plan.exitCode !== 2) continue;
+    if (record.lastApply?.exitCode === 0 && record.lastApply.planChecksum === plan.checksum) continue;
+    const planFile = plan.planFile ? path.resolve(root, plan.planFile) : undefined;
+    const reason = stalePlanReason(record, {
+      fingerprint: moduleFingerprint(target.dir, target.sourceDirs),
+      commit,
+      planChecksum: planFile ? fileChecksum(planFile) : undefined,
+    });
+    candidates.push(
+      reason || !planFile
+        ? { id: target.id, ready: false, reason: reason ?? 'no saved plan' }
+        : { id: target.id, ready: true, counts: plan.counts, planFile },
+    );
+  }
+  return candidates;
+}

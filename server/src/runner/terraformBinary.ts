@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The terraform (or tofu) binary could not be found or does not run: one clear error before anything starts. */
+export class TerraformNotFoundError extends Error {}
+
+export interface TerraformBinary {
+  /** Absolute path. */
+  path: string;
+  /** `Terraform v1.11.4` or `OpenTofu v1.9.0`: the first line of `version`. */
+  version: string;
+}
+
+/**
+ * Finds the binary a run uses: `binary` is an absolute (or relative) path, or a name looked up on
+ * `PATH` (`terraform`, `tofu`), and it must answer `version`. `setting` names where the value
+ * came from, for the message.
+ */
+export async function resolveTerraformBinary(
+  binary: string,
+  env: NodeJS.ProcessEnv = process.env,
+  setting = 'terrace.terraformPath or execution.binary',
+): Promise<TerraformBinary> {
+  const found =
+    binary.includes('/') || binary.includes(path.sep) ? checkFile(path.resolve(binary)) : onPath(binary, env);
+  if (!found)
+    throw new TerraformNotFoundError(
+      binary.includes('/')
+        ? `${binary} does not exist or is not executable (set by ${setting})`
+        : `${binary} was not found on PATH; install it or set ${setting} to its path`,
+    );
+  try {
+    const { stdout } = await run(found, ['version'], { env, timeout: 30_000 });
+    return { path: found, version: stdout.split('\n')[0]!.trim() };
+  } catch (error) {
+    throw new TerraformNotFoundError(
+      `${found} did not answer 'version': ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = checkFile(path.join(dir, name));
+    if (candidate) return candidate;
+  }
+  return undefined;
+}
+
+function checkFile(file: string): string | undefined {
+  try {
+    if (!statSync(file).isFile()) return undefined;
+    accessSync(file, constants.X_OK);
+    return file;
+  } catch {
+    return undefined;
+  }
+}

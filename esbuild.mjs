@@ -54,7 +54,7 @@ const bundles = [
     banner: { js: '#!/usr/bin/env node' },
     outdir: 'dist',
   },
-  // The graph panel: its script, the ELK layout worker (also loadable as a page script), its stylesheet.
+  // The graph panel: its script, the layout worker (also loadable as a page script), its stylesheet.
   {
     ...common,
     entryPoints: { webview: 'webview/src/main.ts' },
@@ -64,9 +64,6 @@ const bundles = [
   },
   {
     ...common,
-    // Always minified: elkjs's generated code is 3.5 MB pretty-printed, and the worker parses it on every start.
-    minify: true,
-    sourcemap: false,
     entryPoints: { layoutWorker: 'webview/src/layoutWorker.ts' },
     platform: 'browser',
     format: 'iife',

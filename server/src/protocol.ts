@@ -171,6 +171,8 @@ export type WebviewToPanel =
       levels: number;
       /** Milliseconds from receiving the graph (or the view change) to the drawing. */
       ms: number;
+      /** Of which the layout (in the worker) took. */
+      layoutMs: number;
       /** Whether the layout ran in a Web Worker (false: in the page, when no worker could start). */
       worker: boolean;
       /** The module the view is focused on, if any. */

@@ -145,7 +145,7 @@ export class WebviewPage {
 
   /** What the host sends the webview: a `message` event on its window. */
   async post(message: PanelToWebview): Promise<void> {
-    await this.page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
+    await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
   }
 
   /** The first message of that type posted after `since` messages (default: any so far), waiting if needed. */

@@ -240,8 +240,8 @@ export class GraphPanelView {
     const activity = h('span', { class: 'activity', 'aria-live': 'polite' });
     const footer = h('footer', { class: 'status' }, status, activity);
 
-    const main = h('div', { class: 'main' }, canvas, legend);
-    container.append(toolbar, progress, banner, groupBar, main, footer);
+    const main = h('div', { class: 'main' }, canvas);
+    container.append(toolbar, progress, banner, groupBar, main, legend, footer);
     document.addEventListener('keydown', (event) => {
       if ((event.key === 'f' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !isTyping(event))) {
         event.preventDefault();
@@ -274,33 +274,33 @@ export class GraphPanelView {
 
   private buildLegend(): HTMLElement {
     const sample = (kind: string) => {
-      const svg = svgElement('svg', { width: 96, height: 24, class: 'legend-sample', 'aria-hidden': 'true' });
+      const svg = svgElement('svg', { width: 64, height: 20, class: 'legend-sample', 'aria-hidden': 'true' });
       if (kind === 'edge' || kind === 'cycle') {
         svgElement(
           'rect',
-          { class: `node-box${kind === 'cycle' ? ' cycle' : ''}`, x: 1, y: 4, width: 22, height: 16, rx: 3 },
+          { class: `node-box${kind === 'cycle' ? ' cycle' : ''}`, x: 1, y: 2, width: 18, height: 16, rx: 3 },
           svg,
         );
         svgElement(
           'rect',
-          { class: `node-box${kind === 'cycle' ? ' cycle' : ''}`, x: 73, y: 4, width: 22, height: 16, rx: 3 },
+          { class: `node-box${kind === 'cycle' ? ' cycle' : ''}`, x: 45, y: 2, width: 18, height: 16, rx: 3 },
           svg,
         );
         svgElement(
           'path',
           {
             class: `edge${kind === 'cycle' ? ' cycle' : ''}`,
-            d: 'M73,12 L24,12',
+            d: 'M45,10 L20,10',
             'marker-end': `url(#arrow-${kind === 'cycle' ? 'cycle' : 'plain'})`,
           },
           svg,
         );
-        const a = svgElement('text', { x: 12, y: 16, 'text-anchor': 'middle', class: 'legend-letter' }, svg);
+        const a = svgElement('text', { x: 10, y: 14, 'text-anchor': 'middle', class: 'legend-letter' }, svg);
         a.textContent = 'B';
-        const b = svgElement('text', { x: 84, y: 16, 'text-anchor': 'middle', class: 'legend-letter' }, svg);
+        const b = svgElement('text', { x: 54, y: 14, 'text-anchor': 'middle', class: 'legend-letter' }, svg);
         b.textContent = 'A';
       } else if (kind === 'problems') {
-        const badge = svgElement('g', { class: 'badge problems', transform: 'translate(48 12)' }, svg);
+        const badge = svgElement('g', { class: 'badge problems', transform: 'translate(54 10)' }, svg);
         svgElement('circle', { r: 9 }, badge);
         const text = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
         text.textContent = '2';
@@ -308,7 +308,7 @@ export class GraphPanelView {
         for (const offset of [6, 3, 0]) {
           svgElement(
             'rect',
-            { class: 'node-box stack', x: 30 + offset, y: 6 - offset, width: 30, height: 14, rx: 3 },
+            { class: 'node-box stack', x: 28 + offset, y: 8 - offset, width: 28, height: 11, rx: 3 },
             svg,
           );
         }
@@ -322,16 +322,12 @@ export class GraphPanelView {
       h(
         'ul',
         {},
-        row('edge', 'A depends on B: A reads the remote state B writes'),
-        row('cycle', 'a dependency cycle'),
-        row('problems', 'references that resolve to no module, or to several'),
-        row('group', 'a collapsed group: click to expand'),
+        row('edge', 'A depends on B (reads its remote state)'),
+        row('cycle', 'dependency cycle'),
+        row('problems', 'unresolved references'),
+        row('group', 'collapsed group'),
       ),
-      h(
-        'p',
-        {},
-        'Columns are execution levels: a module runs after the columns to its left; the modules of one column can run in parallel.',
-      ),
+      h('p', {}, 'Columns are execution levels, run left to right; the modules of a column can run in parallel.'),
     );
   }
 
@@ -395,6 +391,7 @@ export class GraphPanelView {
       edges: view.edges.length,
       levels: view.levels.length,
       ms: Math.round(performance.now() - started),
+      layoutMs: Math.round(layout.ms),
       worker: this.layouts.inWorker,
       focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
     });
@@ -482,7 +479,12 @@ export class GraphPanelView {
       ...view.levels.map((level, column) =>
         h(
           'div',
-          { class: 'column-heading', 'data-level': String(level), 'data-column': String(column) },
+          {
+            class: 'column-heading',
+            'data-level': String(level),
+            'data-column': String(column),
+            title: `Level ${level}`,
+          },
           `Level ${level}`,
         ),
       ),
@@ -497,8 +499,12 @@ export class GraphPanelView {
     for (let i = 0; i < headings.length; i++) {
       const heading = headings[i] as HTMLElement;
       const x = (layout.columns[Number(heading.dataset.column)] ?? 0) * transform.k + transform.x;
+      const width = Math.max(24, NODE_WIDTH * transform.k);
       heading.style.transform = `translateX(${Math.round(x)}px)`;
-      heading.style.width = `${Math.max(24, NODE_WIDTH * transform.k)}px`;
+      heading.style.width = `${width}px`;
+      // Zoomed far out, only the number fits.
+      const text = width >= 56 ? `Level ${heading.dataset.level}` : (heading.dataset.level ?? '');
+      if (heading.textContent !== text) heading.textContent = text;
     }
   }
 
@@ -980,8 +986,10 @@ function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
   );
 }
 
+const numbers = new Intl.NumberFormat('en-US');
+
 function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${numbers.format(count)} ${count === 1 ? one : many}`;
 }
 
 function isTyping(event: KeyboardEvent): boolean {

@@ -1,8 +1,8 @@
-import ELK from 'elkjs/lib/elk.bundled.js';
-import { fromElkGraph, type Layout, type LayoutInput, toElkGraph } from './layoutGraph';
+import { layeredLayout } from './layeredLayout';
+import type { Layout, LayoutInput } from './layoutGraph';
 
 /**
- * The layout worker: ELK runs here, off the panel's main thread. Messages: `{ id, input }` in,
+ * The layout worker: layouts run here, off the panel's main thread. Messages: `{ id, input }` in,
  * `{ id, layout }` or `{ id, error }` out. The same bundle loaded as a page script (when no worker can
  * start) offers `terraceLayout` instead.
  */
@@ -12,13 +12,8 @@ export interface LayoutRequest {
 }
 export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string };
 
-const elk = new ELK();
-
 export async function layout(input: LayoutInput): Promise<Layout> {
-  const started = performance.now();
-  const graph = toElkGraph(input);
-  const result = await elk.layout(graph);
-  return fromElkGraph(input, result, performance.now() - started);
+  return layeredLayout(input);
 }
 
 declare const WorkerGlobalScope: unknown;
@@ -29,7 +24,6 @@ if (inWorker) {
     onmessage: ((event: MessageEvent<LayoutRequest>) => void) | null;
     postMessage(message: LayoutResponse): void;
   };
-  // elkjs, loaded in a worker, takes the worker's `onmessage` for its own protocol: take it back.
   scope.onmessage = (event) => {
     const { id, input } = event.data;
     layout(input).then(

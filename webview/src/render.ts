@@ -56,6 +56,7 @@ export function drawMarkers(defs: SVGDefsElement): void {
 export class TextFitter {
   private readonly context = document.createElement('canvas').getContext('2d');
   private readonly cache = new Map<string, string>();
+  private font = '';
 
   constructor(private readonly fontFamily: string) {}
 
@@ -66,7 +67,11 @@ export class TextFitter {
     let result = text;
     const context = this.context;
     if (context) {
-      context.font = `${font} ${this.fontFamily}`;
+      // Setting a canvas font parses it: only when it changes.
+      if (this.font !== font) {
+        context.font = `${font} ${this.fontFamily}`;
+        this.font = font;
+      }
       if (context.measureText(text).width > width) {
         let low = 0;
         let high = text.length;

@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { resultsDir, WebviewBrowser } from './browser';
+import { synthetic } from './graphModels';
+
+/**
+ * How long the panel takes from receiving a graph to having drawn it, in this Chromium: printed and
+ * written to test-results/webview/layout-times.json (the median of a few runs, each in a fresh page
+ * with a fresh layout worker). The asserts are on what is drawn; the times are for the record.
+ */
+const RUNS = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+describe('layout times (fresh page, graph message to drawing)', () => {
+  let browser: WebviewBrowser;
+  const times: Record<
+    string,
+    {
+      medianMs: number;
+      runsMs: number[];
+      inPanelMs: number[];
+      layoutMs: number[];
+      nodes: number;
+      groups: number;
+      edges: number;
+      levels: number;
+    }
+  > = {};
+  before(async () => {
+    browser = await WebviewBrowser.launch();
+  });
+  after(async () => {
+    await browser?.close();
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(path.join(resultsDir, 'layout-times.json'), `${JSON.stringify(times, null, 2)}\n`);
+    for (const [name, time] of Object.entries(times)) {
+      console.log(
+        `# ${name}: ${time.medianMs} ms (runs ${time.runsMs.join(', ')}; in the panel ${time.inPanelMs.join(', ')}; layout ${time.layoutMs.join(', ')}); ${time.nodes} nodes, ${time.groups} groups, ${time.edges} edges, ${time.levels} levels`,
+      );
+    }
+  });
+
+  for (const [modules, expand] of [
+    [200, false],
+    [1000, false],
+    [1000, true],
+    [3000, false],
+    [3000, true],
+  ] as const) {
+    const name = `${modules} modules${expand ? ', all expanded' : modules > 400 ? ', grouped' : ''}`;
+    test(name, async () => {
+      const graph = synthetic(modules);
+      const runs: number[] = [];
+      const inPanel: number[] = [];
+      const layout: number[] = [];
+      let last: Awaited<ReturnType<Awaited<ReturnType<WebviewBrowser['open']>>['render']>> | undefined;
+      for (let run = 0; run < RUNS; run++) {
+        // A saved state without groups draws every module at once, as after "Expand all".
+        const webview = await browser.open(expand ? { state: { view: { groupBy: null } } } : {});
+        const started = Date.now();
+        last = await webview.render({ type: 'graph', graph, folderUri: 'file:///synthetic' }, 120_000);
+        runs.push(Date.now() - started);
+        inPanel.push(last.ms);
+        layout.push(last.layoutMs);
+        assert.deepEqual(webview.errors, []);
+        await webview.page.close();
+      }
+      assert.ok(last);
+      const grouped = modules > 400 && !expand;
+      assert.equal(last.nodes, grouped ? 0 : modules);
+      assert.equal(last.groups > 0, grouped);
+      times[name] = {
+        medianMs: median(runs),
+        runsMs: runs,
+        inPanelMs: inPanel,
+        layoutMs: layout,
+        nodes: last.nodes,
+        groups: last.groups,
+        edges: last.edges,
+        levels: last.levels,
+      };
+    });
+  }
+});

@@ -23,12 +23,17 @@ export class Viewport {
   private drag: { pointer: number; startX: number; startY: number; from: Transform; moved: boolean } | undefined;
   /** True right after a drag, so the click that ends it does not count as a click on a node. */
   dragged = false;
+  /** The container's size, kept by a ResizeObserver: reading it from the DOM after a redraw would force a layout. */
+  private size: { width: number; height: number } | undefined;
 
   constructor(
     private readonly container: HTMLElement,
     private readonly target: SVGGElement,
     private readonly onChange: (transform: Transform) => void,
   ) {
+    new ResizeObserver(([entry]) => {
+      if (entry) this.size = { width: entry.contentRect.width, height: entry.contentRect.height };
+    }).observe(container);
     container.addEventListener('wheel', (event) => this.wheel(event), { passive: false });
     container.addEventListener('pointerdown', (event) => this.pointerDown(event));
     container.addEventListener('pointermove', (event) => this.pointerMove(event));
@@ -51,10 +56,18 @@ export class Viewport {
   }
 
   /** Zooms by `factor` keeping the container point (`cx`, `cy`) in place (default: the centre). */
-  zoomBy(factor: number, cx = this.container.clientWidth / 2, cy = this.container.clientHeight / 2): void {
+  zoomBy(factor: number, cx = this.width / 2, cy = this.height / 2): void {
     const { x, y, k } = this.current;
     const next = clamp(k * factor, MIN_ZOOM, MAX_ZOOM);
     this.set({ x: cx - ((cx - x) * next) / k, y: cy - ((cy - y) * next) / k, k: next });
+  }
+
+  private get width(): number {
+    return this.size?.width ?? this.container.clientWidth;
+  }
+
+  private get height(): number {
+    return this.size?.height ?? this.container.clientHeight;
   }
 
   panBy(dx: number, dy: number): void {
@@ -63,16 +76,16 @@ export class Viewport {
 
   /** Shows `box` whole and centred, never zooming in past 1. */
   fit(box: Box, padding = 32, maxZoom = 1): void {
-    const width = Math.max(1, this.container.clientWidth - 2 * padding);
-    const height = Math.max(1, this.container.clientHeight - 2 * padding);
+    const width = Math.max(1, this.width - 2 * padding);
+    const height = Math.max(1, this.height - 2 * padding);
     const k = clamp(
       Math.min(width / Math.max(box.width, 1), height / Math.max(box.height, 1), maxZoom),
       MIN_ZOOM,
       MAX_ZOOM,
     );
     this.set({
-      x: this.container.clientWidth / 2 - (box.x + box.width / 2) * k,
-      y: this.container.clientHeight / 2 - (box.y + box.height / 2) * k,
+      x: this.width / 2 - (box.x + box.width / 2) * k,
+      y: this.height / 2 - (box.y + box.height / 2) * k,
       k,
     });
   }
@@ -84,8 +97,8 @@ export class Viewport {
     const top = box.y * k + y;
     const right = left + box.width * k;
     const bottom = top + box.height * k;
-    const width = this.container.clientWidth;
-    const height = this.container.clientHeight;
+    const width = this.width;
+    const height = this.height;
     if (box.width * k > width - 2 * padding || box.height * k > height - 2 * padding) {
       this.fit(box, padding, k);
       return;

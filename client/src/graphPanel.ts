@@ -29,7 +29,7 @@ export class GraphPanel {
   static readonly viewType = 'terrace.graph';
   static currentPanel: GraphPanel | undefined;
 
-  /** Every drawing the webview reported, newest last (read by the extension's tests). */
+  /** The drawings the webview reported (the last 50), newest last: read by the extension's tests. */
   readonly renders: RenderedReport[] = [];
   private readonly renderedEmitter = new vscode.EventEmitter<RenderedReport>();
   readonly onDidRender = this.renderedEmitter.event;
@@ -115,6 +115,7 @@ export class GraphPanel {
         break;
       case 'rendered':
         this.renders.push(message);
+        if (this.renders.length > 50) this.renders.splice(0, this.renders.length - 50);
         this.renderedEmitter.fire(message);
         break;
       case 'export':

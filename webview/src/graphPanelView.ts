@@ -305,10 +305,10 @@ export class GraphPanelView {
         const text = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
         text.textContent = '2';
       } else {
-        for (const offset of [6, 3, 0]) {
+        for (const offset of [4, 2, 0]) {
           svgElement(
             'rect',
-            { class: 'node-box stack', x: 28 + offset, y: 8 - offset, width: 28, height: 11, rx: 3 },
+            { class: 'node-box stack', x: 28 + 2 * offset, y: 6 - offset, width: 32 - 4 * offset, height: 12, rx: 3 },
             svg,
           );
         }

@@ -173,11 +173,18 @@ function drawNode(
   );
   if (node.runState) g.dataset.runState = node.runState;
   if (node.kind === 'group') {
-    // A collapsed group: a small stack of cards.
-    for (const offset of [6, 3]) {
+    // A collapsed group: narrower cards behind it, clear of the edges at its sides.
+    for (const offset of [8, 4]) {
       svgElement(
         'rect',
-        { class: 'node-box stack', x: offset, y: -offset, width: NODE_WIDTH, height: NODE_HEIGHT, rx: 4 },
+        {
+          class: 'node-box stack',
+          x: 2 * offset,
+          y: -offset,
+          width: NODE_WIDTH - 4 * offset,
+          height: NODE_HEIGHT,
+          rx: 4,
+        },
         g,
       );
     }

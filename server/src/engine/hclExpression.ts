@@ -248,16 +248,23 @@ function literalValue(node: SyntaxNode, source: SourceText): Expr {
   }
   if (text === 'true' || text === 'false') return { kind: 'literal', value: text === 'true', range };
   if (text === 'null') return { kind: 'literal', value: null, range };
-  const value = /^0x/i.test(text) ? Number.parseInt(text.slice(2), 16) : Number(text);
+  const value = numberFromText(text);
   if (Number.isNaN(value)) return unsupported(node, source, 'not a number');
   return { kind: 'literal', value, range };
 }
 
-/** HCL rejects a quoted string split over lines; tree-sitter accepts it. */
+/** A numeric literal's value (decimal or `0x` hexadecimal); NaN when it is not a number. */
+export function numberFromText(text: string): number {
+  return /^0x/i.test(text) ? Number.parseInt(text.slice(2), 16) : Number(text);
+}
+
+/** HCL rejects a quoted string split over lines (tree-sitter accepts it); reported over the whole string. */
+export const SPLIT_STRING_MESSAGE =
+  'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc';
+
 function checkSingleLine(raw: string, node: SyntaxNode, source: SourceText): void {
   if (!raw.includes('\n') || !source.problems) return;
-  const message = 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc';
-  source.problems.push({ range: source.range(node.start, node.end), message });
+  source.problems.push({ range: source.range(node.start, node.end), message: SPLIT_STRING_MESSAGE });
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
@@ -295,7 +302,7 @@ export function decodeQuoted(raw: string): string {
 }
 
 /** Heredocs keep backslashes; only `$${` and `%%{` are escapes there. */
-function decodeHeredoc(raw: string): string {
+export function decodeHeredoc(raw: string): string {
   return raw.replace(/([$%])\1\{/g, '$1{');
 }
 
@@ -446,8 +453,11 @@ function operation(node: SyntaxNode, source: SourceText): Expr {
 
 // ---- templates ----------------------------------------------------------------------------------
 
-/** A template as a flat token list, the way HCL's parser sees it before nesting directives. */
-type Token =
+/**
+ * A template as a flat token list, the way HCL's parser sees it before nesting directives. Literal
+ * texts are raw source (escapes not yet decoded) until `templateFromTokens` decodes them.
+ */
+export type TemplateToken =
   | { t: 'lit'; text: string }
   | { t: 'interp'; expr: Expr; stripBefore: boolean; stripAfter: boolean }
   | { t: 'if'; condition: Expr; stripBefore: boolean; stripAfter: boolean }
@@ -466,14 +476,40 @@ function template(node: SyntaxNode, source: SourceText): Expr {
   const heredoc = node.type === 'heredoc_template';
   const bounds = heredoc ? heredocContent(node, source) : quotedContent(node);
   if (!bounds) return unsupported(node, source);
-  const tokens: Token[] = [];
+  const tokens: TemplateToken[] = [];
   flattenParts(node.children, bounds.from, bounds.to, source, tokens);
+  const style: TemplateStyle = !heredoc
+    ? 'quoted'
+    : textOf(node.children[0], source).trim() === '<<-'
+      ? 'indented-heredoc'
+      : 'heredoc';
+  return templateFromTokens(tokens, style, range, () => {
+    source.problems?.push({ range: source.range(node.start, node.end), message: SPLIT_STRING_MESSAGE });
+  });
+}
+
+/** `"…"`, `<<EOT` or `<<-EOT` (whose lines lose their common indentation). */
+export type TemplateStyle = 'quoted' | 'heredoc' | 'indented-heredoc';
+
+/**
+ * Turns a template's flat tokens (literals still raw) into a literal or a template: decodes the
+ * literals, applies strip markers and `<<-` indentation, nests directives. Shared by both parsers
+ * so that they decode alike. `splitOverLines` is called once per quoted literal that has a line break.
+ */
+export function templateFromTokens(
+  tokens: TemplateToken[],
+  style: TemplateStyle,
+  range: Range,
+  splitOverLines: () => void,
+): Expr {
+  const quoted = style === 'quoted';
   for (const token of tokens) {
-    if (!heredoc && token.t === 'lit') checkSingleLine(token.text, node, source);
-    if (token.t === 'lit') token.text = heredoc ? decodeHeredoc(token.text) : decodeQuoted(token.text);
+    if (token.t !== 'lit') continue;
+    if (quoted && token.text.includes('\n')) splitOverLines();
+    token.text = quoted ? decodeQuoted(token.text) : decodeHeredoc(token.text);
   }
   applyStripMarkers(tokens);
-  if (heredoc && textOf(node.children[0], source).trim() === '<<-') flushHeredoc(tokens);
+  if (style === 'indented-heredoc') flushHeredoc(tokens);
   const parts = nestParts(tokens, { at: 0 }, undefined);
   if (parts.every((part) => typeof part === 'string')) return { kind: 'literal', value: parts.join(''), range };
   return { kind: 'template', parts, range };
@@ -505,7 +541,7 @@ function flattenParts(
   from: number,
   to: number,
   source: SourceText,
-  tokens: Token[],
+  tokens: TemplateToken[],
 ): void {
   let at = from;
   for (const child of children) {
@@ -531,7 +567,7 @@ const DIRECTIVE_TAGS: ReadonlySet<string> = new Set([
   'template_for_end',
 ]);
 
-function flattenPart(node: SyntaxNode, source: SourceText, tokens: Token[]): void {
+function flattenPart(node: SyntaxNode, source: SourceText, tokens: TemplateToken[]): void {
   const strip = stripFlags(node);
   switch (node.type) {
     case 'template_interpolation': {
@@ -579,7 +615,7 @@ function stripFlags(node: SyntaxNode): { stripBefore: boolean; stripAfter: boole
   return { stripBefore, stripAfter: stripAfter && !(children.length === 3 && stripBefore) };
 }
 
-function applyStripMarkers(tokens: Token[]): void {
+function applyStripMarkers(tokens: TemplateToken[]): void {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.t === 'lit') continue;
@@ -594,8 +630,8 @@ function applyStripMarkers(tokens: Token[]): void {
  * `<<-` heredocs: remove the smallest indentation of all lines, as HCL does. Lines that are only
  * whitespace do not count (and keep their spaces); a line starting with an interpolation counts as 0.
  */
-function flushHeredoc(tokens: Token[]): void {
-  const lines: { token: Token & { t: 'lit' }; offset: number }[] = [];
+function flushHeredoc(tokens: TemplateToken[]): void {
+  const lines: { token: TemplateToken & { t: 'lit' }; offset: number }[] = [];
   let minSpaces = Number.POSITIVE_INFINITY;
   let lineStart = true;
   for (const token of tokens) {
@@ -630,7 +666,11 @@ function flushHeredoc(tokens: Token[]): void {
 }
 
 /** Nests the flat tokens into template parts, `%{ if }`/`%{ for }` becoming directives. */
-function nestParts(tokens: Token[], cursor: { at: number }, until: ReadonlySet<string> | undefined): TemplatePart[] {
+function nestParts(
+  tokens: TemplateToken[],
+  cursor: { at: number },
+  until: ReadonlySet<string> | undefined,
+): TemplatePart[] {
   const parts: TemplatePart[] = [];
   while (cursor.at < tokens.length) {
     const token = tokens[cursor.at];
@@ -662,7 +702,7 @@ const END_FOR: ReadonlySet<string> = new Set(['endfor']);
 const ELSE_OR_END_IF: ReadonlySet<string> = new Set(['else', 'endif']);
 const END_IF: ReadonlySet<string> = new Set(['endif']);
 
-function ifDirective(condition: Expr, tokens: Token[], cursor: { at: number }): TemplateDirective {
+function ifDirective(condition: Expr, tokens: TemplateToken[], cursor: { at: number }): TemplateDirective {
   const then = nestParts(tokens, cursor, ELSE_OR_END_IF);
   let otherwise: TemplatePart[] = [];
   if (tokens[cursor.at]?.t === 'else') {

@@ -316,6 +316,27 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('a fitted view fits again when the panel is resized; a view the user moved stays', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const fitted = await viewportTransform(webview);
+    await webview.page.setViewportSize({ width: 700, height: 700 });
+    await webview.page.waitForFunction(
+      (before) => document.querySelector('svg.graph > g.viewport')?.getAttribute('transform') !== before,
+      fitted,
+    );
+    const refitted = await viewportTransform(webview);
+    const scale = (transform: string | null) => Number(/scale\(([\d.]+)\)/.exec(transform ?? '')?.[1]);
+    assert.ok(scale(refitted) < scale(fitted), 'narrower panel, smaller scale');
+    await webview.page.locator('.canvas').focus();
+    await webview.page.keyboard.press('+');
+    const moved = await viewportTransform(webview);
+    await webview.page.setViewportSize({ width: 900, height: 700 });
+    await webview.page.waitForTimeout(300);
+    assert.equal(await viewportTransform(webview), moved);
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('group by service, collapse and expand a group', async () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });

@@ -39,6 +39,9 @@ export class GraphPanelView {
   private fitNext: boolean;
   private current: string | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** True while the view is as the last fit left it. */
+  private autoFit = false;
+  private fitting = false;
 
   private readonly elements: {
     search: HTMLInputElement;
@@ -72,7 +75,15 @@ export class GraphPanelView {
     this.fitter = new TextFitter(getComputedStyle(document.body).fontFamily || 'sans-serif');
     this.elements = this.build(container);
     this.tooltip = new Tooltip(this.elements.canvas);
-    this.viewport = new Viewport(this.elements.canvas, this.elements.root, (transform) => this.transformed(transform));
+    this.viewport = new Viewport(
+      this.elements.canvas,
+      this.elements.root,
+      (transform) => this.transformed(transform),
+      // A view the user has not moved since it was fitted stays fitted when the panel is resized.
+      () => {
+        if (this.autoFit) this.fit();
+      },
+    );
     if (this.state.transform) this.viewport.set(this.state.transform);
   }
 
@@ -844,10 +855,15 @@ export class GraphPanelView {
 
   private fit(): void {
     const box = this.drawing?.bounds;
-    if (box) this.viewport.fit({ ...box, y: box.y - 24, height: box.height + 24 });
+    if (!box) return;
+    this.fitting = true;
+    this.viewport.fit({ ...box, y: box.y - 24, height: box.height + 24 });
+    this.fitting = false;
+    this.autoFit = true;
   }
 
   private transformed(transform: Transform): void {
+    if (!this.fitting) this.autoFit = false;
     this.state.transform = transform;
     this.positionHeadings(transform);
     this.tooltip.hide();

@@ -30,9 +30,13 @@ export class Viewport {
     private readonly container: HTMLElement,
     private readonly target: SVGGElement,
     private readonly onChange: (transform: Transform) => void,
+    private readonly onResize: () => void = () => undefined,
   ) {
     new ResizeObserver(([entry]) => {
-      if (entry) this.size = { width: entry.contentRect.width, height: entry.contentRect.height };
+      if (!entry) return;
+      const resized = this.size !== undefined;
+      this.size = { width: entry.contentRect.width, height: entry.contentRect.height };
+      if (resized) this.onResize();
     }).observe(container);
     container.addEventListener('wheel', (event) => this.wheel(event), { passive: false });
     container.addEventListener('pointerdown', (event) => this.pointerDown(event));

@@ -4,24 +4,18 @@ import { generatePipeline, type PipelineChoices } from './generatePipeline';
 import { GraphPanel } from './graphPanel';
 import { currentGraph } from './graphSource';
 import { pickFromLevels } from './modulePicks';
+import type { RunChoices, RunPlans } from './runPlans';
 
 /** What a command needs from the running extension. */
 export interface CommandContext {
   readonly client: LanguageClient;
   readonly output: vscode.LogOutputChannel;
   readonly extensionUri: vscode.Uri;
+  /** Run Plans, Apply Saved Plans, Check Drift, Stop Run. */
+  readonly runs: RunPlans;
 }
 
 type Command = (ctx: CommandContext) => (...args: unknown[]) => unknown;
-
-/** A command whose feature has not landed yet says so instead of failing. */
-function notYet(feature: string): Command {
-  return () => () => {
-    const message = `Terrace: ${feature} is not available in this version yet.`;
-    void vscode.window.showInformationMessage(message);
-    return message;
-  };
-}
 
 /** Every command of the extension, by id (without the `terrace.` prefix). */
 export const commands: Record<string, Command> = {
@@ -30,7 +24,11 @@ export const commands: Record<string, Command> = {
   exportGraphSvg: () => () => GraphPanel.currentPanel?.runCommand('exportSvg'),
   exportGraphPng: () => () => GraphPanel.currentPanel?.runCommand('exportPng'),
   generatePipeline: (ctx) => (choices?: unknown) => generatePipeline(ctx.client, (choices ?? {}) as PipelineChoices),
-  runPlans: notYet('running plans'),
+  /** Choices (folder, modules, …) as the argument, or asked; resolves with what ran, once it is done. */
+  runPlans: (ctx) => (choices?: unknown) => ctx.runs.runPlans((choices ?? {}) as RunChoices),
+  applySavedPlans: (ctx) => (choices?: unknown) => ctx.runs.applySavedPlans((choices ?? {}) as RunChoices),
+  checkDrift: (ctx) => (choices?: unknown) => ctx.runs.checkDrift((choices ?? {}) as RunChoices),
+  stopRun: (ctx) => () => ctx.runs.stop(),
   showLevels: (ctx) => async () => {
     const graph = await currentGraph(ctx.client);
     if (!graph) return undefined;

@@ -2,8 +2,11 @@ import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import { ServerStatusNotification } from '../../server/src/protocol';
 import { registerCommands } from './commands';
+import { DriftSchedule } from './driftSchedule';
 import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
+import { PlanTerminalLinks } from './planTerminal';
+import { RunPlans } from './runPlans';
 import { StatusItem } from './statusItem';
 
 /** What `activate` returns: used by the extension's own tests, and by other extensions. */
@@ -20,10 +23,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const status = new StatusItem();
   client = createLanguageClient(context, output);
   const running = client;
+  const runs = new RunPlans(running, output);
   context.subscriptions.push(
     output,
     status,
-    ...registerCommands({ client: running, output, extensionUri: context.extensionUri }),
+    runs,
+    new DriftSchedule(runs),
+    vscode.window.registerTerminalLinkProvider(new PlanTerminalLinks()),
+    ...registerCommands({ client: running, output, extensionUri: context.extensionUri, runs }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onDidChangeState((event) => {

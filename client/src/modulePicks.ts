@@ -40,7 +40,7 @@ function moduleItem(graph: GraphModel, module: GraphModule): ModuleItem {
   const dependencies = new Set(graph.edges.filter((edge) => edge.from === module.id).map((edge) => edge.to)).size;
   return {
     label: `${module.inCycle ? '$(error)' : '$(folder)'} ${module.id}`,
-    description: `level ${module.level} · ${dependencies} ${dependencies === 1 ? 'dependency' : 'dependencies'}${module.inCycle ? ' · in a cycle' : ''}`,
+    description: `level ${module.level} · ${dependencies} ${dependencies === 1 ? 'dependency' : 'dependencies'}${module.inCycle ? ' · in a cycle' : ''}${module.runState ? ` · ${module.runState.state}` : ''}`,
     detail: module.backend?.address || undefined,
     module,
   };

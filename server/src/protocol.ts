@@ -31,6 +31,28 @@ export interface GraphModule {
   /** Where the module declares its backend (or its first file), for "open module". */
   location: WireLocation;
   inCycle: boolean;
+  /** Its run state (Run Plans), once the folder has run terraform through Terrace (`.terrace/state.json`). */
+  runState?: RunStateView;
+}
+
+/**
+ * A module's run state, after burrito's: Idle (its last plan has no changes, or they were
+ * applied, and is current), PlanNeeded (never planned, files changed, plan failed or too old, a
+ * dependency applied since) or ApplyNeeded (its saved plan has changes not applied yet).
+ */
+export interface RunStateView {
+  state: 'Idle' | 'PlanNeeded' | 'ApplyNeeded';
+  /** Why, in a few words: `files changed since the last plan`, `1 to add, 0 to change, 0 to destroy`. */
+  reason: string;
+  /** What the last plan would do. */
+  counts?: { add: number; change: number; destroy: number; import: number; outputs: number };
+  /** ISO times of the last plan and apply. */
+  plannedAt?: string;
+  appliedAt?: string;
+  /** A drift check found changes that no edit explains. */
+  drifted?: boolean;
+  /** A run is using terraform on it right now. */
+  running?: { command: string; pid: number; hostname: string; since: string };
 }
 
 export interface GraphEdge {
@@ -136,6 +158,61 @@ export type PipelineResult =
 export namespace PipelineRequest {
   export const method = 'terrace/pipeline';
   export const type = new RequestType<PipelineParams, PipelineResult, void>(method);
+}
+
+/**
+ * The modules a run covers (Run Plans, Apply Saved Plans, Check Drift), chosen by the server from
+ * its graph: every module, one or more with their dependencies and/or dependents, or the ones
+ * changed since a ref (committed, uncommitted and untracked) with their dependents. Client → server.
+ */
+export interface RunTargetsParams {
+  folderUri: string;
+  /** Module ids; absent = every module (or the changed ones with `changedOnly`). */
+  modules?: string[];
+  withDependencies?: boolean;
+  withDependents?: boolean;
+  changedOnly?: boolean;
+  baseRef?: string;
+}
+export interface RunTargetWire {
+  id: string;
+  /** Absolute folder of the module. */
+  dir: string;
+  /** Folders of the local child modules it calls (they count for its run state). */
+  sourceDirs: string[];
+  /** Its direct dependencies. */
+  dependencies: string[];
+}
+export type RunTargetsResult =
+  | {
+      kind: 'targets';
+      /** The workspace folder (where `.terrace/` is). */
+      root: string;
+      targets: RunTargetWire[];
+      /** The `execution` section of `.terrace.yaml`. */
+      execution: {
+        binary: string;
+        parallelism: number;
+        initArgs: string[];
+        planArgs: string[];
+        env: Record<string, string>;
+        retries: number;
+        init: 'auto' | 'always' | 'never';
+      };
+    }
+  | { kind: 'error'; message: string };
+export namespace RunTargetsRequest {
+  export const method = 'terrace/runTargets';
+  export const type = new RequestType<RunTargetsParams, RunTargetsResult, void>(method);
+}
+
+/** A run started or finished a module of a folder: the server reads the run states again. Client → server. */
+export interface RunStateChangedParams {
+  folderUri: string;
+}
+export namespace RunStateChangedNotification {
+  export const method = 'terrace/runStateChanged';
+  export const type = new NotificationType<RunStateChangedParams>(method);
 }
 
 /**

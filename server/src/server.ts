@@ -37,9 +37,13 @@ import {
   GraphRequest,
   ModuleForUriRequest,
   PipelineRequest,
+  RunStateChangedNotification,
+  RunTargetsRequest,
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
 } from './protocol';
+import { RunStates } from './runStates';
+import { runTargetsFor } from './runTargetsRequest';
 import { type EditorSettings, type FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /**
@@ -63,6 +67,14 @@ const folders = new WorkspaceFolders(
   },
   (root) => editorSettings(root),
 );
+
+/** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
+const runStates = new RunStates(async (root) => {
+  const hours = ((await editorSettings(root)) as { planMaxAge?: unknown }).planMaxAge;
+  return typeof hours === 'number' ? hours : DEFAULT_PLAN_MAX_AGE_HOURS;
+});
+const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
+let runStateTimer: NodeJS.Timeout | undefined;
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
@@ -97,6 +109,9 @@ connection.onInitialized(() => {
         '**/*.backend',
         `**/${CONFIG_FILE}`,
         ...TERRACI_CONFIG_FILES.map((name) => `**/${name}`),
+        // Run states: written by Run Plans here, in another window or by `terrace plan` in a shell.
+        '**/.terrace/state.json',
+        '**/.terrace/locks/*.lock',
       ].map((globPattern) => ({ globPattern })),
     });
   }
@@ -127,6 +142,10 @@ documents.onDidClose((event) => folders.fileChanged(uriToPath(event.document.uri
 connection.onDidChangeWatchedFiles((params) => {
   for (const change of params.changes) {
     const file = uriToPath(change.uri);
+    if (file.includes(`${path.sep}.terrace${path.sep}`)) {
+      runStatesChanged();
+      continue;
+    }
     if (path.basename(file) === CONFIG_FILE || TERRACI_CONFIG_FILES.includes(path.basename(file))) {
       const folder = folders.forFile(file);
       if (folder) folders.add(folder.root);
@@ -142,7 +161,9 @@ connection.onHover(async (params): Promise<Hover | null> => {
   const outcomes = referenceOutcomesAt(result, file, params.position);
   if (outcomes.length > 0) return markdown(referenceHover(result, outcomes));
   const module = moduleWithBackendAt(result, file, params.position);
-  return module ? markdown(moduleHover(result, module)) : null;
+  if (!module) return null;
+  const runState = (await runStates.forFolder(found.folder))?.get(module.id);
+  return markdown(moduleHover(result, module, runState));
 });
 
 connection.onDefinition(async (params): Promise<Location[]> => {
@@ -183,12 +204,13 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return [];
   const { result, file, folder } = found;
+  const states = await runStates.forFolder(folder);
   return result.modules
     .filter((module) => module.backend?.file === file)
     .map((module) => ({
       range: module.backend!.headerRange,
       command: {
-        title: moduleLensTitle(result, module),
+        title: moduleLensTitle(result, module, states?.get(module.id)),
         command: SHOW_MODULE_COMMAND,
         arguments: [pathToUri(folder.root), module.id],
       },
@@ -199,7 +221,10 @@ connection.onRequest(GraphRequest.type, async (params) => {
   const folder = params.folderUri ? folders.get(uriToPath(params.folderUri)) : folders.all()[0];
   if (!folder) return null;
   await folder.ready;
-  return toGraphModel(folder.analysis.result(), folder.version);
+  const model = toGraphModel(folder.analysis.result(), folder.version);
+  const states = await runStates.forFolder(folder);
+  if (states) for (const module of model.modules) module.runState = states.get(module.id);
+  return model;
 });
 
 connection.onRequest(ModuleForUriRequest.type, async (params) => {
@@ -214,6 +239,33 @@ connection.onRequest(PipelineRequest.type, async (params) => {
   await folder.ready;
   return pipelineFor(folder, params);
 });
+
+connection.onRequest(RunTargetsRequest.type, async (params) => {
+  const folder = folders.get(uriToPath(params.folderUri));
+  if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
+  await folder.ready;
+  return runTargetsFor(folder, params);
+});
+
+connection.onNotification(RunStateChangedNotification.type, () => runStatesChanged());
+
+/**
+ * Run states changed (a run here reported it, or `.terrace/` changed on disk): code lenses and
+ * the graph panel ask again, once per burst of changes.
+ */
+function runStatesChanged(): void {
+  runStates.changed();
+  if (runStateTimer) clearTimeout(runStateTimer);
+  runStateTimer = setTimeout(() => {
+    runStateTimer = undefined;
+    if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    for (const folder of folders.all())
+      void connection.sendNotification(GraphChangedNotification.type, {
+        folderUri: pathToUri(folder.root),
+        version: folder.version,
+      });
+  }, 200);
+}
 
 /** The analysis a document belongs to, once its folder is indexed. */
 async function analysisFor(uri: string) {
@@ -352,6 +404,7 @@ function sendStatus(): void {
 
 function forgetFolder(root: string): void {
   folders.remove(root);
+  runStates.forget(root);
   for (const file of published.get(root) ?? [])
     void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
   published.delete(root);

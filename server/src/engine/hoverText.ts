@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
+import { formatAge, type ModuleRunState } from './runState';
 import type { AnalysisResult, ModuleSummary } from './workspaceAnalysis';
 
 /**
@@ -35,8 +36,8 @@ function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string 
   }
 }
 
-/** The hover on a module's backend block: id, level, what it writes, dependencies and dependents. */
-export function moduleHover(result: AnalysisResult, module: ModuleSummary): string {
+/** The hover on a module's backend block: id, level, what it writes, dependencies and dependents, its run state. */
+export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const cycle = cycleOf(result, module.id);
   const lines = [`**Module \`${module.id}\`** · level ${module.level}`, ''];
@@ -44,7 +45,22 @@ export function moduleHover(result: AnalysisResult, module: ModuleSummary): stri
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
   if (cycle) lines.push('', `In a cycle: ${cycle.join(' -> ')}`);
+  if (runState) lines.push('', runStateLine(runState));
   return lines.join('\n');
+}
+
+/** `Run state: **ApplyNeeded** — 1 to add, 0 to change, 0 to destroy · planned 5 min ago`. */
+export function runStateLine(runState: ModuleRunState, now = Date.now()): string {
+  const parts = [`Run state: **${runState.state}** — ${runState.reason}`];
+  if (runState.plannedAt) parts.push(`planned ${ago(runState.plannedAt, now)}`);
+  if (runState.appliedAt) parts.push(`applied ${ago(runState.appliedAt, now)}`);
+  if (runState.running) parts.push(`running now (${runState.running.command}, pid ${runState.running.pid})`);
+  return parts.join(' · ');
+}
+
+function ago(time: string, now: number): string {
+  const ms = now - Date.parse(time);
+  return ms < 60_000 ? 'just now' : `${formatAge(ms)} ago`;
 }
 
 function linkIds(result: AnalysisResult, ids: readonly string[]): string {
@@ -61,10 +77,13 @@ export function moduleLink(module: ModuleSummary): string {
   return `[${module.id}](${pathToFileURL(file).href}#L${range.start.line + 1})`;
 }
 
-/** The code lens title above a backend block: `level 2 · 3 dependencies · 5 dependents`. */
-export function moduleLensTitle(result: AnalysisResult, module: ModuleSummary): string {
+/** The code lens title above a backend block: `level 2 · 3 dependencies · 5 dependents` (` · ApplyNeeded`). */
+export function moduleLensTitle(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const cycle = cycleOf(result, module.id) ? ' · in a cycle' : '';
-  return `level ${module.level} · ${plural(dependencies.length, 'dependency', 'dependencies')} · ${plural(dependents.length, 'dependent', 'dependents')}${cycle}`;
+  const run = runState
+    ? ` · ${runState.running ? 'running' : runState.state}${runState.drifted ? ' (drifted)' : ''}`
+    : '';
+  return `level ${module.level} · ${plural(dependencies.length, 'dependency', 'dependencies')} · ${plural(dependents.length, 'dependent', 'dependents')}${cycle}${run}`;
 }

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { LockOwner } from '../engine/runState';
 import { lockFile } from './runLayout';
 
 /**
@@ -9,14 +10,6 @@ import { lockFile } from './runLayout';
  * over, when its owner process on this machine is gone, or when it is older than `staleAfterMs`
  * (an owner on another machine sharing the folder cannot be checked).
  */
-export interface LockOwner {
-  pid: number;
-  hostname: string;
-  /** What holds it: `terrace plan`, `Terrace: Run Plans`, … */
-  command: string;
-  /** ISO time the lock was taken. */
-  since: string;
-}
 
 export class ModuleBusyError extends Error {
   constructor(

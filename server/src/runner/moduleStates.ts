@@ -1,7 +1,8 @@
+import { deriveRunState, type ModuleRunState } from '../engine/runState';
 import { moduleFingerprint } from './moduleFingerprint';
 import { lockOwner } from './moduleLock';
 import type { RunTarget } from './runModules';
-import { deriveRunState, type ModuleRunState, readRunState } from './runState';
+import { readRunState } from './runState';
 
 export interface StateOptions {
   /** Plans older than this need planning again (`terrace.planMaxAge`); 0 = no limit. */

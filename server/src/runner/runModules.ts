@@ -1,5 +1,6 @@
 import { createWriteStream, existsSync, mkdirSync, type WriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type PlanCounts, summarizePlanJson } from '../engine/planSummary';
 import {
   checkRunnable,
   type ExecutorOutcome,
@@ -8,12 +9,12 @@ import {
   type RunResult,
   runScheduled,
 } from '../engine/runScheduler';
+import { deriveRunState, type ModuleRecord, stalePlanReason } from '../engine/runState';
 import { gitHead } from './gitHead';
 import { fileChecksum, moduleFingerprint } from './moduleFingerprint';
 import { acquireModuleLock, ModuleBusyError } from './moduleLock';
-import { type PlanCounts, summarizePlanJson } from './planSummary';
 import { createRunDir, LOG_FILE, moduleRunDir, PLAN_FILE, SUMMARY_FILE } from './runLayout';
-import { deriveRunState, type ModuleRecord, readRunState, stalePlanReason, updateModuleRecord } from './runState';
+import { readRunState, updateModuleRecord } from './runState';
 import { resolveTerraformBinary, type TerraformBinary } from './terraformBinary';
 import { runTerraform, type TerraformExit } from './terraformProcess';
 
@@ -57,6 +58,8 @@ export interface RunSettings {
   lockWaitMs?: number;
   /** Between the interrupt and the kill when a run is stopped. */
   graceMs?: number;
+  /** Apply refuses saved plans older than this (`terrace.planMaxAge`); 0 or undefined: no limit. */
+  planMaxAgeMs?: number;
   /** Recorded in the lock: who holds it (`terrace plan`, `Terrace: Run Plans`). */
   command: string;
 }
@@ -337,6 +340,7 @@ class ModuleRun {
       fingerprint: moduleFingerprint(this.target.dir, this.target.sourceDirs),
       commit: this.context.commit,
       planChecksum: planFile ? fileChecksum(planFile) : undefined,
+      planMaxAgeMs: this.context.request.settings.planMaxAgeMs ?? 0,
     });
     if (stale || !planFile) {
       this.line(`refused: ${stale}`);
@@ -381,7 +385,11 @@ export type ApplyCandidate =
  * current: checksum, commit, files) or refused with the reason. Modules without pending changes
  * are left out.
  */
-export async function applyCandidates(root: string, targets: readonly RunTarget[]): Promise<ApplyCandidate[]> {
+export async function applyCandidates(
+  root: string,
+  targets: readonly RunTarget[],
+  planMaxAgeMs = 0,
+): Promise<ApplyCandidate[]> {
   const state = readRunState(root);
   const commit = await gitHead(root);
   const candidates: ApplyCandidate[] = [];
@@ -395,6 +403,7 @@ export async function applyCandidates(root: string, targets: readonly RunTarget[
       fingerprint: moduleFingerprint(target.dir, target.sourceDirs),
       commit,
       planChecksum: planFile ? fileChecksum(planFile) : undefined,
+      planMaxAgeMs,
     });
     candidates.push(
       reason || !planFile

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { compareIds } from '../engine/cycles';
+import { describeCounts, type PlanCounts } from '../engine/planSummary';
 import type { ModuleRunResult, RunEvent } from '../engine/runScheduler';
-import { describeCounts, type PlanCounts } from './planSummary';
 import type { ModuleOutcome, RunKind, RunReport, RunTarget } from './runModules';
 
 /**

@@ -12,6 +12,7 @@ const testModules: (() => Promise<unknown>)[] = [
   () => import('./languageFeatures.test'),
   () => import('./pipeline.test'),
   () => import('./graphPanel.test'),
+  () => import('./runPlans.test'),
 ];
 
 export interface SuiteResults {

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import type { RunPlans } from './runPlans';
+import { driftCheckIntervalMs } from './runSettings';
+
+/**
+ * `terrace.driftCheckInterval` (minutes, 0 = off): checks every workspace folder for drift on a
+ * schedule, without a terminal; drifted modules are announced and marked in their run states. A
+ * tick is skipped while another run is going on.
+ */
+export class DriftSchedule implements vscode.Disposable {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly runs: RunPlans) {
+    this.configure();
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('terrace.driftCheckInterval')) this.configure();
+    });
+  }
+
+  private configure(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const interval = driftCheckIntervalMs();
+    if (interval > 0) this.timer = setInterval(() => void this.tick(), interval);
+  }
+
+  private async tick(): Promise<void> {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      if (this.runs.running) return;
+      await this.runs.checkDrift({ folderUri: folder.uri.toString(), scope: 'all' }, true);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,47 @@
+import type { ModuleRunState } from './engine/runState';
+import { moduleRunStates } from './runner/moduleStates';
+import { hasRunState } from './runner/runState';
+import { runTargets } from './runner/runTargets';
+import type { FolderState } from './workspaceFolders';
+
+/** How long computed run states are reused at most (they age: `terrace.planMaxAge`). */
+const FRESH_MS = 30_000;
+
+/**
+ * The run states of each folder's modules for hovers, code lenses and the graph model: read from
+ * `.terrace/state.json` and the modules' files, cached until the graph changes, a run reports a
+ * change (or the state file changes on disk), or half a minute passes. Undefined for a folder
+ * where no run has happened, so that nothing is shown there.
+ */
+export class RunStates {
+  private readonly cache = new Map<string, { key: string; at: number; states: Map<string, ModuleRunState> }>();
+  private generation = 0;
+
+  constructor(
+    /** `terrace.planMaxAge` of a folder, in hours (0 = no limit). */
+    private readonly planMaxAgeHours: (root: string) => Promise<number>,
+  ) {}
+
+  /** Something under `.terrace/` changed: compute again on the next request. */
+  changed(): void {
+    this.generation++;
+  }
+
+  async forFolder(folder: FolderState): Promise<Map<string, ModuleRunState> | undefined> {
+    if (folder.error || !hasRunState(folder.root)) return undefined;
+    const hours = await this.planMaxAgeHours(folder.root);
+    const key = `${folder.version}:${this.generation}:${hours}`;
+    const cached = this.cache.get(folder.root);
+    if (cached && cached.key === key && Date.now() - cached.at < FRESH_MS) return cached.states;
+    const result = folder.analysis.result();
+    const states = moduleRunStates(folder.root, runTargets(result, folder.analysis), {
+      planMaxAgeMs: Math.max(0, hours) * 3_600_000,
+    });
+    this.cache.set(folder.root, { key, at: Date.now(), states });
+    return states;
+  }
+
+  forget(root: string): void {
+    this.cache.delete(root);
+  }
+}

@@ -1,0 +1,37 @@
+import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
+import { UnknownModuleError } from './engine/runSelection';
+import { ConfigError, loadWorkspaceConfig } from './engine/terraceConfig';
+import type { RunTargetsParams, RunTargetsResult } from './protocol';
+import { runTargets } from './runner/runTargets';
+import type { FolderState } from './workspaceFolders';
+
+/**
+ * `terrace/runTargets`: the modules a run covers, from the folder's current analysis, with the
+ * `execution` section of its `.terrace.yaml`. Changed-only counts what the editor sees
+ * (uncommitted and untracked files too) and adds the dependents. Never throws: a problem comes
+ * back as a message the client shows.
+ */
+export async function runTargetsFor(folder: FolderState, params: RunTargetsParams): Promise<RunTargetsResult> {
+  if (folder.error) return { kind: 'error', message: folder.error };
+  try {
+    const config = await loadWorkspaceConfig(folder.root);
+    const result = folder.analysis.result();
+    let modules = params.modules;
+    if (params.changedOnly) {
+      const baseRef = params.baseRef?.trim();
+      if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
+      const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
+      modules = [...affectedModules(result, folder.analysis, files, config.pipeline.libraryModules).affected];
+    }
+    const targets = runTargets(result, folder.analysis, {
+      ...(modules ? { modules } : {}),
+      withDependencies: params.withDependencies ?? false,
+      withDependents: params.withDependents ?? false,
+    });
+    return { kind: 'targets', root: folder.root, targets, execution: config.pipeline.execution };
+  } catch (error) {
+    if (error instanceof ChangedFilesError || error instanceof ConfigError || error instanceof UnknownModuleError)
+      return { kind: 'error', message: error.message };
+    throw error;
+  }
+}

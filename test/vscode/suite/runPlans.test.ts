@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunOutcome } from '../../../client/src/runPlans';
+import type { GraphModel } from '../../../server/src/protocol';
+import { runningApi, terraceExtension, waitFor } from './helpers';
+
+/**
+ * Run Plans in the real VS Code, with the real terraform. The tier's workspace uses s3 backends,
+ * which cannot run offline, so the run-levels fixture (local backends only) is copied into the
+ * workspace (itself a scratch copy) as `local-run/`, applied there, and only its modules are run.
+ * The folder is removed at the end, so the suites before see the workspace as it was.
+ */
+const LOCAL = 'local-run';
+const VPC = `${LOCAL}/network/vpc`;
+const AUDIT = `${LOCAL}/tools/audit`;
+const EKS = `${LOCAL}/platform/eks`;
+const DB = `${LOCAL}/data/db`;
+const API = `${LOCAL}/app/api`;
+const MODULES = [VPC, AUDIT, EKS, DB, API];
+
+suite('run plans', () => {
+  let root: string;
+  let dir: string;
+  let folderUri: string;
+  const graph = async () => {
+    const api = await runningApi();
+    return api.client.sendRequest<GraphModel | null>('terrace/graph', { folderUri });
+  };
+  const runStateOf = async (id: string) => (await graph())?.modules.find((module) => module.id === id)?.runState;
+
+  suiteSetup(async function () {
+    this.timeout(120_000);
+    await runningApi();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a workspace folder is open');
+    root = folder.uri.fsPath;
+    folderUri = folder.uri.toString();
+    dir = path.join(root, LOCAL);
+    cpSync(path.join(terraceExtension().extensionPath, 'test', 'fixtures', 'run-levels'), dir, { recursive: true });
+    const env = { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+    for (const module of MODULES) {
+      const cwd = path.join(root, module);
+      execFileSync('terraform', ['init', '-input=false', '-no-color'], { cwd, env, stdio: 'ignore' });
+      execFileSync('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd, env, stdio: 'ignore' });
+    }
+    appendFileSync(path.join(root, EKS, 'main.tf'), '\nresource "terraform_data" "extra" {\n  input = "extra"\n}\n');
+    await waitFor(
+      'the local-run modules to be indexed',
+      async () => {
+        const ids = new Set((await graph())?.modules.map((module) => module.id));
+        return MODULES.every((id) => ids.has(id));
+      },
+      30_000,
+    );
+  });
+
+  suiteTeardown(async () => {
+    for (const terminal of vscode.window.terminals) if (terminal.name.startsWith('Terrace: ')) terminal.dispose();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (root) rmSync(path.join(root, '.terrace'), { recursive: true, force: true });
+  });
+
+  test('Terrace: Run Plans opens the Terrace: plan terminal, plans in dependency order and shows the summary', async function () {
+    this.timeout(120_000);
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
+      folderUri,
+      modules: MODULES,
+      parallelism: 4,
+    });
+    assert.ok(outcome.ran, JSON.stringify(outcome));
+    assert.equal(outcome.terminalName, 'Terrace: plan');
+    assert.ok(
+      vscode.window.terminals.some((terminal) => terminal.name === 'Terrace: plan'),
+      'the terminal is open',
+    );
+    assert.deepEqual(
+      Object.fromEntries(outcome.results!.map((result) => [result.id, [result.status, result.summary]])),
+      {
+        [VPC]: ['succeeded', 'no changes'],
+        [AUDIT]: ['succeeded', 'no changes'],
+        [EKS]: ['succeeded', '1 to add, 0 to change, 0 to destroy'],
+        [DB]: ['succeeded', 'no changes'],
+        [API]: ['succeeded', 'no changes'],
+      },
+    );
+    const text = outcome.terminalText!;
+    assert.match(text, /^Terrace plan: 5 modules, parallelism 4, Terraform v/);
+    assert.match(text, /^local-run\/platform\/eks │ Plan: 1 to add, 0 to change, 0 to destroy\.$/m);
+    assert.match(text, /^± local-run\/platform\/eks: 1 to add, 0 to change, 0 to destroy \(\d+\.\ds\)$/m);
+    const table = text.slice(text.indexOf('  Module'));
+    assert.deepEqual(
+      table
+        .split('\n')
+        .slice(1, 6)
+        .map((line) => line.trim().split(/ {2,}/)[0]),
+      [VPC, AUDIT, DB, EKS, API],
+    );
+    assert.match(text, /\n5 modules: 1 with changes, 4 without changes in \d+\.\ds\n/);
+    // The saved plan and the full log, where the summary's links point.
+    const log = path.join(outcome.runDir!, LOCAL, 'platform', 'eks', 'terraform.log');
+    assert.match(readFileSync(log, 'utf8'), /Plan: 1 to add, 0 to change, 0 to destroy\./);
+    // The server shows the new run states (the graph panel draws them; hovers and code lenses say them).
+    const eks = await waitFor('eks to need an apply', async () => {
+      const state = await runStateOf(EKS);
+      return state?.state === 'ApplyNeeded' ? state : undefined;
+    });
+    assert.equal(eks.reason, '1 to add, 0 to change, 0 to destroy');
+    assert.equal((await runStateOf(API))?.state, 'Idle');
+  });
+
+  test('Terrace: Apply Saved Plans applies the current saved plan; the module becomes Idle, its dependents PlanNeeded', async function () {
+    this.timeout(120_000);
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('terrace.applySavedPlans', {
+      folderUri,
+      confirmed: true,
+    });
+    assert.ok(outcome.ran, JSON.stringify(outcome));
+    assert.equal(outcome.terminalName, 'Terrace: apply');
+    assert.deepEqual(
+      outcome.results!.map((result) => [result.id, result.status]),
+      [[EKS, 'succeeded']],
+    );
+    assert.deepEqual(outcome.refused, []);
+    assert.match(outcome.terminalText!, /^✔ local-run\/platform\/eks: applied: 1 added, 0 changed, 0 destroyed/m);
+    const state = JSON.parse(readFileSync(path.join(root, EKS, 'terraform.tfstate'), 'utf8'));
+    assert.ok(state.resources.some((resource: { name: string }) => resource.name === 'extra'));
+    await waitFor('eks to be Idle', async () => (await runStateOf(EKS))?.state === 'Idle');
+    const api = await runStateOf(API);
+    assert.deepEqual([api?.state, api?.reason], ['PlanNeeded', `${EKS} applied since the last plan`]);
+    // Nothing left to apply.
+    const again = await vscode.commands.executeCommand<RunOutcome>('terrace.applySavedPlans', {
+      folderUri,
+      confirmed: true,
+    });
+    assert.deepEqual([again.ran, again.reason], [false, 'nothing']);
+  });
+});

@@ -100,7 +100,8 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const printer = new RunPrinter(io.out, { color: io.color, root });
+  // Paths (logs, plans) are printed relative to where the command runs.
+  const printer = new RunPrinter(io.out, { color: io.color, root: process.cwd() });
   try {
     const report = await runModules({
       root,

@@ -701,4 +701,37 @@ describe('run plans with the real terraform', () => {
     assert.match(failing.stdout, /^✖ platform\/eks: failed: terraform plan exited 1: Error: Unsupported attribute/m);
     assert.match(failing.stdout, /5 modules: 1 with changes, 2 without changes, 1 failed, 1 skipped in/);
   });
+
+  test('examples/local, as the README shows it: two modules with changes, in dependency order', async () => {
+    const root = path.join(scratch, `example-${++copies}`);
+    cpSync(path.join(repo, 'examples/local'), root, { recursive: true });
+    let stdout = '';
+    const status = await planCommand(
+      root,
+      { parallelism: '4' },
+      {
+        usage: (message) => new Error(message),
+        out: (text) => (stdout += text),
+        err: () => undefined,
+        color: false,
+      },
+    );
+    assert.equal(status, 0, stdout);
+    const table = stdout.slice(stdout.indexOf('  Module'));
+    assert.deepEqual(
+      table
+        .split('\n')
+        .slice(1, 7)
+        .map((line) => line.trim().split(/ {2,}/).slice(0, 2)),
+      [
+        ['network/vpc', 'no changes'],
+        ['data/postgres', 'no changes'],
+        ['network/dns', 'no changes'],
+        ['platform/cluster', '1 to add, 0 to change, 0 to destroy'],
+        ['app/api', '0 to add, 1 to change, 0 to destroy'],
+        ['app/worker', 'no changes'],
+      ],
+    );
+    assert.match(stdout, /\n6 modules: 2 with changes, 4 without changes in /);
+  });
 });

@@ -251,8 +251,9 @@ export class GraphPanelView {
     const activity = h('span', { class: 'activity', 'aria-live': 'polite' });
     const footer = h('footer', { class: 'status' }, status, activity);
 
-    const main = h('div', { class: 'main' }, canvas);
-    container.append(toolbar, progress, banner, groupBar, main, legend, footer);
+    // The progress bar lies over the top of the drawing: showing it must not resize the canvas.
+    const main = h('div', { class: 'main' }, canvas, progress);
+    container.append(toolbar, banner, groupBar, main, legend, footer);
     document.addEventListener('keydown', (event) => {
       if ((event.key === 'f' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !isTyping(event))) {
         event.preventDefault();

@@ -106,9 +106,8 @@ class HclSyntaxParser {
       if (this.lexer.kind === Token.LeftBrace) this.objectFile();
       else body = this.body(0, false);
     } catch (error) {
-      // Only a stack overflow gets here (syntax failures are caught below): keep what was read.
-      if (!(error instanceof RangeError)) throw error;
-      this.report(this.lexer.start, this.lexer.end, 'syntax error: nesting too deep');
+      // Only a stack overflow outside any body item gets here (a JSON-like object file).
+      this.fail(error, true);
     }
     return { body, errors: this.errors.sort(byStart) };
   }
@@ -149,7 +148,7 @@ class HclSyntaxParser {
     try {
       this.block(body, start, nameEnd, depth);
     } catch (error) {
-      this.fail(error);
+      this.fail(error, true);
       this.recover(bodyDepth, nested);
     }
   }
@@ -165,9 +164,9 @@ class HclSyntaxParser {
       expr = this.expression();
       end = this.prevEnd;
     } catch (error) {
-      end = Math.max(exprStart, this.fail(error).start);
-      const text = `syntax error: ${this.text.slice(exprStart, end).trim()}`;
-      expr = { kind: 'unsupported', text, range: this.range(exprStart, end) };
+      const failure = this.fail(error, true);
+      end = Math.max(exprStart, failure.start);
+      expr = { kind: 'unsupported', text: failure.message, range: this.range(exprStart, end) };
       this.recover(bodyDepth, nested);
     }
     if (!this.building) return;
@@ -438,7 +437,7 @@ class HclSyntaxParser {
     this.advance();
     const args: Expr[] = [];
     let expandFinal = false;
-    while (lexer.kind !== Token.RightParen) {
+    while (lexer.kind !== Token.RightParen && lexer.kind !== Token.Eof) {
       args.push(this.expression());
       if (lexer.kind === Token.Ellipsis) {
         expandFinal = true;
@@ -458,7 +457,7 @@ class HclSyntaxParser {
     this.advance();
     if (this.atKeyword('for')) return this.forExpression(start, 'tuple');
     const items: Expr[] = [];
-    while (lexer.kind !== Token.RightBracket) {
+    while (lexer.kind !== Token.RightBracket && lexer.kind !== Token.Eof) {
       items.push(this.expression());
       if (lexer.kind !== Token.Comma) break;
       this.advance();
@@ -474,7 +473,7 @@ class HclSyntaxParser {
     this.advance();
     if (this.atKeyword('for')) return this.forExpression(start, 'object');
     const items: { key: Expr; value: Expr }[] = [];
-    while (lexer.kind !== Token.RightBrace) {
+    while (lexer.kind !== Token.RightBrace && lexer.kind !== Token.Eof) {
       const key = this.objectKey();
       if (lexer.kind !== Token.Assign && lexer.kind !== Token.Colon) throw this.expected("'='");
       this.advance();
@@ -780,20 +779,35 @@ class HclSyntaxParser {
     return new SyntaxFailure(start, stop, `syntax error: unexpected ${JSON.stringify(snippet)}`);
   }
 
-  /** Records a caught syntax failure; anything else is a bug and goes on up. */
-  private fail(error: unknown): SyntaxFailure {
-    if (!(error instanceof SyntaxFailure)) throw error;
-    this.report(error.start, error.end, error.message);
-    return error;
+  /**
+   * Records a caught syntax failure. A stack overflow (absurdly deep nesting) is one too where
+   * `overflow` says so: at a body item, where the stack is shallow again. Anything else is a bug.
+   */
+  private fail(error: unknown, overflow = false): SyntaxFailure {
+    let failure: SyntaxFailure;
+    if (error instanceof SyntaxFailure) failure = error;
+    else if (overflow && error instanceof RangeError) failure = this.tooDeep();
+    else throw error;
+    this.report(failure.start, failure.end, failure.message);
+    return failure;
+  }
+
+  private tooDeep(): SyntaxFailure {
+    return new SyntaxFailure(this.lexer.start, this.lexer.end, 'syntax error: nesting too deep');
   }
 
   private report(start: number, end: number, message: string): void {
-    this.errors.push({ range: { start: this.position(start), end: this.position(end) }, message });
+    const range = { start: this.position(start), end: this.position(end) };
+    const last = this.errors[this.errors.length - 1];
+    // Nested constructs left open at the end all miss their brace at the same spot: once is enough.
+    if (last && last.message === message && sameRange(last.range, range)) return;
+    this.errors.push({ range, message });
   }
 
   /** What HCL rejects beyond syntax; like the tree-sitter path, only in the bodies that are built. */
   private problem(start: number, end: number, message: string): void {
-    if (this.building) this.report(start, end, message);
+    // Not deduplicated: the tree-sitter path reports a split template once per literal that has a line break.
+    if (this.building) this.errors.push({ range: { start: this.position(start), end: this.position(end) }, message });
   }
 
   /**
@@ -860,6 +874,15 @@ const BRACKETS: ReadonlySet<string> = new Set(["'{'", "'}'", "']'", "')'"]);
 const UNUSED: Expr = Object.freeze({ kind: 'unsupported', text: '', range: NO_RANGE }) as Expr;
 
 function noProblem(): void {}
+
+function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
+}
 
 /** Where a quoted string starting before `from` ends if it closes on its line, else `from` (for messages only). */
 function stringEndOnLine(text: string, from: number): number {

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { CodeLens, Hover } from 'vscode-languageserver-protocol/node';
+import {
+  type GraphModel,
+  GraphRequest,
+  RunStateChangedNotification,
+  RunTargetsRequest,
+  type ServerStatusParams,
+} from '../../server/src/protocol';
+import { moduleFingerprint } from '../../server/src/runner/moduleFingerprint';
+import { updateModuleRecord } from '../../server/src/runner/runState';
+import { LspTestClient, repoRoot } from './lspClient';
+
+/**
+ * Run states over a real LSP connection: the server reads `.terrace/state.json` (as a run
+ * leaves it) and shows each module's state in its hover, its code lens and the graph model, and
+ * answers `terrace/runTargets` with the modules a run covers. No terraform runs here: the state
+ * file is written as the runner writes it.
+ */
+const uri = (file: string) => pathToFileURL(file).href;
+const EKS = 'platform/eks';
+
+describe('run states in the language server', () => {
+  let root: string;
+  let client: LspTestClient;
+  let eksFile: string;
+  const graph = async () =>
+    (await client.connection.sendRequest(GraphRequest.type, { folderUri: uri(root) })) as GraphModel;
+  const runStateOf = async (id: string) => (await graph()).modules.find((module) => module.id === id)?.runState;
+
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-run-'));
+    cpSync(path.join(repoRoot, 'test', 'fixtures', 'run-levels'), root, { recursive: true });
+    eksFile = path.join(root, EKS, 'main.tf');
+    client = LspTestClient.start();
+    await client.initialize(root);
+    await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (s) => s.health === 'ready', 20_000);
+  });
+
+  after(async () => {
+    await client.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('no run yet: no run state anywhere', async () => {
+    assert.ok((await graph()).modules.every((module) => module.runState === undefined));
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
+      textDocument: { uri: uri(eksFile) },
+    })) as CodeLens[];
+    assert.equal(lenses[0]!.command!.title, 'level 1 · 1 dependency · 1 dependent');
+  });
+
+  test('after a plan with changes: ApplyNeeded in the hover, the code lens and the graph', async () => {
+    const time = new Date().toISOString();
+    updateModuleRecord(root, EKS, (record) => {
+      record.lastPlan = {
+        time,
+        runId: 'r1',
+        kind: 'plan',
+        exitCode: 2,
+        planFile: '.terrace/runs/r1/platform/eks/plan.tfplan',
+        checksum: 'c'.repeat(64),
+        counts: { add: 1, change: 0, destroy: 0, import: 0, outputs: 0 },
+        fingerprint: moduleFingerprint(path.join(root, EKS)),
+        logFile: '.terrace/runs/r1/platform/eks/terraform.log',
+      };
+    });
+    await client.connection.sendNotification(RunStateChangedNotification.type, { folderUri: uri(root) });
+    assert.deepEqual(await runStateOf(EKS), {
+      state: 'ApplyNeeded',
+      reason: '1 to add, 0 to change, 0 to destroy',
+      plannedAt: time,
+      counts: { add: 1, change: 0, destroy: 0, import: 0, outputs: 0 },
+    });
+    assert.deepEqual(await runStateOf('app/api'), { state: 'PlanNeeded', reason: 'never planned' });
+
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
+      textDocument: { uri: uri(eksFile) },
+    })) as CodeLens[];
+    assert.equal(lenses[0]!.command!.title, 'level 1 · 1 dependency · 1 dependent · ApplyNeeded');
+
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: uri(eksFile) },
+      position: { line: 2, character: 4 },
+    })) as Hover;
+    const text = (hover.contents as { value: string }).value;
+    assert.match(text, /\n\nRun state: \*\*ApplyNeeded\*\* — 1 to add, 0 to change, 0 to destroy · planned just now$/);
+  });
+
+  test('an edit of the module makes it PlanNeeded', async () => {
+    appendFileSync(eksFile, '\n# edited\n');
+    await client.connection.sendNotification(RunStateChangedNotification.type, { folderUri: uri(root) });
+    const state = await runStateOf(EKS);
+    assert.deepEqual([state?.state, state?.reason], ['PlanNeeded', 'files changed since the last plan']);
+  });
+
+  test('terrace/runTargets: the selected modules with their folders, child module folders and dependencies', async () => {
+    const result = await client.connection.sendRequest(RunTargetsRequest.type, {
+      folderUri: uri(root),
+      modules: ['data/db'],
+      withDependents: true,
+    });
+    assert.equal(result.kind, 'targets');
+    if (result.kind !== 'targets') return;
+    assert.equal(result.root, root);
+    assert.deepEqual(result.targets, [
+      {
+        id: 'app/api',
+        dir: path.join(root, 'app/api'),
+        sourceDirs: [],
+        dependencies: ['data/db', 'platform/eks'],
+      },
+      {
+        id: 'data/db',
+        dir: path.join(root, 'data/db'),
+        sourceDirs: [path.join(root, 'modules/labels')],
+        dependencies: ['network/vpc'],
+      },
+    ]);
+    assert.deepEqual(result.execution, {
+      binary: 'terraform',
+      parallelism: 0,
+      initArgs: [],
+      planArgs: [],
+      env: {},
+      retries: 0,
+      init: 'auto',
+    });
+    const unknown = await client.connection.sendRequest(RunTargetsRequest.type, {
+      folderUri: uri(root),
+      modules: ['nope'],
+    });
+    assert.deepEqual(unknown, { kind: 'error', message: "no such module: 'nope'" });
+  });
+});

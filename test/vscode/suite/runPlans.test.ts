@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../../client/src/runPlans';
@@ -136,5 +136,79 @@ suite('run plans', () => {
       confirmed: true,
     });
     assert.deepEqual([again.ran, again.reason], [false, 'nothing']);
+  });
+
+  suite('stopping a run', () => {
+    let wrapper: string;
+    const sleepers = () =>
+      readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .filter((name) => {
+          try {
+            return readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() === 'sleep 37';
+          } catch {
+            return false;
+          }
+        });
+
+    suiteSetup(async () => {
+      // A terraform whose plans take 37 s: long enough to be stopped.
+      const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+      wrapper = path.join(root, '.slow-terraform');
+      writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = plan ]; then sleep 37; fi\nexec ${real} "$@"\n`);
+      chmodSync(wrapper, 0o755);
+      await vscode.workspace
+        .getConfiguration('terrace')
+        .update('terraformPath', wrapper, vscode.ConfigurationTarget.Workspace);
+    });
+
+    suiteTeardown(async () => {
+      await vscode.workspace
+        .getConfiguration('terrace')
+        .update('terraformPath', undefined, vscode.ConfigurationTarget.Workspace);
+      rmSync(wrapper, { force: true });
+    });
+
+    test('Terrace: Stop Run cancels the run and leaves no terraform process', async function () {
+      this.timeout(60_000);
+      const running = vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
+        folderUri,
+        modules: [VPC, AUDIT, EKS],
+      });
+      await waitFor('two slow plans', () => sleepers().length === 2);
+      assert.equal(await vscode.commands.executeCommand('terrace.stopRun'), true);
+      const outcome = await running;
+      assert.ok(outcome.ran && outcome.cancelled, JSON.stringify(outcome));
+      assert.deepEqual(
+        outcome.results!.map((result) => [result.id, result.status]).sort(),
+        [
+          [VPC, 'cancelled'],
+          [EKS, 'cancelled'],
+          [AUDIT, 'cancelled'],
+        ].sort(),
+      );
+      assert.match(outcome.terminalText!, /^■ local-run\/platform\/eks: cancelled$/m);
+      await waitFor('the plans to be gone', () => sleepers().length === 0, 10_000);
+      assert.equal(await vscode.commands.executeCommand('terrace.stopRun'), false, 'nothing left to stop');
+    });
+
+    test('closing the Terrace: plan terminal stops the run', async function () {
+      this.timeout(60_000);
+      const running = vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
+        folderUri,
+        modules: [VPC],
+      });
+      await waitFor('the slow plan', () => sleepers().length === 1);
+      const terminal = vscode.window.terminals.find((candidate) => candidate.name === 'Terrace: plan');
+      assert.ok(terminal, 'the run has its terminal');
+      terminal.dispose();
+      const outcome = await running;
+      assert.ok(outcome.cancelled, JSON.stringify(outcome));
+      assert.deepEqual(
+        outcome.results!.map((result) => result.status),
+        ['cancelled'],
+      );
+      await waitFor('the plan to be gone', () => sleepers().length === 0, 10_000);
+    });
   });
 });

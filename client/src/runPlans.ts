@@ -362,7 +362,7 @@ export class RunPlans implements vscode.Disposable {
   }
 
   private busy(): RunOutcome {
-    const message = `Terrace: ${COMMAND_NAMES[this.active!.kind]} is running; stop it first (Terrace: Stop Run).`;
+    const message = `${COMMAND_NAMES[this.active!.kind]} is running; stop it first (Terrace: Stop Run).`;
     void vscode.window.showWarningMessage(message, 'Stop Run').then((action) => action && this.stop());
     return { ran: false, reason: 'busy', message };
   }

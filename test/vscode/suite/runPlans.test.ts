@@ -47,6 +47,8 @@ suite('run plans', () => {
       execFileSync('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd, env, stdio: 'ignore' });
     }
     appendFileSync(path.join(root, EKS, 'main.tf'), '\nresource "terraform_data" "extra" {\n  input = "extra"\n}\n');
+    // The server sees new files through the file watcher; opening them makes sure, whatever the watcher's delay.
+    for (const module of MODULES) await vscode.workspace.openTextDocument(path.join(root, module, 'main.tf'));
     await waitFor(
       'the local-run modules to be indexed',
       async () => {
@@ -192,6 +194,24 @@ suite('run plans', () => {
       assert.equal(await vscode.commands.executeCommand('terrace.stopRun'), false, 'nothing left to stop');
     });
 
+    test('Ctrl+C in the Terrace: plan terminal stops the run', async function () {
+      this.timeout(60_000);
+      const running = vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
+        folderUri,
+        modules: [AUDIT],
+      });
+      await waitFor('the slow plan', () => sleepers().length === 1);
+      // The newest: the terminal of an earlier run may still be listed while it goes away.
+      const terminal = vscode.window.terminals.findLast((candidate) => candidate.name === 'Terrace: plan');
+      assert.ok(terminal, 'the run has its terminal');
+      terminal.sendText('\x03', false);
+      const outcome = await running;
+      assert.ok(outcome.cancelled, JSON.stringify(outcome));
+      assert.match(outcome.terminalText!, /\^C\n/);
+      assert.match(outcome.terminalText!, /^■ local-run\/tools\/audit: cancelled \(\d+\.\ds\)$/m);
+      await waitFor('the plan to be gone', () => sleepers().length === 0, 10_000);
+    });
+
     test('closing the Terrace: plan terminal stops the run', async function () {
       this.timeout(60_000);
       const running = vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
@@ -199,7 +219,8 @@ suite('run plans', () => {
         modules: [VPC],
       });
       await waitFor('the slow plan', () => sleepers().length === 1);
-      const terminal = vscode.window.terminals.find((candidate) => candidate.name === 'Terrace: plan');
+      // The newest: the terminal of an earlier run may still be listed while it goes away.
+      const terminal = vscode.window.terminals.findLast((candidate) => candidate.name === 'Terrace: plan');
       assert.ok(terminal, 'the run has its terminal');
       terminal.dispose();
       const outcome = await running;

@@ -139,6 +139,21 @@ describe('graph webview (the built panel in headless chromium)', () => {
     await webview.page.keyboard.press('Enter');
     assert.deepEqual(await webview.waitForMessage('openModule', sent + 1), { type: 'openModule', id: API });
     assert.equal(webview.messages.filter((m) => m.type === 'openModule').length, 2, 'one message per click');
+    // Arrow keys: right to the next column, left back, down within the column.
+    await node(webview, DNS).focus();
+    const focused = () => webview.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.id);
+    await webview.page.keyboard.press('ArrowRight');
+    assert.ok([EKS, RDS].includes((await focused())!), 'a level-1 module has the focus');
+    await webview.page.keyboard.press('ArrowLeft');
+    assert.ok([DNS, VPC].includes((await focused())!), 'back in level 0');
+    const first = await focused();
+    await webview.page.keyboard.press(first === DNS ? 'ArrowDown' : 'ArrowUp');
+    assert.equal(await focused(), first === DNS ? VPC : DNS);
+    assert.equal(
+      await webview.page.locator('svg.graph g.node[tabindex="0"]').count(),
+      1,
+      'one tab stop in the drawing',
+    );
     assert.deepEqual(webview.errors, []);
   });
 
@@ -363,6 +378,58 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const expanded = await webview.after(() => group.click());
     assert.equal(expanded.nodes, 6);
     assert.equal(expanded.groups, 0);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('run states: a badge on each module, the most pressing on a group, in the tooltip and the legend', async () => {
+    const webview = await browser.open({ theme: themes.light });
+    const withStates: GraphModel = {
+      ...dag,
+      modules: dag.modules.map((m) => {
+        const runState = {
+          [VPC]: { state: 'Idle' as const, reason: 'no changes' },
+          [DNS]: { state: 'Idle' as const, reason: 'drift found', drifted: true },
+          [EKS]: { state: 'ApplyNeeded' as const, reason: '1 to add, 0 to change, 0 to destroy' },
+          [RDS]: { state: 'PlanNeeded' as const, reason: 'the last plan failed' },
+          [API]: {
+            state: 'PlanNeeded' as const,
+            reason: 'files changed since the last plan',
+            running: { command: 'plan', pid: 1, hostname: 'h', since: '2026-01-01T00:00:00Z' },
+          },
+        }[m.id];
+        return runState ? { ...m, runState } : m;
+      }),
+    };
+    assert.equal(
+      await webview.page.locator('.legend .run-states').isHidden(),
+      true,
+      'no run states yet: no legend for them',
+    );
+    await webview.render({ type: 'graph', graph: withStates, folderUri: FOLDER });
+    const states = Object.fromEntries((await drawnNodes(webview)).map((n) => [n.id, n.classes.length]));
+    assert.equal(Object.keys(states).length, 6);
+    const badge = async (id: string) => node(webview, id).getAttribute('data-run-state');
+    assert.deepEqual(await Promise.all([VPC, DNS, EKS, RDS, API, WORKER].map(badge)), [
+      'idle',
+      'drifted',
+      'apply',
+      'failed',
+      'running',
+      null,
+    ]);
+    assert.equal(await node(webview, EKS).locator('.badge.run-state text').textContent(), 'A');
+    assert.equal(await webview.page.locator('.legend .run-states').isVisible(), true);
+    await node(webview, EKS).hover();
+    await webview.page.locator('.tooltip .tooltip-run').waitFor({ state: 'visible' });
+    assert.equal(
+      await webview.page.locator('.tooltip .tooltip-run').textContent(),
+      'Run state: apply needed — 1 to add, 0 to change, 0 to destroy',
+    );
+    await webview.screenshot('run-states-light');
+    // Collapsed, platform (eks: apply needed, rds: failed) shows the failure.
+    await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
+    await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
+    assert.equal(await badge('group:platform:1'), 'failed');
     assert.deepEqual(webview.errors, []);
   });
 

@@ -5,9 +5,18 @@ import type { LayoutClient } from './layoutClient';
 import type { Layout, LayoutInput } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
 import { type PanelState, restoreState } from './panelState';
-import { type Drawing, draw, drawMarkers, svgElement, TextFitter } from './render';
+import { type Drawing, draw, drawMarkers, drawRunBadge, svgElement, TextFitter } from './render';
 import { Tooltip } from './tooltip';
-import { buildView, GraphIndex, groupChoices, matcher, type ViewGraph, type ViewNode } from './viewModel';
+import {
+  buildView,
+  GraphIndex,
+  groupChoices,
+  matcher,
+  RUN_DISPLAY_NAMES,
+  RUN_DISPLAYS,
+  type ViewGraph,
+  type ViewNode,
+} from './viewModel';
 import { type Box, type Transform, Viewport } from './viewport';
 
 /** Past this many modules a new panel starts with its groups collapsed. */
@@ -97,7 +106,6 @@ export class GraphPanelView {
     }
     this.graph = graph;
     this.index = new GraphIndex(graph);
-    this.layoutCache.clear();
     const choices = groupChoices(graph);
     if (this.state.view.groupBy && !choices.includes(this.state.view.groupBy)) {
       this.state.view.groupBy = null;
@@ -338,6 +346,16 @@ export class GraphPanelView {
         row('cycle', 'dependency cycle'),
         row('problems', 'unresolved references'),
         row('group', 'collapsed group'),
+        // Run states, shown once a module has one.
+        h(
+          'li',
+          { class: 'run-states', hidden: true },
+          ...RUN_DISPLAYS.map((state) => {
+            const svg = svgElement('svg', { width: 18, height: 20, class: 'legend-sample', 'aria-hidden': 'true' });
+            drawRunBadge(svg, state, 9, 10);
+            return h('span', { class: 'run-state-entry' }, svg, RUN_DISPLAY_NAMES[state]);
+          }),
+        ),
       ),
       h('p', {}, 'Columns are execution levels, run left to right; the modules of a column can run in parallel.'),
     );
@@ -436,6 +454,9 @@ export class GraphPanelView {
     this.renderFocusBar();
     this.applyHighlights();
     this.renderStatus();
+    this.elements.legend.querySelector<HTMLElement>('.run-states')!.hidden = !this.graph?.modules.some(
+      (module) => module.runState,
+    );
     this.saveState();
   }
 
@@ -933,6 +954,7 @@ export class GraphPanelView {
       `used by ${plural(index.dependents.get(node.id)?.size ?? 0, 'module')}`,
     ];
     if (node.inCycle) parts.push('in a dependency cycle');
+    if (node.runState) parts.push(`run state ${RUN_DISPLAY_NAMES[node.runState]}`);
     if (node.problems.length) parts.push(plural(node.problems.length, 'unresolved reference'));
     return `${parts.join(', ')}. Press Enter to open.`;
   }
@@ -988,6 +1010,13 @@ function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
       `Level ${node.level}${node.inCycle ? ' · in a dependency cycle' : ''}${node.kind === 'group' ? ' · click to expand' : ''}`,
     ),
     module?.backend?.address ? h('div', { class: 'tooltip-address' }, module.backend.address) : null,
+    node.runState
+      ? h(
+          'div',
+          { class: `tooltip-run run-${node.runState}` },
+          `Run state: ${RUN_DISPLAY_NAMES[node.runState]}${node.runReason ? ` — ${node.runReason}` : ''}`,
+        )
+      : null,
     list('Depends on', dependencies),
     list('Used by', dependents),
     node.problems.length

@@ -1,6 +1,6 @@
 import type { Layout, Point } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
-import type { ViewGraph, ViewNode } from './viewModel';
+import type { RunDisplay, ViewGraph, ViewNode } from './viewModel';
 
 /**
  * Draws a laid-out view as SVG: column bands, edges (reader → writer, the arrowhead at the
@@ -171,7 +171,6 @@ function drawNode(
     },
     layer,
   );
-  if (node.runState) g.dataset.runState = node.runState;
   if (node.kind === 'group') {
     // A collapsed group: narrower cards behind it, clear of the edges at its sides.
     for (const offset of [8, 4]) {
@@ -224,8 +223,29 @@ function drawNode(
     const count = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
     count.textContent = node.problems.length > 9 ? '9+' : String(node.problems.length);
   }
-  // The run state badge (issue: run plans) goes in the top-right corner once the model carries it.
+  if (node.runState) {
+    // The run state: a badge on the top-left corner.
+    g.dataset.runState = node.runState;
+    drawRunBadge(g, node.runState);
+  }
   return g;
+}
+
+const RUN_GLYPHS: Record<RunDisplay, string> = {
+  running: '…',
+  failed: '!',
+  drifted: '~',
+  apply: 'A',
+  plan: 'P',
+  idle: '✓',
+};
+
+export function drawRunBadge(parent: SVGElement, state: RunDisplay, x = 0, y = 0): SVGGElement {
+  const badge = svgElement('g', { class: `badge run-state run-${state}`, transform: `translate(${x} ${y})` }, parent);
+  svgElement('circle', { r: 8 }, badge);
+  const glyph = svgElement('text', { 'text-anchor': 'middle', y: 3.5 }, badge);
+  glyph.textContent = RUN_GLYPHS[state];
+  return badge;
 }
 
 /** A polyline with rounded bends. */

@@ -1,4 +1,4 @@
-import type { GraphModel, GraphModule } from '../../server/src/protocol';
+import type { GraphModel, GraphModule, RunStateView } from '../../server/src/protocol';
 
 /**
  * What the panel shows of a graph model: the visible nodes (modules, or one node per collapsed group
@@ -36,11 +36,35 @@ export interface ViewNode {
   inCycle: boolean;
   /** References of its modules that resolve to no module, or to more than one. */
   problems: { name: string; reason: string; kind: 'unresolved' | 'ambiguous' }[];
-  /**
-   * The module's run state (idle, plan needed, apply needed, running, failed, drifted) once the
-   * run-plans feature reports one; the graph model carries none yet, so nothing sets it.
-   */
-  runState?: string;
+  /** The run state of the module (of a group: the most pressing of its modules'), once Terrace ran terraform on it. */
+  runState?: RunDisplay;
+  /** Why, in a few words (`files changed since the last plan`). */
+  runReason?: string;
+}
+
+/** How a module's run state is shown. */
+export type RunDisplay = 'running' | 'failed' | 'drifted' | 'apply' | 'plan' | 'idle';
+
+/** Most pressing first: a group shows the first of these that one of its modules is in. */
+export const RUN_DISPLAYS: readonly RunDisplay[] = ['running', 'failed', 'drifted', 'apply', 'plan', 'idle'];
+
+export const RUN_DISPLAY_NAMES: Record<RunDisplay, string> = {
+  running: 'running',
+  failed: 'plan failed',
+  drifted: 'drifted',
+  apply: 'apply needed',
+  plan: 'plan needed',
+  idle: 'idle',
+};
+
+export function runDisplay(view: RunStateView | undefined): RunDisplay | undefined {
+  if (!view) return undefined;
+  if (view.running) return 'running';
+  if (view.state === 'PlanNeeded' && /fail|stopped/i.test(view.reason)) return 'failed';
+  if (view.drifted) return 'drifted';
+  if (view.state === 'ApplyNeeded') return 'apply';
+  if (view.state === 'PlanNeeded') return 'plan';
+  return 'idle';
 }
 
 export interface ViewEdge {
@@ -196,6 +220,11 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       }
       node.members.push(module.id);
       node.inCycle ||= module.inCycle;
+      const run = runDisplay(module.runState);
+      if (run && (!node.runState || RUN_DISPLAYS.indexOf(run) < RUN_DISPLAYS.indexOf(node.runState))) {
+        node.runState = run;
+        node.runReason = `${module.id}: ${module.runState!.reason}`;
+      }
       node.problems.push(...(problems.get(module.id) ?? []));
       nodeOf.set(module.id, id);
       continue;
@@ -211,6 +240,8 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       members: [module.id],
       inCycle: module.inCycle,
       problems: problems.get(module.id) ?? [],
+      runState: runDisplay(module.runState),
+      runReason: module.runState?.reason,
     });
     nodeOf.set(module.id, module.id);
   }

@@ -65,6 +65,31 @@ suite('graph panel', () => {
     assert.equal(drawn.nodes, 3, 'the vpc upstream and the api downstream');
   });
 
+  test('an export from the webview is written where the save dialog says', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    await panel.waitForRender();
+    const target = vscode.Uri.joinPath(vscode.Uri.parse(folderUri), 'exported-graph.svg');
+    // The save dialog is the user's: answer it here.
+    const dialog = vscode.window.showSaveDialog;
+    const asked: (vscode.SaveDialogOptions | undefined)[] = [];
+    (vscode.window as { showSaveDialog: typeof dialog }).showSaveDialog = async (options) => {
+      asked.push(options);
+      return target;
+    };
+    try {
+      await panel.receive({ type: 'export', format: 'svg', data: '<svg xmlns="http://www.w3.org/2000/svg"/>' });
+      assert.equal(asked.length, 1, 'the save dialog was asked once');
+      assert.equal(asked[0]?.defaultUri?.path.endsWith('/terrace-graph.svg'), true);
+      assert.deepEqual(asked[0]?.filters, { 'SVG image': ['svg'] });
+      const written = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+      assert.equal(written, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    } finally {
+      (vscode.window as { showSaveDialog: typeof dialog }).showSaveDialog = dialog;
+      await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+    }
+  });
+
   test('an edit that changes the graph redraws the open panel', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);

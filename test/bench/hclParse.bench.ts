@@ -1,14 +1,13 @@
 // Parsing the relevant files of a synthetic 1,000-module monorepo: `parseHcl` (hand-written) against
 // `parseHclDocument` (tree-sitter parse + conversion), both with the analysis's `keepBody` filter and
-// without, several runs each; prints the medians and the load average. The results are compared too.
-// Run: node --import tsx test/bench/hclParse.bench.ts [modules] [runs]
+// without, several runs each; prints the medians of wall and CPU time, and the load average. The
+// documents are compared too. Run: node --import tsx test/bench/hclParse.bench.ts [modules] [runs]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { keepBody, mayHaveFacts } from '../../server/src/engine/fileFacts';
-import type { HclDocument } from '../../server/src/engine/hclBody';
 import { type ParseOptions, parseHclDocument } from '../../server/src/engine/hclDocument';
 import { hclParser } from '../../server/src/engine/hclParser';
 import { parseHcl } from '../../server/src/engine/hclSyntaxParser';
@@ -27,20 +26,46 @@ function tfFiles(dir: string): string[] {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Median, min and max of the time to parse every text once, after one warm-up pass. */
-function time(texts: string[], parse: (text: string) => HclDocument): { median: number; min: number; max: number } {
-  for (const text of texts) parse(text);
-  const times: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const start = performance.now();
-    for (const text of texts) parse(text);
-    times.push(performance.now() - start);
-  }
-  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+interface Timing {
+  /** Wall-clock milliseconds per run. */
+  wall: number[];
+  /** This process's CPU milliseconds per run: steadier than wall time when other work shares the machine. */
+  cpu: number[];
 }
 
-const format = (t: { median: number; min: number; max: number }): string =>
-  `median ${t.median.toFixed(1)} ms (min ${t.min.toFixed(1)}, max ${t.max.toFixed(1)})`;
+/** The time to parse every text once, per run, after one warm-up pass. */
+function time(texts: string[], parse: (text: string) => unknown): Timing {
+  for (const text of texts) parse(text);
+  const timing: Timing = { wall: [], cpu: [] };
+  for (let run = 0; run < RUNS; run++) {
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    for (const text of texts) parse(text);
+    const used = process.cpuUsage(cpu);
+    timing.wall.push(performance.now() - start);
+    timing.cpu.push((used.user + used.system) / 1000);
+  }
+  return timing;
+}
+
+function format(values: number[]): string {
+  const [min, max] = [Math.min(...values), Math.max(...values)];
+  return `median ${median(values).toFixed(1)} ms (min ${min.toFixed(1)}, max ${max.toFixed(1)})`;
+}
+
+function report(treeSitter: Timing, ours: Timing): void {
+  console.log(`  tree-sitter parse + conversion: wall ${format(treeSitter.wall)}; cpu ${format(treeSitter.cpu)}`);
+  console.log(`  parseHcl:                       wall ${format(ours.wall)}; cpu ${format(ours.cpu)}`);
+  const ratio = (key: keyof Timing): string => (median(treeSitter[key]) / median(ours[key])).toFixed(1);
+  console.log(`  speed-up (medians): wall ${ratio('wall')}x, cpu ${ratio('cpu')}x`);
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
+}
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-bench-hcl-'));
@@ -52,37 +77,24 @@ async function main(): Promise<void> {
     const size = texts.reduce((sum, text) => sum + text.length, 0);
     const parser = await hclParser();
     console.log(`${modules} modules: ${texts.length} relevant files, ${(size / 1e6).toFixed(2)} MB, ${RUNS} runs each`);
-    console.log(
-      `load average before: ${os
-        .loadavg()
-        .map((load) => load.toFixed(2))
-        .join(' ')}`,
-    );
-    for (const [label, options] of [
+    console.log(`load average before: ${loadAverage()} (${os.cpus().length} CPUs)`);
+    const cases: [string, ParseOptions][] = [
       ['keepBody filter (as the analysis)', { keepBody }],
       ['every body', {}],
-    ] as [string, ParseOptions][]) {
+    ];
+    for (const [label, options] of cases) {
       const different = texts.filter(
         (text) => !isDeepStrictEqual(parseHcl(text, options), parseHclDocument(parser, text, options)),
       );
-      const treeSitter = time(texts, (text) => parseHclDocument(parser, text, options));
-      const ours = time(texts, (text) => parseHcl(text, options));
       console.log(`${label}: ${different.length} files with a different document`);
-      console.log(`  tree-sitter parse + conversion: ${format(treeSitter)}`);
-      console.log(`  parseHcl:                       ${format(ours)}`);
-      console.log(`  speed-up (medians): ${(treeSitter.median / ours.median).toFixed(1)}x`);
+      report(
+        time(texts, (text) => parseHclDocument(parser, text, options)),
+        time(texts, (text) => parseHcl(text, options)),
+      );
     }
-    const parseOnly = time(texts, (text) => {
-      parser.parse(text)?.delete();
-      return { body: { attributes: [], blocks: [] }, errors: [] };
-    });
-    console.log(`tree-sitter parse alone: ${format(parseOnly)}`);
-    console.log(
-      `load average after: ${os
-        .loadavg()
-        .map((load) => load.toFixed(2))
-        .join(' ')}`,
-    );
+    const parseOnly = time(texts, (text) => parser.parse(text)?.delete());
+    console.log(`tree-sitter parse alone: wall ${format(parseOnly.wall)}; cpu ${format(parseOnly.cpu)}`);
+    console.log(`load average after: ${loadAverage()}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@ import {
   type TemplateToken,
   templateFromTokens,
 } from './hclExpression';
-import { HclLexer, Token, type TokenKind } from './hclLexer';
+import { HclLexer, Token as LexerToken, type TokenKind } from './hclLexer';
 import type { Position, Range } from './position';
 
 /**
@@ -34,6 +34,9 @@ function keepAll(): boolean {
 }
 
 type KeepBody = (type: string, labels: string[], depth: number) => boolean;
+
+/** The token kinds, read once: an import read through a getter (as some module loaders make them) on every comparison shows in profiles. */
+const Token = LexerToken;
 
 /** Thrown at a syntax error and caught where parsing can resume (a body item, a template part). */
 class SyntaxFailure {
@@ -623,7 +626,6 @@ class HclSyntaxParser {
     const from = newline < 0 ? this.text.length : newline + 1;
     const directives: OpenDirective[] = [];
     const tokens: TemplateToken[] = [];
-    const dropped: TemplateToken[] = [];
     let at = from;
     for (;;) {
       lexer.heredocPart(marker, directives.length === 0);
@@ -635,7 +637,7 @@ class HclSyntaxParser {
       }
       const kept = lexer.start >= from;
       if (kept && lexer.start > at) tokens.push({ t: 'lit', text: this.text.slice(at, lexer.start) });
-      this.templatePart(kept ? tokens : dropped, directives);
+      this.templatePart(kept ? tokens : [], directives);
       if (kept) at = lexer.end;
     }
     const closed = lexer.kind === Token.TemplateEnd;

@@ -100,11 +100,12 @@ const REGIONS = ['eu-central-1', 'eu-west-1', 'us-east-1', 'us-west-2', 'ap-sout
 
 /**
  * A synthetic monorepo's graph, the same for the same size: ids like test/bench's synthetic monorepo
- * (`{service}/{environment}/{region}/m0001`), each module reading 1–4 modules generated before it
- * within its environment, mostly of the last few levels (like real stacks, which build on the layers
- * just below them).
+ * (`{service}/{environment}/{region}/m0001`), each module reading 1–4 modules generated before it.
+ * `stacks` (the default): within its environment, among the last 60 (like real stacks, which build
+ * on the layers just below them). `uniform`: any module generated before, as the bench's generator
+ * does, which makes long edges across many levels.
  */
-export function synthetic(count: number, seed = 1): GraphModel {
+export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks', seed = 1): GraphModel {
   const rand = random(seed);
   const ids: string[] = [];
   for (let i = 0; ids.length < count; i++) {
@@ -118,13 +119,12 @@ export function synthetic(count: number, seed = 1): GraphModel {
   const edges: GraphEdge[] = [];
   const byEnvironment = new Map<string, string[]>();
   for (const id of ids) {
-    const environment = id.split('/')[1]!;
+    const environment = shape === 'stacks' ? id.split('/')[1]! : '';
     const earlier = byEnvironment.get(environment) ?? [];
     const wanted = earlier.length === 0 ? 0 : 1 + Math.floor(rand() * 4);
     const deps = new Set<string>();
     for (let k = 0; k < wanted * 3 && deps.size < Math.min(wanted, earlier.length); k++) {
-      // Mostly recent modules: a window of the last 60 in this environment.
-      const from = Math.max(0, earlier.length - 60);
+      const from = shape === 'stacks' ? Math.max(0, earlier.length - 60) : 0;
       deps.add(earlier[from + Math.floor(rand() * (earlier.length - from))]!);
     }
     let own = 0;

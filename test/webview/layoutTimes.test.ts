@@ -46,16 +46,18 @@ describe('layout times (fresh page, graph message to drawing)', () => {
     }
   });
 
-  for (const [modules, expand] of [
-    [200, false],
-    [1000, false],
-    [1000, true],
-    [3000, false],
-    [3000, true],
+  for (const [modules, expand, shape] of [
+    [200, false, 'stacks'],
+    [1000, false, 'stacks'],
+    [1000, true, 'stacks'],
+    [3000, false, 'stacks'],
+    [3000, true, 'stacks'],
+    [1000, true, 'uniform'],
+    [3000, false, 'uniform'],
   ] as const) {
-    const name = `${modules} modules${expand ? ', all expanded' : modules > 400 ? ', grouped' : ''}`;
+    const name = `${modules} modules${expand ? ', all expanded' : modules > 400 ? ', grouped' : ''}${shape === 'uniform' ? ', uniform dependencies' : ''}`;
     test(name, async () => {
-      const graph = synthetic(modules);
+      const graph = synthetic(modules, shape);
       const runs: number[] = [];
       const inPanel: number[] = [];
       const layout: number[] = [];

@@ -52,6 +52,8 @@ export interface OpenOptions {
   /** What `getState` returns at start (a reloaded panel). */
   state?: unknown;
   viewport?: { width: number; height: number };
+  /** Changes the page's HTML (its Content-Security-Policy, say) before it is served. */
+  html?: (page: string) => string;
 }
 
 /** The headless browser shared by a test file; `open` gives a fresh page with the webview loaded. */
@@ -80,7 +82,7 @@ export class WebviewBrowser {
     await page.addInitScript({ content: themeScript(options.theme ?? themes.dark) });
     await page.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url());
-      if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
+      if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: options.html?.(PAGE) ?? PAGE });
       if (url.pathname.startsWith('/dist/')) {
         const file = path.join(repoRoot, 'dist', path.basename(url.pathname));
         try {

@@ -433,6 +433,16 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('where no worker may start, the layout runs in the page', async () => {
+    const webview = await browser.open({ html: (page) => page.replace('worker-src blob:', "worker-src 'none'") });
+    const rendered = await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    assert.equal(rendered.worker, false);
+    assert.equal(rendered.nodes, 6);
+    assertColumns(await drawnNodes(webview));
+    const problem = webview.messages.find((message) => message.type === 'problem');
+    assert.match(problem?.type === 'problem' ? problem.message : '', /the layout worker could not start/);
+  });
+
   test('a reloaded panel restores its view from getState', async () => {
     const state = {
       folderUri: FOLDER,

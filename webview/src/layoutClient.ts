@@ -41,20 +41,49 @@ export class LayoutClient {
       const response = await fetch(this.scriptUrl);
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       const blob = new Blob([await response.text()], { type: 'text/javascript' });
-      const worker = new Worker(URL.createObjectURL(blob));
-      worker.onmessage = (event: MessageEvent<LayoutResponse>) => this.answered(event.data);
-      worker.onerror = (event) => {
-        event.preventDefault();
-        this.failAll(new Error(`layout worker: ${event.message}`));
-      };
-      this.worker = worker;
+      this.worker = await this.startWorker(URL.createObjectURL(blob));
     } catch (error) {
       this.onProblem(`the layout worker could not start (${String(error)}); laying out in the page`);
       this.inPage = await this.loadIntoPage();
     }
   }
 
+  /** A worker that said it runs; a Content-Security-Policy that forbids it shows as a violation or an error, not as an exception. */
+  private startWorker(url: string): Promise<Worker> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(url);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        document.removeEventListener('securitypolicyviolation', violation);
+        worker.terminate();
+        reject(new Error(why));
+      };
+      const violation = (event: SecurityPolicyViolationEvent) => {
+        if (event.effectiveDirective === 'worker-src' || event.effectiveDirective === 'script-src')
+          fail(`blocked by ${event.effectiveDirective}`);
+      };
+      document.addEventListener('securitypolicyviolation', violation);
+      const timer = setTimeout(() => fail('no answer within 15 s'), 15_000);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        fail(event.message || 'error');
+      };
+      worker.onmessage = (event: MessageEvent<LayoutResponse>) => {
+        if (!('ready' in event.data)) return;
+        clearTimeout(timer);
+        document.removeEventListener('securitypolicyviolation', violation);
+        worker.onmessage = (answer: MessageEvent<LayoutResponse>) => this.answered(answer.data);
+        worker.onerror = (answer) => {
+          answer.preventDefault();
+          this.failAll(new Error(`layout worker: ${answer.message}`));
+        };
+        resolve(worker);
+      };
+    });
+  }
+
   private answered(response: LayoutResponse): void {
+    if ('ready' in response) return;
     const waiting = this.pending.get(response.id);
     if (!waiting) return;
     this.pending.delete(response.id);

@@ -10,7 +10,8 @@ export interface LayoutRequest {
   id: number;
   input: LayoutInput;
 }
-export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string };
+/** The worker says `{ ready: true }` once it runs, then answers each request. */
+export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string } | { ready: true };
 
 export async function layout(input: LayoutInput): Promise<Layout> {
   return layeredLayout(input);
@@ -31,6 +32,7 @@ if (inWorker) {
       (error: unknown) => scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
     );
   };
+  scope.postMessage({ ready: true });
 } else {
   (globalThis as { terraceLayout?: typeof layout }).terraceLayout = layout;
 }

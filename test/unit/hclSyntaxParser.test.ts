@@ -70,6 +70,7 @@ const SNIPPETS: Record<string, string> = {
     '  c = f( // in call\n    x\n  )\n  /* block\n  comment */\n}\n// end',
   'one-line blocks a { b = 1 }': 'a { b = 1 }\nc "d" e { f = 2 }\ng {}\nh "i" {\n}\n',
   'labels (in a label ${ is text)': 'x "a\\"b" "${c}" "%{d}" "\\u00e9" id {}\n',
+  'a byte order mark; `<<<EOT` after a term is `<` and a heredoc': '\ufeffx = a <<<EOT\nb\nEOT\ny = 1\n',
   'an empty file': '',
   'only comments': '# a\n// b\n/* c\n d */\n',
   'a JSON-like object file': '{ "a": 1, "b": [true] }\n',
@@ -294,6 +295,7 @@ describe('syntax errors', () => {
     ['a stray closing brace', 'block "a" {\n  x = 1\n}}\nc = 2\n', 2, ['block a']],
     ['a block header without its brace', 'x {}\nresource "x" "y"\n  a = 1\n}\n', 2, ['x']],
     ['an unterminated comment', 'x {}\na = /* open\n', 1, ['x']],
+    ['a no-break space (only ASCII whitespace separates tokens)', 'x {}\na =\u00a01\n', 1, ['x']],
   ];
   for (const [name, text, line, blocks] of CASES) {
     test(name, () => {

@@ -126,8 +126,10 @@ for (let c = 0; c < 128; c++) {
 
 /** The identifier rule of the grammar, for identifiers with non-ASCII characters. */
 const IDENTIFIER_AT = /[\p{ID_Start}_](?:[\p{ID_Continue}-]|::)*/uy;
-const UNICODE_SPACE = /\s/;
-const UNICODE_ALNUM = /[\p{L}\p{N}]/u;
+/** The non-ASCII characters the C library's `iswspace` (in the grammar's heredoc scanner) counts as spaces. */
+const UNICODE_SPACE = /[\u0085\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]/;
+const UNICODE_ALNUM = /\p{L}/u;
+const BYTE_ORDER_MARK = 0xfeff;
 
 function isDigit(c: number): boolean {
   return c >= CH_0 && c <= CH_9;
@@ -141,7 +143,7 @@ function isAlphanumeric(c: number): boolean {
   return (c >= CH_0 && c <= CH_9) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-/** Whitespace as the grammar's scanner sees it (ASCII fast path; NaN, past the end, is not). */
+/** Whitespace as the grammar's heredoc scanner sees it (ASCII fast path; NaN, past the end, is not). */
 function isSpace(c: number): boolean {
   if (c === CH_SPACE || c === CH_TAB || c === CH_LF || c === CH_CR || c === CH_VT || c === CH_FF) return true;
   return c > 127 && UNICODE_SPACE.test(String.fromCharCode(c));
@@ -202,6 +204,15 @@ export class HclLexer {
     while (isDigit(this.text.charCodeAt(end))) end++;
     this.start = at;
     this.set(Token.Number, end);
+  }
+
+  /**
+   * After a term, where the grammar expects an operator, `<<` is not a heredoc but `<` followed
+   * by whatever comes next (`a <<<EOT` compares `a` with a heredoc): re-scans the current token so.
+   */
+  lessInsteadOfHeredoc(): void {
+    if (this.text.charCodeAt(this.start) !== CH_LESS || this.text.charCodeAt(this.start + 1) !== CH_LESS) return;
+    this.set(Token.Less, this.start + 1);
   }
 
   /**
@@ -319,10 +330,13 @@ export class HclLexer {
     this.end = end;
   }
 
-  /** Skips whitespace and comments from `at`; records whether a line break was among them. */
+  /**
+   * Skips whitespace and comments from `at`; records whether a line break was among them. Only
+   * ASCII whitespace counts, as in the grammar, and a byte order mark at the very start.
+   */
   private skipTrivia(at: number): number {
     const text = this.text;
-    let i = at;
+    let i = at === 0 && text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : at;
     let newline = false;
     for (;;) {
       const c = text.charCodeAt(i);
@@ -340,7 +354,7 @@ export class HclLexer {
         const lineBreak = newline ? -1 : text.indexOf('\n', i);
         if (lineBreak >= 0 && lineBreak < close) newline = true;
         i = close + 2;
-      } else if (c === CH_VT || c === CH_FF || (c > 127 && isSpace(c))) {
+      } else if (c === CH_VT || c === CH_FF) {
         i++;
       } else {
         break;

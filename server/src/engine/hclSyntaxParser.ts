@@ -278,6 +278,7 @@ class HclSyntaxParser {
     const start = lexer.start;
     let left = this.unary();
     for (;;) {
+      if (lexer.kind === Token.Heredoc || lexer.kind === Token.Invalid) lexer.lessInsteadOfHeredoc();
       const kind = lexer.kind;
       const precedence = PRECEDENCE[kind];
       if (precedence < minPrecedence) return left;

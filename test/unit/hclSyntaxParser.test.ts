@@ -333,6 +333,22 @@ describe('syntax errors', () => {
     assert.deepEqual(broken?.kind === 'unsupported' && broken.text, 'syntax error: unexpected "="');
   });
 
+  test('deliberately unlike tree-sitter: a heredoc marker with a non-ASCII letter ends its heredoc', () => {
+    // The grammar's scanner keeps marker characters as bytes and never matches them again: it
+    // reports the heredoc unterminated and swallows the rest of the file. HCL closes it.
+    const text = 'x = <<ÉOF\nfoo\nÉOF\ny = 1\n';
+    assert.ok(parseHclDocument(parser, text).errors.length > 0);
+    const { body, errors } = parseHcl(text);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(
+      body.attributes.map((attribute) => [attribute.name, attribute.expr.kind === 'literal' && attribute.expr.value]),
+      [
+        ['x', 'foo\n'],
+        ['y', 1],
+      ],
+    );
+  });
+
   test('absurdly deep nesting is an error, not a crash, and what came before is kept', () => {
     const text = `locals {\n  a = 1\n}\nx = ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`;
     const { body, errors } = parseHcl(text);

@@ -4,7 +4,7 @@
  * their own scanning modes (quoted, heredoc); the parser switches to them because only it knows
  * when a template starts. No token objects are allocated.
  *
- * The token rules follow the tree-sitter HCL grammar the engine used before, so that both
+ * The token rules follow the tree-sitter HCL grammar (`parseHclDocument`), so that both parsers
  * accept the same files: line breaks are plain whitespace, a quoted string may span lines (the
  * parser reports it), `[*]` and `.*` are single tokens, a heredoc's closing marker must be
  * followed by a line break.
@@ -72,17 +72,12 @@ const CH_VT = 11;
 const CH_FF = 12;
 const CH_CR = 13;
 const CH_SPACE = 32;
-const CH_BANG = 33;
 const CH_QUOTE = 34;
 const CH_HASH = 35;
 const CH_DOLLAR = 36;
 const CH_PERCENT = 37;
-const CH_AMPERSAND = 38;
-const CH_LPAREN = 40;
-const CH_RPAREN = 41;
 const CH_STAR = 42;
 const CH_PLUS = 43;
-const CH_COMMA = 44;
 const CH_MINUS = 45;
 const CH_DOT = 46;
 const CH_SLASH = 47;
@@ -90,30 +85,66 @@ const CH_0 = 48;
 const CH_9 = 57;
 const CH_COLON = 58;
 const CH_LESS = 60;
-const CH_EQUALS = 61;
-const CH_GREATER = 62;
-const CH_QUESTION = 63;
-const CH_LBRACKET = 91;
 const CH_BACKSLASH = 92;
-const CH_RBRACKET = 93;
 const CH_LBRACE = 123;
-const CH_PIPE = 124;
-const CH_RBRACE = 125;
-const CH_TILDE = 126;
 const CH_LOWER_X = 120;
 
-/** Tokens of one character that need no look-ahead. */
-const SINGLE: Readonly<Record<number, TokenKind>> = {
-  [CH_QUOTE]: Token.Quote,
-  [CH_COMMA]: Token.Comma,
-  [CH_COLON]: Token.Colon,
-  [CH_QUESTION]: Token.Question,
-  [CH_PLUS]: Token.Plus,
-  [CH_MINUS]: Token.Minus,
-  [CH_STAR]: Token.Star,
-  [CH_PERCENT]: Token.Percent,
-  [CH_TILDE]: Token.Tilde,
-};
+/** Tokens of one character, by character. */
+const SINGLE: readonly (TokenKind | undefined)[] = (() => {
+  const single: (TokenKind | undefined)[] = [];
+  const pairs: [string, TokenKind][] = [
+    ['{', Token.LeftBrace],
+    ['}', Token.RightBrace],
+    ['[', Token.LeftBracket],
+    [']', Token.RightBracket],
+    ['(', Token.LeftParen],
+    [')', Token.RightParen],
+    ['"', Token.Quote],
+    [',', Token.Comma],
+    ['.', Token.Dot],
+    ['=', Token.Assign],
+    [':', Token.Colon],
+    ['?', Token.Question],
+    ['!', Token.Not],
+    ['+', Token.Plus],
+    ['-', Token.Minus],
+    ['*', Token.Star],
+    ['/', Token.Slash],
+    ['%', Token.Percent],
+    ['<', Token.Less],
+    ['>', Token.Greater],
+    ['~', Token.Tilde],
+  ];
+  for (const [text, kind] of pairs) single[text.charCodeAt(0)] = kind;
+  return single;
+})();
+
+/** How an opening or closing bracket changes the nesting depth. */
+const DEPTH_CHANGE = new Int8Array(128);
+for (const c of '{[(') DEPTH_CHANGE[c.charCodeAt(0)] = 1;
+for (const c of '}])') DEPTH_CHANGE[c.charCodeAt(0)] = -1;
+
+/** Tokens of two or three characters, by first character, longest first. */
+const LONG_TOKENS: readonly (readonly [string, TokenKind][] | undefined)[] = (() => {
+  const long: [string, TokenKind][][] = [];
+  const tokens: [string, TokenKind][] = [
+    ['[*]', Token.FullSplat],
+    ['...', Token.Ellipsis],
+    ['.*', Token.AttrSplat],
+    ['==', Token.Equal],
+    ['=>', Token.Arrow],
+    ['!=', Token.NotEqual],
+    ['<=', Token.LessEqual],
+    ['>=', Token.GreaterEqual],
+    ['&&', Token.And],
+    ['||', Token.Or],
+  ];
+  for (const token of tokens) {
+    const first = token[0].charCodeAt(0);
+    long[first] = [...(long[first] ?? []), token];
+  }
+  return long;
+})();
 
 /** ASCII character classes: bit 1 starts an identifier, bit 2 continues one, bit 4 is a heredoc marker character. */
 const ASCII_CLASS = new Uint8Array(128);
@@ -421,96 +452,31 @@ export class HclLexer {
     this.set(Token.Invalid, at + (code > 0xffff ? 2 : 1));
   }
 
+  /** Operators and brackets; a bracket changes `depth`. */
   private punctuation(c: number, at: number): void {
     const next = this.text.charCodeAt(at + 1);
-    const equals = next === CH_EQUALS;
-    let kind: TokenKind = Token.Invalid;
-    let length = 1;
-    switch (c) {
-      case CH_LBRACE:
-        kind = Token.LeftBrace;
-        this.depth++;
-        break;
-      case CH_RBRACE:
-        kind = Token.RightBrace;
-        this.depth--;
-        break;
-      case CH_LBRACKET:
-        if (next === CH_STAR && this.text.charCodeAt(at + 2) === CH_RBRACKET) {
-          kind = Token.FullSplat;
-          length = 3;
-        } else {
-          kind = Token.LeftBracket;
-          this.depth++;
-        }
-        break;
-      case CH_RBRACKET:
-        kind = Token.RightBracket;
-        this.depth--;
-        break;
-      case CH_LPAREN:
-        kind = Token.LeftParen;
-        this.depth++;
-        break;
-      case CH_RPAREN:
-        kind = Token.RightParen;
-        this.depth--;
-        break;
-      case CH_DOT:
-        if (next === CH_STAR) {
-          kind = Token.AttrSplat;
-          length = 2;
-        } else if (next === CH_DOT && this.text.charCodeAt(at + 2) === CH_DOT) {
-          kind = Token.Ellipsis;
-          length = 3;
-        } else kind = Token.Dot;
-        break;
-      case CH_EQUALS:
-        if (equals) {
-          kind = Token.Equal;
-          length = 2;
-        } else if (next === CH_GREATER) {
-          kind = Token.Arrow;
-          length = 2;
-        } else kind = Token.Assign;
-        break;
-      case CH_LESS:
-        if (next === CH_LESS) {
-          this.heredoc(at);
-          return;
-        }
-        kind = equals ? Token.LessEqual : Token.Less;
-        length = equals ? 2 : 1;
-        break;
-      case CH_BANG:
-        kind = equals ? Token.NotEqual : Token.Not;
-        length = equals ? 2 : 1;
-        break;
-      case CH_GREATER:
-        kind = equals ? Token.GreaterEqual : Token.Greater;
-        length = equals ? 2 : 1;
-        break;
-      case CH_AMPERSAND:
-        if (next === CH_AMPERSAND) {
-          kind = Token.And;
-          length = 2;
-        }
-        break;
-      case CH_PIPE:
-        if (next === CH_PIPE) {
-          kind = Token.Or;
-          length = 2;
-        }
-        break;
-      case CH_SLASH:
-        // A `/*` reaches here only when the comment is unterminated: invalid to the end.
-        if (next === CH_STAR) length = this.text.length - at;
-        else kind = Token.Slash;
-        break;
-      default:
-        kind = SINGLE[c] ?? Token.Invalid;
+    if (c === CH_LESS && next === CH_LESS) {
+      this.heredoc(at);
+    } else if (c === CH_SLASH && next === CH_STAR) {
+      // A `/*` reaches here only when the comment is unterminated: invalid to the end.
+      this.set(Token.Invalid, this.text.length);
+    } else if (!this.longToken(c, at)) {
+      this.depth += DEPTH_CHANGE[c];
+      this.set(SINGLE[c] ?? Token.Invalid, at + 1);
     }
-    this.set(kind, at + length);
+  }
+
+  /** A token of two or three characters at `at`, if one starts there. */
+  private longToken(c: number, at: number): boolean {
+    const candidates = LONG_TOKENS[c];
+    if (candidates === undefined) return false;
+    for (const [text, kind] of candidates) {
+      if (this.text.startsWith(text, at)) {
+        this.set(kind, at + text.length);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** `<<EOT` / `<<-EOT`: the marker follows, after optional whitespace as in the grammar's scanner. */

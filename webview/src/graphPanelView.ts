@@ -24,6 +24,8 @@ export const GROUP_THRESHOLD = 400;
 /** How many group colours the stylesheet defines. */
 const GROUP_COLOURS = 6;
 const LAYOUT_CACHE_SIZE = 8;
+/** Past this many edges they are drawn fainter. */
+const MANY_EDGES = 1500;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
@@ -408,6 +410,8 @@ export class GraphPanelView {
       this.fitter,
       (group) => groupNames.indexOf(group) % GROUP_COLOURS,
     );
+    // Thousands of edges are a texture, not lines to follow: fainter, until a selection picks some out.
+    this.elements.svg.classList.toggle('many-edges', view.edges.length > MANY_EDGES);
     this.afterDraw();
     await nextFrame();
     if (generation !== this.generation) return;

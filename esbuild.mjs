@@ -11,8 +11,6 @@ const production = process.argv.includes('--production');
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
-  // web-tree-sitter's ES module build finds its wasm through import.meta.url, which a CommonJS bundle lacks.
-  alias: { 'web-tree-sitter': require.resolve('web-tree-sitter') },
   bundle: true,
   sourcemap: !production,
   minify: production,
@@ -89,14 +87,6 @@ const bundles = [
 // The parser's WebAssembly files are loaded next to dist/server.js at run time.
 async function copyAssets() {
   await mkdir('dist', { recursive: true });
-  const assets = [
-    require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
-    path.join(
-      path.dirname(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/package.json')),
-      'tree-sitter-hcl.wasm',
-    ),
-  ];
-  await Promise.all(assets.map((file) => copyFile(file, path.join('dist', path.basename(file)))));
   // hcl2json reads its WebAssembly from `<its folder>/../main.wasm.gz`: bundled as dist/hcl2json/index.js,
   // that is dist/main.wasm.gz. It is loaded on first use only (see terraformSyntax.ts).
   await copyFile(

@@ -4,9 +4,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
+import { evaluate } from '../../server/src/engine/evaluate';
 import { keepBody } from '../../server/src/engine/fileFacts';
-import type { HclBlock, HclDocument, HclSyntaxError } from '../../server/src/engine/hclBody';
-import { type ParseOptions, parseHclDocument } from '../../server/src/engine/hclDocument';
+import type { HclBlock, HclDocument, HclSyntaxError, ParseOptions } from '../../server/src/engine/hclBody';
+import { parseHclDocument } from '../../server/src/engine/hclDocument';
 import { hclParser } from '../../server/src/engine/hclParser';
 import { parseHcl } from '../../server/src/engine/hclSyntaxParser';
 
@@ -38,8 +39,8 @@ const SNIPPETS: Record<string, string> = {
     'a = f()\nb = f(1, 2,)\nc = f(x, y...)\nd = provider::aws::arn_parse(x)\ne = f (1)\nf = f(\n  1,\n  2\n)\n',
   'operators and precedence':
     'a = 1 + 2 * 3 - 4 / 5 % 6\nb = a || b && !c\nc = -a.b + 1\nd = !a == b\ne = 1 < 2 == 2 >= 1\nf = (1 + 2) * 3\ng = - -1\nh = a\n  + b\n',
-  'conditionals group to the left, as in the grammar':
-    'a = x ? 1 : 2\nb = a ? b : c ? d : e\nc = a ? b ? c : d : e\nd = (a) ? (b) : (c)\ne = a + b ? c : d || e\n',
+  // Not `a ? b : c ? d : e`: the grammar groups it to the left, HCL to the right (tested below).
+  conditionals: 'a = x ? 1 : 2\nc = a ? b ? c : d : e\nd = (a) ? (b) : (c)\ne = a + b ? c : d || e\n',
   'tuples and objects, keys "a" = 1, (k) = 1, a: 1':
     'a = []\nb = [1, "x", [2],]\nc = {}\nd = { a = 1, "b" = 2, (k) = 3, c: 4, true = 5, a.b = 6 }\ne = {\n  x = 1\n  y = 2\n}\nf = { a = 1 b = 2 }\n',
   'for expressions':
@@ -347,6 +348,16 @@ describe('syntax errors', () => {
         ['y', 1],
       ],
     );
+  });
+
+  test('deliberately unlike tree-sitter: a ? b : c ? d : e groups to the right, as Terraform evaluates it', () => {
+    // `terraform console` answers "x" for this; grouped to the left it would be a type error.
+    const text = 'a = true ? "x" : false ? "y" : "z"\n';
+    const expr = parseHcl(text).body.attributes[0]!.expr;
+    assert.equal(expr.kind === 'conditional' && expr.else.kind, 'conditional');
+    assert.equal(evaluate(expr, new Map()), 'x');
+    const grammar = parseHclDocument(parser, text).body.attributes[0]!.expr;
+    assert.equal(grammar.kind === 'conditional' && grammar.condition.kind, 'conditional');
   });
 
   test('absurdly deep nesting is an error, not a crash, and what came before is kept', () => {

@@ -42,3 +42,12 @@ export interface HclDocument {
   body: HclBody;
   errors: HclSyntaxError[];
 }
+
+/** What a parser keeps. */
+export interface ParseOptions {
+  /**
+   * Whether to convert a block's contents. `depth` is 0 for top-level blocks. Skipping big,
+   * irrelevant blocks (resources) saves most of the conversion time.
+   */
+  keepBody?: (type: string, labels: string[], depth: number) => boolean;
+}

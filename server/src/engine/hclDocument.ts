@@ -1,17 +1,9 @@
 import type { Node, Parser, TreeCursor } from 'web-tree-sitter';
 import type { Expr } from './expression';
-import type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError } from './hclBody';
+import type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
 import { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } from './hclExpression';
 import { withTree } from './hclParser';
 import type { Position, Range } from './position';
-
-export interface ParseOptions {
-  /**
-   * Whether to convert a block's contents. `depth` is 0 for top-level blocks. Skipping big,
-   * irrelevant blocks (resources) saves most of the conversion time.
-   */
-  keepBody?: (type: string, labels: string[], depth: number) => boolean;
-}
 
 /** Parses one HCL file and converts it to our document model; the tree-sitter tree is freed before returning. */
 export function parseHclDocument(parser: Parser, text: string, options: ParseOptions = {}): HclDocument {

@@ -1,6 +1,5 @@
 import type { Expr, TraversalStep } from './expression';
-import type { HclAttribute, HclBody, HclDocument, HclSyntaxError } from './hclBody';
-import type { ParseOptions } from './hclDocument';
+import type { HclAttribute, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
 import {
   decodeQuoted,
   numberFromText,
@@ -251,25 +250,19 @@ class HclSyntaxParser {
 
   // ---- expressions ----------------------------------------------------------------------------
 
-  /** A conditional or an operation. Conditionals group to the left, as in the grammar tree-sitter used. */
+  /**
+   * A conditional or an operation. `a ? b : c ? d : e` groups to the right, as HCL (and so
+   * Terraform) reads it; the tree-sitter grammar groups it to the left, which is wrong.
+   */
   private expression(): Expr {
-    const lexer = this.lexer;
-    const start = lexer.start;
-    let expr = this.binary(1);
-    while (lexer.kind === Token.Question) {
-      this.advance();
-      const then = this.expression();
-      this.expect(Token.Colon, "':'");
-      const otherwise = this.binary(1);
-      expr = {
-        kind: 'conditional',
-        condition: expr,
-        then,
-        else: otherwise,
-        range: this.range(start, this.prevEnd),
-      };
-    }
-    return expr;
+    const start = this.lexer.start;
+    const condition = this.binary(1);
+    if (this.lexer.kind !== Token.Question) return condition;
+    this.advance();
+    const then = this.expression();
+    this.expect(Token.Colon, "':'");
+    const otherwise = this.expression();
+    return { kind: 'conditional', condition, then, else: otherwise, range: this.range(start, this.prevEnd) };
   }
 
   /** Precedence climbing over the binary operators, all left-associative. */

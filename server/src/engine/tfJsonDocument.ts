@@ -1,8 +1,7 @@
-import type { Parser } from 'web-tree-sitter';
 import type { Expr } from './expression';
 import { keepBody } from './fileFacts';
 import type { HclAttribute, HclBlock, HclBody, HclDocument } from './hclBody';
-import { parseHclDocument } from './hclDocument';
+import { parseHcl } from './hclSyntaxParser';
 import type { Position, Range } from './position';
 
 /**
@@ -11,7 +10,7 @@ import type { Position, Range } from './position';
  * JSON.parse gives no positions, so ranges point at the first occurrence of the block's name —
  * enough to place a diagnostic or a jump on the right line.
  */
-export function tfJsonDocument(text: string, parser: Parser): HclDocument {
+export function tfJsonDocument(text: string): HclDocument {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -25,7 +24,7 @@ export function tfJsonDocument(text: string, parser: Parser): HclDocument {
       errors: [{ range: pointRange(text, 0), message: 'the file is not a JSON object' }],
     };
   const locate = locator(text);
-  const converter = new JsonConverter(parser, locate);
+  const converter = new JsonConverter(locate);
   const body: HclBody = { attributes: [], blocks: [] };
   for (const [key, value] of Object.entries(json)) {
     const labelCount = LABELS[key];
@@ -55,10 +54,7 @@ const LABELS: Record<string, number> = {
 const TERRAFORM_BLOCKS: Record<string, number> = { backend: 1, cloud: 0 };
 
 class JsonConverter {
-  constructor(
-    private readonly parser: Parser,
-    private readonly locate: (needle: string) => Range,
-  ) {}
+  constructor(private readonly locate: (needle: string) => Range) {}
 
   /**
    * The blocks of one type; `depth` 0 for top-level blocks. Blocks the analysis does not read are
@@ -120,7 +116,7 @@ class JsonConverter {
   /** A JSON string with interpolation is an HCL template: parse it as a quoted HCL string. */
   private template(value: string, range: Range): Expr {
     const quoted = `x = "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"\n`;
-    const parsed = parseHclDocument(this.parser, quoted).body.attributes[0];
+    const parsed = parseHcl(quoted).body.attributes[0];
     return parsed ? withRange(parsed.expr, range) : { kind: 'unsupported', text: value, range };
   }
 }

@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Parser } from 'web-tree-sitter';
 import type { AnalysisOptions } from './analysisOptions';
 import { cyclePath, cyclicComponents } from './cycles';
 import { DependencyGraph } from './dependencyGraph';
 import { discoverRoots, moduleSegments } from './discovery';
 import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
-import { parseHclDocument } from './hclDocument';
-import { hclParser } from './hclParser';
+import { parseHcl } from './hclSyntaxParser';
 import { executionLevels, levelLists } from './levels';
 import { type MatchResult, matchReferences, writerAddresses } from './match';
 import { type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
@@ -61,7 +59,6 @@ interface CachedFile {
  * graph (matching, cycles, levels: linear in the number of references) is rebuilt from those.
  */
 export class WorkspaceAnalysis {
-  private parser: Parser | undefined;
   private dirs = new Map<string, ScannedDir>();
   private readonly files = new Map<string, CachedFile>();
   private readonly factsByHash = new Map<string, FileFacts>();
@@ -84,7 +81,6 @@ export class WorkspaceAnalysis {
 
   /** Scans the folder and reads every Terraform file. `onProgress` is called as files are read. */
   async load(onProgress?: (done: number, total: number) => void): Promise<void> {
-    this.parser = await hclParser();
     const scan = await scanWorkspace(this.root, this.options.discovery);
     this.dirs = scan.dirs;
     this.scanProblems = scan.problems;
@@ -105,7 +101,6 @@ export class WorkspaceAnalysis {
    * disk again (saved, closed, created or deleted).
    */
   async updateFile(file: string, text?: string): Promise<void> {
-    this.parser ??= await hclParser();
     const known = this.ensureListed(file);
     if (!known) return;
     if (text === undefined) this.readAndCache(file);
@@ -258,9 +253,9 @@ export class WorkspaceAnalysis {
   }
 
   private extract(file: string, text: string): FileFacts {
-    if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, this.parser!));
+    if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text));
     if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
-    return factsFromDocument(parseHclDocument(this.parser!, text, { keepBody }));
+    return factsFromDocument(parseHcl(text, { keepBody }));
   }
 
   /** Adds a file the scan did not list (created since); false when it is not a file the analysis reads. */

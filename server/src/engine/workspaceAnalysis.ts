@@ -61,7 +61,7 @@ interface CachedFile {
 export class WorkspaceAnalysis {
   private dirs = new Map<string, ScannedDir>();
   private readonly files = new Map<string, CachedFile>();
-  private readonly factsByHash = new Map<string, FileFacts>();
+  private readonly factsByHash = new Map<string, { facts: FileFacts; uses: number }>();
   private readonly evaluated = new Map<string, EvaluatedModule>();
   /** For each root id, the folders its evaluation read (itself and its local child modules). */
   private readonly readDirs = new Map<string, Set<string>>();
@@ -101,11 +101,11 @@ export class WorkspaceAnalysis {
    * disk again (saved, closed, created or deleted).
    */
   async updateFile(file: string, text?: string): Promise<void> {
-    const known = this.ensureListed(file);
-    if (!known) return;
-    if (text === undefined) this.readAndCache(file);
-    else this.cache(file, text);
-    this.invalidate(path.dirname(file));
+    const listed = this.ensureListed(file);
+    if (listed === 'ignored') return;
+    const changed = text === undefined ? this.readAndCache(file) : this.cache(file, text);
+    // An unchanged text (a hover flushing an open buffer, a save) keeps every cached result.
+    if (changed || listed === 'new') this.invalidate(path.dirname(file));
   }
 
   /** The file is gone: forget it. */
@@ -117,7 +117,7 @@ export class WorkspaceAnalysis {
         if (at >= 0) list.splice(at, 1);
       }
     }
-    this.files.delete(file);
+    this.forget(file);
     this.readProblems.delete(file);
     this.invalidate(path.dirname(file));
   }
@@ -231,25 +231,43 @@ export class WorkspaceAnalysis {
     });
   }
 
-  private readAndCache(file: string): void {
+  /** Reads a file and caches its facts; true when what the analysis knows of it changed. */
+  private readAndCache(file: string): boolean {
     try {
-      this.cache(file, readFileSync(file, 'utf8'));
-      this.readProblems.delete(file);
+      const changed = this.cache(file, readFileSync(file, 'utf8'));
+      return this.readProblems.delete(file) || changed;
     } catch (error) {
-      this.files.delete(file);
+      this.forget(file);
       this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+      return true;
     }
   }
 
-  private cache(file: string, text: string): void {
+  /**
+   * Caches the facts of `text` for `file`; true when the content changed. Facts are shared by
+   * content hash (many files are identical), and dropped when no file has that content any more,
+   * so a long editing session does not keep every version it typed.
+   */
+  private cache(file: string, text: string): boolean {
     const hash = createHash('sha1').update(text).digest('base64');
-    if (this.files.get(file)?.hash === hash) return;
-    let facts = this.factsByHash.get(hash);
-    if (!facts) {
-      facts = this.extract(file, text);
-      this.factsByHash.set(hash, facts);
+    if (this.files.get(file)?.hash === hash) return false;
+    let shared = this.factsByHash.get(hash);
+    if (!shared) {
+      shared = { facts: this.extract(file, text), uses: 0 };
+      this.factsByHash.set(hash, shared);
     }
-    this.files.set(file, { hash, facts });
+    this.forget(file);
+    shared.uses++;
+    this.files.set(file, { hash, facts: shared.facts });
+    return true;
+  }
+
+  private forget(file: string): void {
+    const previous = this.files.get(file);
+    if (!previous) return;
+    this.files.delete(file);
+    const shared = this.factsByHash.get(previous.hash);
+    if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
   }
 
   private extract(file: string, text: string): FileFacts {
@@ -258,16 +276,23 @@ export class WorkspaceAnalysis {
     return factsFromDocument(parseHcl(text, { keepBody }));
   }
 
-  /** Adds a file the scan did not list (created since); false when it is not a file the analysis reads. */
-  private ensureListed(file: string): boolean {
+  /** Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the analysis does not read it. */
+  private ensureListed(file: string): 'listed' | 'new' | 'ignored' {
     const folder = path.dirname(file);
     const relative = path.relative(this.root, folder);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return 'ignored';
     const role = fileRole(path.basename(file), this.backendMatchers);
-    if (role === undefined || role === 'lock') return false;
+    if (role === undefined) return 'ignored';
     let dir = this.dirOf(folder);
+    if (role === 'lock') {
+      // A lock file can make its folder a root module; it has no facts of its own.
+      if (!dir || dir.hasLockFile) return 'ignored';
+      dir.hasLockFile = true;
+      return 'new';
+    }
+    let status: 'listed' | 'new' = 'listed';
     if (!dir) {
-      if (role !== 'tfFiles') return false;
+      if (role !== 'tfFiles') return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
       dir = { dir: folder, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
       this.dirs.set(id, dir);
@@ -276,8 +301,9 @@ export class WorkspaceAnalysis {
     if (!list.includes(file)) {
       list.push(file);
       list.sort(role === 'varFiles' ? varFileOrder : undefined);
+      status = 'new';
     }
-    return true;
+    return status;
   }
 
   private dirOf(folder: string): ScannedDir | undefined {

@@ -1,6 +1,6 @@
 import { addressFamily, moduleIdFromKey, type StateAddress, stateAddress } from './backendAddress';
 import type { EvaluatedModule, Reference } from './moduleEvaluation';
-import { isUnknown } from './value';
+import { isUnknown, type ObjectValue } from './value';
 
 /** A reference matched to the module that writes its state. */
 export interface MatchedEdge {
@@ -56,7 +56,7 @@ function matchOne(from: string, reference: Reference, writers: WriterIndex, root
     });
     return;
   }
-  const address = stateAddress({ type: backend, config, workspace, moduleDir: reference.cwd, root });
+  const address = readerAddress(reference, backend, config, workspace, root);
   if (!address.known) {
     result.unresolved.push({
       from,
@@ -113,17 +113,7 @@ class WriterIndex {
       if (module.backend && this.addresses(module, 'default').some((address) => !address.known)) {
         this.partial.set(module.id, module.backend.type);
       }
-      for (const { config } of module.backend?.configs ?? []) {
-        if (isUnknown(config)) continue;
-        const start = addressFamily({
-          type: module.backend!.type,
-          config,
-          workspace: 'default',
-          moduleDir: module.dir,
-          root,
-        });
-        if (start) this.families.push({ start, id: module.id });
-      }
+      for (const start of familiesOf(module, root)) this.families.push({ start, id: module.id });
     }
   }
 
@@ -160,12 +150,59 @@ class WriterIndex {
 }
 
 /** The addresses a module writes in `workspace`: one per backend configuration (partial backend files give several). */
+/*
+ * Addresses depend only on one module's evaluation, which is replaced (not changed) when its files
+ * change: they are cached per evaluated module and per reference, so an edit recomputes only the
+ * addresses of the module it touched, and matching is a pass of map lookups.
+ */
+const writerCache = new WeakMap<EvaluatedModule, Map<string, StateAddress[]>>();
+const familyCache = new WeakMap<EvaluatedModule, string[]>();
+const readerCache = new WeakMap<Reference, StateAddress>();
+
+/** The addresses a module writes in `workspace`: one per backend configuration (partial backend files give several). */
 export function writerAddresses(module: EvaluatedModule, workspace: string, root: string): StateAddress[] {
-  if (!module.backend) return [];
-  const { type } = module.backend;
-  return module.backend.configs.map(({ config }) =>
-    isUnknown(config)
-      ? { known: false, reasons: [...config.reasons], key: undefined }
-      : stateAddress({ type, config, workspace, moduleDir: module.dir, root }),
-  );
+  let byWorkspace = writerCache.get(module);
+  if (!byWorkspace) writerCache.set(module, (byWorkspace = new Map()));
+  let addresses = byWorkspace.get(workspace);
+  if (!addresses) {
+    const backend = module.backend;
+    addresses = !backend
+      ? []
+      : backend.configs.map(({ config }) =>
+          isUnknown(config)
+            ? { known: false, reasons: [...config.reasons], key: undefined }
+            : stateAddress({ type: backend.type, config, workspace, moduleDir: module.dir, root }),
+        );
+    byWorkspace.set(workspace, addresses);
+  }
+  return addresses;
+}
+
+function familiesOf(module: EvaluatedModule, root: string): string[] {
+  let families = familyCache.get(module);
+  if (!families) {
+    const backend = module.backend;
+    families = (backend?.configs ?? []).flatMap(({ config }) => {
+      if (!backend || isUnknown(config)) return [];
+      const start = addressFamily({ type: backend.type, config, workspace: 'default', moduleDir: module.dir, root });
+      return start ? [start] : [];
+    });
+    familyCache.set(module, families);
+  }
+  return families;
+}
+
+function readerAddress(
+  reference: Reference,
+  type: string,
+  config: ObjectValue,
+  workspace: string,
+  root: string,
+): StateAddress {
+  let address = readerCache.get(reference);
+  if (!address) {
+    address = stateAddress({ type, config, workspace, moduleDir: reference.cwd, root });
+    readerCache.set(reference, address);
+  }
+  return address;
 }

@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
 import type { AnalysisOptions } from './analysisOptions';
 import { cyclePath, cyclicComponents } from './cycles';
 import { DependencyGraph } from './dependencyGraph';
-import { discoverRoots, moduleSegments } from './discovery';
+import { discoverRoots, localSource, moduleSegments } from './discovery';
 import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 import { parseHcl } from './hclSyntaxParser';
 import { executionLevels, levelLists } from './levels';
@@ -68,6 +68,9 @@ export class WorkspaceAnalysis {
   private scanProblems: ScanProblem[] = [];
   private readProblems = new Map<string, string>();
   private cached: AnalysisResult | undefined;
+  /** The root module ids, sorted; undefined when they must be decided again. */
+  private roots: string[] | undefined;
+  private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
   private readonly backendMatchers: ((name: string) => boolean)[];
 
   constructor(
@@ -93,6 +96,7 @@ export class WorkspaceAnalysis {
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.evaluated.clear();
+    this.roots = undefined;
     this.cached = undefined;
   }
 
@@ -105,6 +109,7 @@ export class WorkspaceAnalysis {
     if (listed === 'ignored') return;
     const changed = text === undefined ? this.readAndCache(file) : this.cache(file, text);
     // An unchanged text (a hover flushing an open buffer, a save) keeps every cached result.
+    if (listed === 'new') this.roots = undefined;
     if (changed || listed === 'new') this.invalidate(path.dirname(file));
   }
 
@@ -119,6 +124,7 @@ export class WorkspaceAnalysis {
     }
     this.forget(file);
     this.readProblems.delete(file);
+    this.roots = undefined;
     this.invalidate(path.dirname(file));
   }
 
@@ -133,8 +139,7 @@ export class WorkspaceAnalysis {
   }
 
   private compute(): AnalysisResult {
-    const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
-    const rootIds = discoverRoots(this.dirs, factsOf, this.options.discovery).sort();
+    const rootIds = this.rootIds();
     const rootSet = new Set(rootIds);
     for (const id of [...this.evaluated.keys()]) if (!rootSet.has(id)) this.evaluated.delete(id);
     const modules = rootIds.map((id) => this.evaluatedModule(id));
@@ -155,6 +160,18 @@ export class WorkspaceAnalysis {
       syntaxErrors: this.syntaxErrors(),
       problems: this.problems(modules),
     };
+  }
+
+  /**
+   * The root modules, decided again only when something that decides them changed: a file added
+   * or removed, or a file whose backend blocks or module calls changed.
+   */
+  private rootIds(): string[] {
+    if (!this.roots) {
+      const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
+      this.roots = discoverRoots(this.dirs, factsOf, this.options.discovery).sort();
+    }
+    return this.roots;
   }
 
   private evaluatedModule(id: string): EvaluatedModule {
@@ -185,6 +202,16 @@ export class WorkspaceAnalysis {
   }
 
   private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
+    let base = this.summaries.get(module);
+    if (!base) {
+      base = this.summaryBase(module);
+      this.summaries.set(module, base);
+    }
+    return base.level === level && base.inCycle === inCycle ? base : { ...base, level, inCycle };
+  }
+
+  /** What a module's summary says apart from its place in the graph; cached per evaluation. */
+  private summaryBase(module: EvaluatedModule): ModuleSummary {
     const dir = this.dirs.get(module.id)!;
     const backend = module.backend;
     const own = writerAddresses(module, 'default', this.root);
@@ -193,8 +220,8 @@ export class WorkspaceAnalysis {
       id: module.id,
       dir: module.dir,
       segments: moduleSegments(module.id, this.options.discovery.pattern),
-      level,
-      inCycle,
+      level: 0,
+      inCycle: false,
       backend: backend && {
         type: backend.type,
         address,
@@ -238,6 +265,7 @@ export class WorkspaceAnalysis {
       return this.readProblems.delete(file) || changed;
     } catch (error) {
       this.forget(file);
+      this.roots = undefined;
       this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
       return true;
     }
@@ -256,6 +284,8 @@ export class WorkspaceAnalysis {
       shared = { facts: this.extract(file, text), uses: 0 };
       this.factsByHash.set(hash, shared);
     }
+    const before = this.files.get(file)?.facts;
+    if (!before || decidesRoots(before) !== decidesRoots(shared.facts)) this.roots = undefined;
     this.forget(file);
     shared.uses++;
     this.files.set(file, { hash, facts: shared.facts });
@@ -321,6 +351,12 @@ export class WorkspaceAnalysis {
     }
     this.cached = undefined;
   }
+}
+
+/** What a file says that decides which folders are root modules: backends and module sources. */
+function decidesRoots(facts: FileFacts): string {
+  const sources = facts.moduleCalls.map((call) => localSource(call.source) ?? '');
+  return `${facts.backends.length > 0}|${sources.join('|')}`;
 }
 
 function isAttributeFile(file: string): boolean {

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import type { ServerStatusParams } from '../../server/src/protocol';
+import { LspTestClient } from '../lsp/lspClient';
+import { repeat, type Summary } from './samples';
+import type { SyntheticMonorepo } from './syntheticMonorepo';
+
+/** The server's debounce of edits (server/src/workspaceFolders.ts), subtracted from edit timings. */
+export const DEBOUNCE_MS = 150;
+
+export interface LspFigures {
+  indexMs: number;
+  /** didChange → publishDiagnostics for that file, minus the debounce. */
+  editToDiagnostics: Summary;
+  /** hover request → response on a remote_state block. */
+  hover: Summary;
+  /** Peak resident memory of the server process after indexing (VmHWM), in MB. */
+  peakRssMb: number;
+  rssMb: number;
+}
+
+/**
+ * The language server as a process over a real LSP connection on a synthetic monorepo: indexing
+ * time, edit → diagnostics published, hover round trips, and its memory.
+ */
+export async function measureLsp(
+  root: string,
+  repo: SyntheticMonorepo,
+  runs: { edits: number; hovers: number },
+): Promise<LspFigures> {
+  const client = LspTestClient.start();
+  try {
+    const started = performance.now();
+    await client.initialize(root);
+    await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (s) => s.health === 'ready', 600_000);
+    const indexMs = performance.now() - started;
+    const memory = processMemory(client.process.pid!);
+
+    const { file, keyLine } = repo.sampleReference;
+    const uri = pathToFileURL(file).href;
+    const original = readFileSync(file, 'utf8');
+    const lines = original.split('\n');
+    const broken = lines
+      .map((line, index) => (index === keyLine ? line.replace('/${local.state_file}', '/nobody-writes.tfstate') : line))
+      .join('\n');
+    await client.open(file, original);
+    let version = 1;
+    const published = () =>
+      client.notifications.filter(
+        (n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri,
+      ).length;
+    const edit = async (text: string, expectWarning: boolean): Promise<number> => {
+      const before = published();
+      const sent = performance.now();
+      await client.change(uri, text, ++version);
+      await client.waitForNotification<PublishDiagnosticsParams>(
+        'textDocument/publishDiagnostics',
+        (p) =>
+          p.uri === uri &&
+          p.diagnostics.some((d) => d.code === 'unwritten-state') === expectWarning &&
+          published() > before,
+        30_000,
+      );
+      return performance.now() - sent - DEBOUNCE_MS;
+    };
+    // The first edit also loads Terraform's own parser for exact syntax messages: not measured.
+    await edit(broken, true);
+    await edit(original, false);
+    const editToDiagnostics = await repeat(runs.edits, (run) => edit(run % 2 === 0 ? broken : original, run % 2 === 0));
+    if (runs.edits % 2 === 1) await edit(original, false);
+
+    const position = { line: keyLine, character: 6 };
+    const hover = await repeat(runs.hovers, async () => {
+      const sent = performance.now();
+      const answer = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position });
+      if (!answer) throw new Error('no hover on the remote_state block');
+      return performance.now() - sent;
+    });
+    return { indexMs, editToDiagnostics, hover, ...memory };
+  } finally {
+    await client.dispose();
+  }
+}
+
+/** Peak and current resident memory of a process, from /proc (Linux). */
+function processMemory(pid: number): { peakRssMb: number; rssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN);
+  return { peakRssMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
+}

@@ -1,0 +1,207 @@
+// `npm run bench`: every figure of the benchmark on synthetic monorepos of 100, 1,000 and 10,000
+// modules — cold analysis against the read floor, incremental updates (in the engine and through
+// the language server), hover latency, pipeline generation, graph layout and the server's memory.
+// Prints a table, writes bench-results.json. `--sizes 100,1000` picks sizes; `--quick` fewer runs.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { defaultOptions } from '../../server/src/engine/analysisOptions';
+import { generatePipeline } from '../../server/src/engine/pipeline';
+import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
+import { WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
+import { layeredLayout } from '../../webview/src/layeredLayout';
+import { type LspFigures, measureLsp } from './lspFigures';
+import { repeat, type Summary, summarize } from './samples';
+import { generateMonorepo, type SyntheticMonorepo } from './syntheticMonorepo';
+
+const { values } = parseArgs({
+  options: { sizes: { type: 'string' }, quick: { type: 'boolean' }, out: { type: 'string' } },
+});
+const sizes = (values.sizes ?? '100,1000,10000').split(',').map(Number);
+const quick = values.quick === true;
+const repoRoot = path.resolve(__dirname, '../..');
+const SEED = 7;
+
+interface SizeFigures {
+  modules: number;
+  files: number;
+  megabytes: number;
+  edges: number;
+  cold: Summary;
+  floor: Summary;
+  ratio: number;
+  editToGraph: Summary;
+  gitlab: Summary;
+  github: Summary;
+  lsp: LspFigures;
+}
+
+/** Synthetic monorepos are kept between runs (they take seconds to write at 10,000 modules). */
+function monorepo(modules: number): { root: string; repo: SyntheticMonorepo } {
+  const root = path.join(os.tmpdir(), `terrace-bench-${modules}-seed${SEED}`);
+  const manifest = path.join(root, '.bench.json');
+  if (existsSync(manifest)) return { root, repo: JSON.parse(readFileSync(manifest, 'utf8')) as SyntheticMonorepo };
+  mkdirSync(root, { recursive: true });
+  const repo = generateMonorepo(root, { modules, seed: SEED });
+  writeFileSync(manifest, JSON.stringify(repo));
+  return { root, repo };
+}
+
+function coldRun(root: string): { floorMs: number; analysisMs: number; bytes: number; modules: number; edges: number } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'coldAnalysis.ts'), root], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+async function measureSize(modules: number): Promise<SizeFigures> {
+  const { root, repo } = monorepo(modules);
+  process.stderr.write(`\n${modules} modules (${root})\n`);
+  const big = modules >= 10_000;
+  const coldRuns = quick ? 2 : big ? 3 : 5;
+  const floors: number[] = [];
+  const colds: number[] = [];
+  let shape = { bytes: 0, edges: 0 };
+  for (let run = 0; run < coldRuns; run++) {
+    const result = coldRun(root);
+    if (result.modules !== modules) throw new Error(`expected ${modules} modules, found ${result.modules}`);
+    floors.push(result.floorMs);
+    colds.push(result.analysisMs);
+    shape = { bytes: result.bytes, edges: result.edges };
+    process.stderr.write(`  cold analysis ${result.analysisMs.toFixed(0)} ms, floor ${result.floorMs.toFixed(0)} ms\n`);
+  }
+  const cold = summarize(colds);
+  const floor = summarize(floors);
+
+  const analysis = new WorkspaceAnalysis(root, defaultOptions());
+  await analysis.load();
+  const base = analysis.result();
+  const { file, keyLine } = repo.sampleReference;
+  const original = readFileSync(file, 'utf8');
+  const changed = original
+    .split('\n')
+    .map((line, index) => (index === keyLine ? line.replace('/${local.state_file}', '/nobody-writes.tfstate') : line))
+    .join('\n');
+  const editToGraph = await repeat(quick ? 10 : 40, async (run) => {
+    const start = performance.now();
+    await analysis.updateFile(file, run % 2 === 0 ? changed : original);
+    const result = analysis.result();
+    const elapsed = performance.now() - start;
+    if (result.unresolved.length !== (run % 2 === 0 ? 1 : 0)) throw new Error('the edit did not reach the graph');
+    return elapsed;
+  });
+  await analysis.updateFile(file, original);
+  const result = analysis.result();
+  const options = defaultPipelineOptions();
+  const gitlab = await repeat(quick ? 5 : 15, () => time(() => generatePipeline(result, { ci: 'gitlab', options })));
+  const github = await repeat(quick ? 5 : 15, () => time(() => generatePipeline(result, { ci: 'github', options })));
+  process.stderr.write(`  edit → graph ${editToGraph.median.toFixed(2)} ms, gitlab ${gitlab.median.toFixed(0)} ms\n`);
+
+  const lsp = await measureLsp(root, repo, { edits: quick ? 6 : big ? 10 : 20, hovers: quick ? 20 : 100 });
+  process.stderr.write(
+    `  lsp: indexed in ${lsp.indexMs.toFixed(0)} ms, edit → diagnostics ${lsp.editToDiagnostics.median.toFixed(1)} ms, hover ${lsp.hover.median.toFixed(2)} ms, peak RSS ${lsp.peakRssMb.toFixed(0)} MB\n`,
+  );
+  void base;
+  return {
+    modules,
+    files: repo.ids.length * 5,
+    megabytes: shape.bytes / 1e6,
+    edges: shape.edges,
+    cold,
+    floor,
+    ratio: cold.median / floor.median,
+    editToGraph,
+    gitlab,
+    github,
+    lsp,
+  };
+}
+
+function time(run: () => unknown): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+/** The panel's layout (the webview's own code and options) in Node, on a synthetic graph of `modules`. */
+async function measureLayout(modules: number): Promise<Summary> {
+  const { root } = monorepo(modules);
+  const analysis = new WorkspaceAnalysis(root, defaultOptions());
+  await analysis.load();
+  const result = analysis.result();
+  const input = {
+    nodes: result.modules.map((module) => ({ id: module.id, column: module.level })),
+    edges: [...new Set(result.edges.map((edge) => `${edge.from}\u0000${edge.to}`))].map((key, index) => {
+      const [from, to] = key.split('\u0000') as [string, string];
+      return { id: `e${index}`, from, to };
+    }),
+  };
+  return repeat(quick ? 3 : 7, () => time(() => layeredLayout(input)));
+}
+
+const fmt = (s: Summary, digits = 0) =>
+  `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const figures: SizeFigures[] = [];
+  for (const modules of sizes) figures.push(await measureSize(modules));
+  const layouts: Record<string, Summary> = {};
+  for (const modules of [200, 1000, 3000]) {
+    layouts[modules] = await measureLayout(modules);
+    process.stderr.write(`layout ${modules}: ${layouts[modules]!.median.toFixed(0)} ms\n`);
+  }
+
+  const rows: [string, ...string[]][] = [
+    ['figure (median, min–max)', ...figures.map((f) => `${f.modules.toLocaleString('en-US')} modules`)],
+    ['files / MB / edges', ...figures.map((f) => `${f.files} / ${f.megabytes.toFixed(1)} / ${f.edges}`)],
+    ['cold analysis, ms', ...figures.map((f) => fmt(f.cold))],
+    ['read floor, ms', ...figures.map((f) => fmt(f.floor))],
+    ['analysis / floor', ...figures.map((f) => `${f.ratio.toFixed(1)}×`)],
+    ['edit → graph updated, ms', ...figures.map((f) => fmt(f.editToGraph, 2))],
+    ['edit → diagnostics (LSP, after debounce), ms', ...figures.map((f) => fmt(f.lsp.editToDiagnostics, 1))],
+    ['hover (LSP round trip), ms', ...figures.map((f) => fmt(f.lsp.hover, 2))],
+    ['GitLab pipeline, ms', ...figures.map((f) => fmt(f.gitlab, 1))],
+    ['GitHub workflow, ms', ...figures.map((f) => fmt(f.github, 1))],
+    ['server indexing (LSP), ms', ...figures.map((f) => f.lsp.indexMs.toFixed(0))],
+    ['server peak RSS after indexing, MB', ...figures.map((f) => f.lsp.peakRssMb.toFixed(0))],
+  ];
+  const layoutRows = Object.entries(layouts).map(
+    ([n, s]) => `| layout, ${Number(n).toLocaleString('en-US')} modules | ${fmt(s)} ms |`,
+  );
+  const table = [
+    `| ${rows[0].join(' | ')} |`,
+    `|${rows[0].map(() => '---').join('|')}|`,
+    ...rows.slice(1).map((row) => `| ${row.join(' | ')} |`),
+    '',
+    '| graph layout (the panel’s code, in Node) | median (min–max) |',
+    '|---|---|',
+    ...layoutRows,
+  ].join('\n');
+  console.log(`\n${table}\n`);
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: os.loadavg().map((n) => Number(n.toFixed(2))),
+  };
+  const out = values.out ?? path.join(repoRoot, 'bench-results.json');
+  writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, layouts, table }, null, 2)}\n`,
+  );
+  console.log(
+    `machine: ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(' ')}`,
+  );
+  console.log(`wrote ${path.relative(process.cwd(), out)} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -4,7 +4,7 @@ import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol/no
 import type { ServerStatusParams } from '../../server/src/protocol';
 import { LspTestClient } from '../lsp/lspClient';
 import { repeat, type Summary } from './samples';
-import type { SyntheticMonorepo } from './syntheticMonorepo';
+import { type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
 
 /** The server's debounce of edits (server/src/workspaceFolders.ts), subtracted from edit timings. */
 export const DEBOUNCE_MS = 150;
@@ -40,10 +40,7 @@ export async function measureLsp(
     const { file, keyLine } = repo.sampleReference;
     const uri = pathToFileURL(file).href;
     const original = readFileSync(file, 'utf8');
-    const lines = original.split('\n');
-    const broken = lines
-      .map((line, index) => (index === keyLine ? line.replace('/${local.state_file}', '/nobody-writes.tfstate') : line))
-      .join('\n');
+    const broken = withUnwrittenKey(original, keyLine);
     await client.open(file, original);
     let version = 1;
     const published = () =>

@@ -15,7 +15,7 @@ import { WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
 import { layeredLayout } from '../../webview/src/layeredLayout';
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
-import { generateMonorepo, type SyntheticMonorepo } from './syntheticMonorepo';
+import { generateMonorepo, type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string' }, quick: { type: 'boolean' }, out: { type: 'string' } },
@@ -82,10 +82,7 @@ async function measureSize(modules: number): Promise<SizeFigures> {
   const base = analysis.result();
   const { file, keyLine } = repo.sampleReference;
   const original = readFileSync(file, 'utf8');
-  const changed = original
-    .split('\n')
-    .map((line, index) => (index === keyLine ? line.replace('/${local.state_file}', '/nobody-writes.tfstate') : line))
-    .join('\n');
+  const changed = withUnwrittenKey(original, keyLine);
   const editToGraph = await repeat(quick ? 10 : 40, async (run) => {
     const start = performance.now();
     await analysis.updateFile(file, run % 2 === 0 ? changed : original);

@@ -218,3 +218,14 @@ function remoteState(name: string, bucket: string, key: string): string {
 }
 `;
 }
+
+/**
+ * The sample reference's file with its key pointing at a state nobody writes: the edit the
+ * incremental benchmarks make (and undo) to change one remote-state key.
+ */
+export function withUnwrittenKey(text: string, keyLine: number): string {
+  const lines = text.split('\n');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the HCL interpolation, not a JavaScript one.
+  lines[keyLine] = lines[keyLine]!.replace('/${local.state_file}', '/nobody-writes.tfstate');
+  return lines.join('\n');
+}

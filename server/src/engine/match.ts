@@ -162,7 +162,10 @@ const readerCache = new WeakMap<Reference, StateAddress>();
 /** The addresses a module writes in `workspace`: one per backend configuration (partial backend files give several). */
 export function writerAddresses(module: EvaluatedModule, workspace: string, root: string): StateAddress[] {
   let byWorkspace = writerCache.get(module);
-  if (!byWorkspace) writerCache.set(module, (byWorkspace = new Map()));
+  if (!byWorkspace) {
+    byWorkspace = new Map();
+    writerCache.set(module, byWorkspace);
+  }
   let addresses = byWorkspace.get(workspace);
   if (!addresses) {
     const backend = module.backend;

@@ -8,48 +8,48 @@ import type { DependencyGraph } from './dependencyGraph';
  * above the highest level of their dependencies outside the cycle.
  */
 export function executionLevels(graph: DependencyGraph, cyclic: readonly string[][]): Map<string, number> {
-  const unitOf = new Map<string, string>();
-  for (const component of cyclic) for (const member of component) unitOf.set(member, component[0]!);
-  const unit = (node: string) => unitOf.get(node) ?? node;
-
-  const members = new Map<string, string[]>();
-  for (const node of graph.nodes()) {
-    const u = unit(node);
-    const list = members.get(u);
-    if (list) list.push(node);
-    else members.set(u, [node]);
+  // Integer indices and typed arrays: this runs after every edit, on graphs of thousands of modules.
+  const nodes = graph.nodes();
+  const index = new Map<string, number>();
+  nodes.forEach((node, i) => index.set(node, i));
+  const unit = Int32Array.from(nodes, (_, i) => i);
+  for (const component of cyclic) {
+    const representative = index.get(component[0]!)!;
+    for (const member of component) unit[index.get(member)!] = representative;
   }
-
-  const pending = new Map<string, number>();
-  const dependents = new Map<string, Set<string>>();
-  for (const [u, nodes] of members) {
-    const deps = new Set<string>();
-    for (const node of nodes) for (const dep of graph.dependencies(node)) if (unit(dep) !== u) deps.add(unit(dep));
-    pending.set(u, deps.size);
-    for (const dep of deps) {
-      const set = dependents.get(dep);
-      if (set) set.add(u);
-      else dependents.set(dep, new Set([u]));
-    }
-  }
-
-  const levelOfUnit = new Map<string, number>();
-  let frontier = [...pending].filter(([, count]) => count === 0).map(([u]) => u);
-  for (let level = 0; frontier.length > 0; level++) {
-    const next: string[] = [];
-    for (const u of frontier) {
-      levelOfUnit.set(u, level);
-      for (const dependent of dependents.get(u) ?? []) {
-        const left = pending.get(dependent)! - 1;
-        pending.set(dependent, left);
-        if (left === 0) next.push(dependent);
+  const pending = new Int32Array(nodes.length);
+  const dependents: number[][] = Array.from(nodes, () => []);
+  // Edges between two units can repeat only when a unit is a cycle of several modules.
+  const seen = cyclic.length > 0 ? new Set<number>() : undefined;
+  nodes.forEach((node, i) => {
+    const from = unit[i]!;
+    for (const dep of graph.dependencies(node)) {
+      const to = unit[index.get(dep)!]!;
+      if (to === from) continue;
+      if (seen) {
+        const pair = from * nodes.length + to;
+        if (seen.has(pair)) continue;
+        seen.add(pair);
       }
+      pending[from]!++;
+      dependents[to]!.push(from);
+    }
+  });
+  const levelOfUnit = new Int32Array(nodes.length);
+  let frontier: number[] = [];
+  nodes.forEach((_, i) => {
+    if (unit[i] === i && pending[i] === 0) frontier.push(i);
+  });
+  for (let level = 0; frontier.length > 0; level++) {
+    const next: number[] = [];
+    for (const u of frontier) {
+      levelOfUnit[u] = level;
+      for (const dependent of dependents[u]!) if (--pending[dependent]! === 0) next.push(dependent);
     }
     frontier = next;
   }
-
   const levels = new Map<string, number>();
-  for (const [u, nodes] of members) for (const node of nodes) levels.set(node, levelOfUnit.get(u)!);
+  nodes.forEach((node, i) => levels.set(node, levelOfUnit[unit[i]!]!));
   return levels;
 }
 

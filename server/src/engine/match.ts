@@ -33,14 +33,60 @@ export interface MatchResult {
  * fields, key, workspace). The path convention is a fallback only for writers whose own address
  * is not known (a partial backend with no backend file): the key, minus `terraform.tfstate`,
  * names the module.
+ *
+ * Kept across edits: a module's matches depend on its own references and on the writers'
+ * addresses; while no module's backend changed, the writer index and every untouched module's
+ * matches are reused, so an edit re-matches only the modules it re-evaluated.
  */
-export function matchReferences(modules: readonly EvaluatedModule[], root: string): MatchResult {
-  const writers = new WriterIndex(modules, root);
-  const result: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
-  for (const module of modules) {
-    for (const reference of module.references) matchOne(module.id, reference, writers, root, result);
+export class ReferenceMatcher {
+  private index: WriterIndex | undefined;
+  /** Per id, the evaluation whose backend the index was built from (or an equal one since). */
+  private writers = new Map<string, EvaluatedModule>();
+  private perModule = new WeakMap<EvaluatedModule, MatchResult>();
+
+  constructor(private readonly root: string) {}
+
+  match(modules: readonly EvaluatedModule[]): MatchResult {
+    if (!this.index || !this.sameWriters(modules)) {
+      this.index = new WriterIndex(modules, this.root);
+      this.writers = new Map(modules.map((module) => [module.id, module]));
+      this.perModule = new WeakMap();
+    }
+    const result: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
+    for (const module of modules) {
+      let own = this.perModule.get(module);
+      if (!own) {
+        own = { edges: [], unresolved: [], ambiguous: [] };
+        for (const reference of module.references) matchOne(module.id, reference, this.index, this.root, own);
+        this.perModule.set(module, own);
+      }
+      result.edges.push(...own.edges);
+      result.unresolved.push(...own.unresolved);
+      result.ambiguous.push(...own.ambiguous);
+    }
+    return result;
   }
-  return result;
+
+  private sameWriters(modules: readonly EvaluatedModule[]): boolean {
+    if (modules.length !== this.writers.size) return false;
+    const replaced: EvaluatedModule[] = [];
+    for (const module of modules) {
+      const before = this.writers.get(module.id);
+      if (before === module) continue;
+      if (!before || writerSignature(before) !== writerSignature(module)) return false;
+      replaced.push(module);
+    }
+    for (const module of replaced) this.writers.set(module.id, module);
+    return true;
+  }
+}
+
+/** Everything about a module that decides the states it writes. */
+function writerSignature(module: EvaluatedModule): string {
+  const backend = module.backend;
+  return backend
+    ? `${module.dir}|${backend.type}|${JSON.stringify(backend.configs.map(({ config }) => config))}`
+    : module.dir;
 }
 
 function matchOne(from: string, reference: Reference, writers: WriterIndex, root: string, result: MatchResult): void {

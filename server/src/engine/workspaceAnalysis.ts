@@ -9,7 +9,7 @@ import { discoverRoots, localSource, moduleSegments } from './discovery';
 import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 import { parseHcl } from './hclSyntaxParser';
 import { executionLevels, levelLists } from './levels';
-import { type MatchResult, matchReferences, writerAddresses } from './match';
+import { type MatchResult, ReferenceMatcher, writerAddresses } from './match';
 import { type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
 import type { Range } from './position';
 import { tfJsonDocument } from './tfJsonDocument';
@@ -71,12 +71,14 @@ export class WorkspaceAnalysis {
   /** The root module ids, sorted; undefined when they must be decided again. */
   private roots: string[] | undefined;
   private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
+  private readonly matcher: ReferenceMatcher;
   private readonly backendMatchers: ((name: string) => boolean)[];
 
   constructor(
     readonly root: string,
     readonly options: AnalysisOptions,
   ) {
+    this.matcher = new ReferenceMatcher(root);
     this.backendMatchers = options.discovery.backendConfigFiles.map((glob) =>
       picomatch(glob, { dot: true, basename: true }),
     );
@@ -143,7 +145,7 @@ export class WorkspaceAnalysis {
     const rootSet = new Set(rootIds);
     for (const id of [...this.evaluated.keys()]) if (!rootSet.has(id)) this.evaluated.delete(id);
     const modules = rootIds.map((id) => this.evaluatedModule(id));
-    const match = matchReferences(modules, this.root);
+    const match = this.matcher.match(modules);
     const graph = new DependencyGraph(rootIds);
     for (const edge of match.edges) graph.addEdge(edge.from, edge.to);
     const components = cyclicComponents(graph);

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
@@ -69,12 +69,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   const visited = new Set<string>();
 
   /** `real` is the folder's real path: derived from its parent's, and asked of the system only behind a symbolic link. */
-  async function walk(
-    dir: string,
-    id: string,
-    real: string,
-    rules: readonly { base: string; ig: Ignore }[],
-  ): Promise<void> {
+  function walk(dir: string, id: string, real: string, rules: readonly { base: string; ig: Ignore }[]): void {
     if (visited.has(real)) {
       result.problems.push({ path: dir, message: 'skipped: a symbolic link loops back to a folder already read' });
       return;
@@ -82,26 +77,26 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     visited.add(real);
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       result.problems.push({ path: dir, message: describe(error) });
       return;
     }
     const ownRules = entries.some((entry) => entry.name === '.gitignore')
-      ? await gitignoreRules(dir, id, rules, result)
+      ? gitignoreRules(dir, id, rules, result)
       : rules;
+    const subdirs: [string, string, string][] = [];
     const scanned: ScannedDir = { dir, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
-    const subdirs: Promise<void>[] = [];
     for (const entry of entries) {
       const childId = id === '.' ? entry.name : `${id}/${entry.name}`;
       const full = path.join(dir, entry.name);
       const isLink = entry.isSymbolicLink();
-      const isDir = entry.isDirectory() || (isLink && (await isDirectory(full)));
+      const isDir = entry.isDirectory() || (isLink && isDirectory(full));
       if (isIgnored(ownRules, childId, isDir)) continue;
       if (isDir) {
         if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
-        const childReal = isLink ? await realpath(full).catch(() => full) : path.join(real, entry.name);
-        subdirs.push(walk(full, childId, childReal, ownRules));
+        const childReal = isLink ? realOrSelf(full) : path.join(real, entry.name);
+        subdirs.push([full, childId, childReal]);
         continue;
       }
       const role = fileRole(entry.name, backendMatchers);
@@ -114,25 +109,25 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       scanned.backendFiles.sort();
       result.dirs.set(id, scanned);
     }
-    await Promise.all(subdirs);
+    for (const [full, childId, childReal] of subdirs) walk(full, childId, childReal, ownRules);
   }
 
   try {
-    await walk(root, '.', await realpath(root), []);
+    walk(root, '.', realpathSync(root), []);
   } catch (error) {
     result.problems.push({ path: root, message: describe(error) });
   }
   return result;
 }
 
-async function gitignoreRules(
+function gitignoreRules(
   dir: string,
   id: string,
   inherited: readonly { base: string; ig: Ignore }[],
   result: ScanResult,
-): Promise<readonly { base: string; ig: Ignore }[]> {
+): readonly { base: string; ig: Ignore }[] {
   try {
-    const text = await readFile(path.join(dir, '.gitignore'), 'utf8');
+    const text = readFileSync(path.join(dir, '.gitignore'), 'utf8');
     return [...inherited, { base: id === '.' ? '' : `${id}/`, ig: ignore().add(text) }];
   } catch (error) {
     result.problems.push({ path: path.join(dir, '.gitignore'), message: describe(error) });
@@ -149,9 +144,17 @@ function isIgnored(rules: readonly { base: string; ig: Ignore }[], id: string, i
   return false;
 }
 
-async function isDirectory(file: string): Promise<boolean> {
+function realOrSelf(file: string): string {
   try {
-    return (await stat(file)).isDirectory();
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
   } catch {
     return false;
   }

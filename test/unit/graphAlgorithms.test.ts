@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { closure } from '../../server/src/engine/closure';
 import { cyclePath, cyclicComponents } from '../../server/src/engine/cycles';
 import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
-import { executionLevels, levelLists } from '../../server/src/engine/levels';
+import { executionLevels, levelLists, levelsIfAcyclic } from '../../server/src/engine/levels';
 
 function graphOf(edges: [string, string][], nodes: string[] = []): DependencyGraph {
   const graph = new DependencyGraph(nodes);
@@ -96,6 +96,32 @@ describe('execution levels', () => {
     ]);
     const levels = executionLevels(graph, cyclicComponents(graph));
     assert.deepEqual(levelLists(levels), [['base'], ['a', 'b', 'c'], ['top']]);
+  });
+
+  test('without the cycles given, a cycle or a self-reference is detected rather than mislevelled', () => {
+    assert.equal(
+      levelsIfAcyclic(
+        graphOf([
+          ['a', 'b'],
+          ['b', 'a'],
+        ]),
+        [],
+      ),
+      undefined,
+    );
+    assert.equal(levelsIfAcyclic(graphOf([['a', 'a']]), []), undefined);
+    assert.deepEqual(levelLists(levelsIfAcyclic(graphOf([['a', 'b']]), [])!), [['b'], ['a']]);
+    assert.throws(
+      () =>
+        executionLevels(
+          graphOf([
+            ['a', 'b'],
+            ['b', 'a'],
+          ]),
+          [],
+        ),
+      /a cycle that was not given/,
+    );
   });
 
   test('a self-reference does not lift a module', () => {

@@ -8,15 +8,32 @@ import type { DependencyGraph } from './dependencyGraph';
  * above the highest level of their dependencies outside the cycle.
  */
 export function executionLevels(graph: DependencyGraph, cyclic: readonly string[][]): Map<string, number> {
+  const levels = levelsIfAcyclic(graph, cyclic);
+  if (!levels) throw new Error('executionLevels: the graph has a cycle that was not given');
+  return levels;
+}
+
+/**
+ * The levels when every cycle of the graph is among `cyclic`; undefined when Kahn's algorithm
+ * could not place every module, that is, when the graph has a cycle that was not given. With no
+ * cycles given this doubles as the cheap test for a DAG, so Tarjan's algorithm runs only when a
+ * cycle exists.
+ */
+export function levelsIfAcyclic(graph: DependencyGraph, cyclic: readonly string[][]): Map<string, number> | undefined {
   // Integer indices and typed arrays: this runs after every edit, on graphs of thousands of modules.
   const nodes = graph.nodes();
   const index = new Map<string, number>();
   nodes.forEach((node, i) => index.set(node, i));
   const unit = Int32Array.from(nodes, (_, i) => i);
+  const given = new Uint8Array(nodes.length);
   for (const component of cyclic) {
     const representative = index.get(component[0]!)!;
-    for (const member of component) unit[index.get(member)!] = representative;
+    for (const member of component) {
+      unit[index.get(member)!] = representative;
+      given[index.get(member)!] = 1;
+    }
   }
+  let hiddenSelfLoop = false;
   const pending = new Int32Array(nodes.length);
   const dependents: number[][] = Array.from(nodes, () => []);
   // Edges between two units can repeat only when a unit is a cycle of several modules.
@@ -25,7 +42,11 @@ export function executionLevels(graph: DependencyGraph, cyclic: readonly string[
     const from = unit[i]!;
     for (const dep of graph.dependencies(node)) {
       const to = unit[index.get(dep)!]!;
-      if (to === from) continue;
+      if (to === from) {
+        // A module reading its own state is a cycle of one, which Kahn's algorithm cannot see.
+        if (!given[i]) hiddenSelfLoop = true;
+        continue;
+      }
       if (seen) {
         const pair = from * nodes.length + to;
         if (seen.has(pair)) continue;
@@ -36,18 +57,24 @@ export function executionLevels(graph: DependencyGraph, cyclic: readonly string[
     }
   });
   const levelOfUnit = new Int32Array(nodes.length);
+  let units = 0;
+  let placed = 0;
   let frontier: number[] = [];
   nodes.forEach((_, i) => {
-    if (unit[i] === i && pending[i] === 0) frontier.push(i);
+    if (unit[i] !== i) return;
+    units++;
+    if (pending[i] === 0) frontier.push(i);
   });
   for (let level = 0; frontier.length > 0; level++) {
     const next: number[] = [];
     for (const u of frontier) {
       levelOfUnit[u] = level;
+      placed++;
       for (const dependent of dependents[u]!) if (--pending[dependent]! === 0) next.push(dependent);
     }
     frontier = next;
   }
+  if (placed < units || hiddenSelfLoop) return undefined;
   const levels = new Map<string, number>();
   nodes.forEach((node, i) => levels.set(node, levelOfUnit[unit[i]!]!));
   return levels;

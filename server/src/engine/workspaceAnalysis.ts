@@ -8,7 +8,7 @@ import { DependencyGraph } from './dependencyGraph';
 import { discoverRoots, localSource, moduleSegments } from './discovery';
 import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 import { parseHcl } from './hclSyntaxParser';
-import { executionLevels, levelLists } from './levels';
+import { executionLevels, levelLists, levelsIfAcyclic } from './levels';
 import { type MatchResult, ReferenceMatcher, writerAddresses } from './match';
 import { type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
 import type { Range } from './position';
@@ -71,6 +71,8 @@ export class WorkspaceAnalysis {
   /** The root module ids, sorted; undefined when they must be decided again. */
   private roots: string[] | undefined;
   private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
+  /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
+  private readonly brokenFiles = new Set<string>();
   private readonly matcher: ReferenceMatcher;
   private readonly backendMatchers: ((name: string) => boolean)[];
 
@@ -148,8 +150,13 @@ export class WorkspaceAnalysis {
     const match = this.matcher.match(modules);
     const graph = new DependencyGraph(rootIds);
     for (const edge of match.edges) graph.addEdge(edge.from, edge.to);
-    const components = cyclicComponents(graph);
-    const levelOf = executionLevels(graph, components);
+    // Most graphs are DAGs: Kahn's algorithm alone proves it; Tarjan's runs only when it cannot.
+    let components: string[][] = [];
+    let levelOf = levelsIfAcyclic(graph, components);
+    if (!levelOf) {
+      components = cyclicComponents(graph);
+      levelOf = executionLevels(graph, components);
+    }
     const inCycle = new Set(components.flat());
     return {
       root: this.root,
@@ -237,8 +244,10 @@ export class WorkspaceAnalysis {
 
   private syntaxErrors(): FileProblem[] {
     const errors: FileProblem[] = [];
-    for (const [file, { facts }] of this.files)
-      for (const error of facts.syntaxErrors) errors.push({ file, range: error.range, message: error.message });
+    for (const file of this.brokenFiles) {
+      for (const error of this.files.get(file)?.facts.syntaxErrors ?? [])
+        errors.push({ file, range: error.range, message: error.message });
+    }
     return errors.sort((a, b) =>
       a.file < b.file ? -1 : a.file > b.file ? 1 : a.range!.start.line - b.range!.start.line,
     );
@@ -291,6 +300,7 @@ export class WorkspaceAnalysis {
     this.forget(file);
     shared.uses++;
     this.files.set(file, { hash, facts: shared.facts });
+    if (shared.facts.syntaxErrors.length > 0) this.brokenFiles.add(file);
     return true;
   }
 
@@ -298,6 +308,7 @@ export class WorkspaceAnalysis {
     const previous = this.files.get(file);
     if (!previous) return;
     this.files.delete(file);
+    this.brokenFiles.delete(file);
     const shared = this.factsByHash.get(previous.hash);
     if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
   }

@@ -53,4 +53,16 @@ suite('commands', () => {
     );
     assert.match(channel.uri.path, /Terrace/);
   });
+
+  test('terrace.showLevels lists the modules by level; accepting one opens it at its backend block', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const picked = vscode.commands.executeCommand<string | undefined>('terrace.showLevels');
+    // The first item under "Level 0" is the only level-0 module of the fixture: the vpc.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal(await picked, 'network/prod/eu-west-1/vpc');
+    const editor = await waitFor('the module to open', () => vscode.window.activeTextEditor);
+    assert.match(editor.document.uri.path, /network\/prod\/eu-west-1\/vpc\/main\.tf$/);
+    assert.equal(editor.selection.active.line, 2, 'the backend "s3" line');
+  });
 });

@@ -1,7 +1,7 @@
 // `npm test`: builds once, then runs the four tiers in order: unit, lsp, webview, vscode.
 // Each tier prints its own report and a count; the run ends with one line for all of them:
 // `N passed, N failed`. Any failing or unrunnable tier fails the run.
-// `node test/run.mjs lsp webview` runs only the named tiers.
+// `node test/run.mjs lsp webview` runs only the named tiers; the full run checks types and lint first.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -71,6 +71,23 @@ const build = await run(process.execPath, ['esbuild.mjs']);
 if (build.code !== 0) {
   console.error('build failed');
   process.exit(1);
+}
+
+// A full run also checks types and lint first: what the build (esbuild strips types) lets through.
+if (asked.length === 0) {
+  const bin = (name) => path.join('node_modules', '.bin', name);
+  for (const [label, command, args] of [
+    ['types', bin('tsc'), ['-p', '.']],
+    ['types (webview)', bin('tsc'), ['-p', 'webview']],
+    ['lint', bin('biome'), ['check', '.']],
+  ]) {
+    const check = await run(command, args);
+    if (check.code !== 0) {
+      console.error(`static check failed: ${label}`);
+      process.exit(1);
+    }
+    console.log(`static check passed: ${label}`);
+  }
 }
 
 const runTier = { vscode: vscodeTier, webview: webviewTier };

@@ -3,6 +3,7 @@ import type { Expr } from './expression';
 import type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
 import { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } from './hclExpression';
 import { withTree } from './hclParser';
+import { findLine, lineStarts } from './lineIndex';
 import type { Position, Range } from './position';
 
 /** Parses one HCL file and converts it to our document model; the tree-sitter tree is freed before returning. */
@@ -234,29 +235,6 @@ export function sourceText(text: string): SourceText {
     return { line: last, character: offset - starts[last] };
   };
   return { text, range: (start, end) => ({ start: position(start), end: position(end) }) };
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  if (!text.includes('\r')) return starts;
-  const all = [0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 10 || (ch === 13 && text.charCodeAt(i + 1) !== 10)) all.push(i + 1);
-  }
-  return all;
-}
-
-function findLine(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid] <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 function rangeOfText(text: string): Range {

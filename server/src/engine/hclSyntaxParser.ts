@@ -9,6 +9,7 @@ import {
   templateFromTokens,
 } from './hclExpression';
 import { HclLexer, Token as LexerToken, type TokenKind } from './hclLexer';
+import { findLine, lineStarts } from './lineIndex';
 import type { Position, Range } from './position';
 
 /**
@@ -900,28 +901,4 @@ function wrapStep(target: Expr, step: TraversalStep, range: Range): Expr {
 
 function byStart(a: HclSyntaxError, b: HclSyntaxError): number {
   return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
-}
-
-/** Line starts after `\n`, `\r\n` and a lone `\r`, as LSP counts lines. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  if (!text.includes('\r')) return starts;
-  const all = [0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 10 || (ch === 13 && text.charCodeAt(i + 1) !== 10)) all.push(i + 1);
-  }
-  return all;
-}
-
-function findLine(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid] <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }

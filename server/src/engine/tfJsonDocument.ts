@@ -2,7 +2,8 @@ import type { Expr } from './expression';
 import { keepBody } from './fileFacts';
 import type { HclAttribute, HclBlock, HclBody, HclDocument } from './hclBody';
 import { parseHcl } from './hclSyntaxParser';
-import type { Position, Range } from './position';
+import { lineStarts, positionAt } from './lineIndex';
+import type { Range } from './position';
 
 /**
  * A `.tf.json` or `.tfvars.json` file in the shape of an HCL document. Terraform's JSON syntax
@@ -131,19 +132,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function locator(text: string): (needle: string) => Range {
+  const starts = lineStarts(text);
   return (needle) => {
-    const at = text.indexOf(JSON.stringify(needle));
-    return pointRange(text, Math.max(0, at));
+    const at = Math.max(0, text.indexOf(JSON.stringify(needle)));
+    const start = positionAt(starts, at);
+    return { start, end: start };
   };
 }
 
 function pointRange(text: string, offset: number): Range {
-  let line = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  const start: Position = { line, character: offset - lineStart };
+  const start = positionAt(lineStarts(text), offset);
   return { start, end: start };
 }

@@ -79,7 +79,9 @@ if (asked.length === 0) {
   for (const [label, command, args] of [
     ['types', bin('tsc'), ['-p', '.']],
     ['types (webview)', bin('tsc'), ['-p', 'webview']],
-    ['lint', bin('biome'), ['check', '.']],
+    // Biome's platform packages are optional dependencies that not every registry mirror carries, which
+    // breaks `npm ci`; npx installs the one this platform needs.
+    ['lint', 'npx', ['--yes', '@biomejs/biome@2.6.8', 'check', '.']],
   ]) {
     const check = await run(command, args);
     if (check.code !== 0) {

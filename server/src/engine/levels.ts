@@ -23,7 +23,7 @@ export function levelsIfAcyclic(graph: DependencyGraph, cyclic: readonly string[
   // Integer indices and typed arrays: this runs after every edit, on graphs of thousands of modules.
   const nodes = graph.nodes();
   const index = new Map<string, number>();
-  nodes.forEach((node, i) => index.set(node, i));
+  for (let i = 0; i < nodes.length; i++) index.set(nodes[i]!, i);
   const unit = Int32Array.from(nodes, (_, i) => i);
   const given = new Uint8Array(nodes.length);
   for (const component of cyclic) {
@@ -76,7 +76,7 @@ export function levelsIfAcyclic(graph: DependencyGraph, cyclic: readonly string[
   }
   if (placed < units || hiddenSelfLoop) return undefined;
   const levels = new Map<string, number>();
-  nodes.forEach((node, i) => levels.set(node, levelOfUnit[unit[i]!]!));
+  for (let i = 0; i < nodes.length; i++) levels.set(nodes[i]!, levelOfUnit[unit[i]!]!);
   return levels;
 }
 

@@ -1,4 +1,5 @@
 import type { ModuleRunState } from './engine/runState';
+import { moduleFingerprint } from './runner/moduleFingerprint';
 import { moduleRunStates } from './runner/moduleStates';
 import { hasRunState } from './runner/runState';
 import { runTargets } from './runner/runTargets';
@@ -16,6 +17,11 @@ const FRESH_MS = 30_000;
 export class RunStates {
   private readonly cache = new Map<string, { key: string; at: number; states: Map<string, ModuleRunState> }>();
   private generation = 0;
+  /**
+   * Module fingerprints hash every plan input on disk. They change only when files change on
+   * disk, not with each unsaved edit that bumps the graph's version: kept until `filesChanged`.
+   */
+  private readonly fingerprints = new Map<string, string>();
 
   constructor(
     /** `terrace.planMaxAge` of a folder, in hours (0 = no limit). */
@@ -24,6 +30,12 @@ export class RunStates {
 
   /** Something under `.terrace/` changed: compute again on the next request. */
   changed(): void {
+    this.generation++;
+  }
+
+  /** Terraform files changed on disk: fingerprints are computed again. */
+  filesChanged(): void {
+    this.fingerprints.clear();
     this.generation++;
   }
 
@@ -36,6 +48,15 @@ export class RunStates {
     const result = folder.analysis.result();
     const states = moduleRunStates(folder.root, runTargets(result, folder.analysis), {
       planMaxAgeMs: Math.max(0, hours) * 3_600_000,
+      fingerprint: (module) => {
+        const key = [module.dir, ...module.sourceDirs].join('\0');
+        let fingerprint = this.fingerprints.get(key);
+        if (fingerprint === undefined) {
+          fingerprint = moduleFingerprint(module.dir, module.sourceDirs);
+          this.fingerprints.set(key, fingerprint);
+        }
+        return fingerprint;
+      },
     });
     this.cache.set(folder.root, { key, at: Date.now(), states });
     return states;

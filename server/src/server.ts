@@ -140,6 +140,8 @@ documents.onDidChangeContent((event) => folders.fileChanged(uriToPath(event.docu
 documents.onDidClose((event) => folders.fileChanged(uriToPath(event.document.uri)));
 
 connection.onDidChangeWatchedFiles((params) => {
+  if (params.changes.some((change) => !uriToPath(change.uri).includes(`${path.sep}.terrace${path.sep}`)))
+    runStates.filesChanged();
   for (const change of params.changes) {
     const file = uriToPath(change.uri);
     if (file.includes(`${path.sep}.terrace${path.sep}`)) {

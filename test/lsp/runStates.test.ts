@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { CodeLens, Hover } from 'vscode-languageserver-protocol/node';
+import {
+  type CodeLens,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type Hover,
+} from 'vscode-languageserver-protocol/node';
 import {
   type GraphModel,
   GraphRequest,
@@ -94,7 +99,10 @@ describe('run states in the language server', () => {
 
   test('an edit of the module makes it PlanNeeded', async () => {
     appendFileSync(eksFile, '\n# edited\n');
-    await client.connection.sendNotification(RunStateChangedNotification.type, { folderUri: uri(root) });
+    // What VS Code's file watcher sends for a saved file.
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: uri(eksFile), type: FileChangeType.Changed }],
+    });
     const state = await runStateOf(EKS);
     assert.deepEqual([state?.state, state?.reason], ['PlanNeeded', 'files changed since the last plan']);
   });

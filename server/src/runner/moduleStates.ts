@@ -8,6 +8,8 @@ export interface StateOptions {
   /** Plans older than this need planning again (`terrace.planMaxAge`); 0 = no limit. */
   planMaxAgeMs?: number;
   now?: number;
+  /** The fingerprint of a module's files; the server passes a cached one (it reads every plan input). */
+  fingerprint?: (module: RunTarget) => string;
 }
 
 /**
@@ -27,7 +29,7 @@ export function moduleRunStates(
     states.set(
       module.id,
       deriveRunState(state.modules[module.id], {
-        fingerprint: moduleFingerprint(module.dir, module.sourceDirs),
+        fingerprint: (options.fingerprint ?? fingerprintOf)(module),
         ...(options.now !== undefined ? { now: options.now } : {}),
         ...(options.planMaxAgeMs ? { planMaxAgeMs: options.planMaxAgeMs } : {}),
         dependencies: module.dependencies.map((id) => ({ id, record: state.modules[id] })),
@@ -36,4 +38,8 @@ export function moduleRunStates(
     );
   }
   return states;
+}
+
+function fingerprintOf(module: RunTarget): string {
+  return moduleFingerprint(module.dir, module.sourceDirs);
 }

@@ -68,7 +68,7 @@ export function scalar(text: string): string {
   let written = scalarCache.get(text);
   if (written === undefined) {
     written = isPlainSafe(text) ? text : JSON.stringify(text);
-    if (scalarCache.size > 100_000) scalarCache.clear();
+    if (scalarCache.size > 1_000_000) scalarCache.clear();
     scalarCache.set(text, written);
   }
   return written;

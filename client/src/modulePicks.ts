@@ -21,21 +21,6 @@ export async function pickFromLevels(graph: GraphModel): Promise<GraphModule | u
   );
 }
 
-/** A module's neighbourhood: what it depends on and what depends on it; the chosen one opens. */
-export async function pickNeighbour(graph: GraphModel, id: string): Promise<GraphModule | undefined> {
-  const byId = new Map(graph.modules.map((module) => [module.id, module]));
-  const dependencies = new Set(graph.edges.filter((edge) => edge.from === id).map((edge) => edge.to));
-  const dependents = new Set(graph.edges.filter((edge) => edge.to === id).map((edge) => edge.from));
-  const section = (label: string, ids: Set<string>): ModuleItem[] => [
-    { label: `${label} (${ids.size})`, kind: vscode.QuickPickItemKind.Separator },
-    ...[...ids].sort().map((other) => moduleItem(graph, byId.get(other)!)),
-  ];
-  return pick(
-    [...section('Depends on', dependencies), ...section('Used by', dependents)],
-    `${id}: dependencies and dependents`,
-  );
-}
-
 function moduleItem(graph: GraphModel, module: GraphModule): ModuleItem {
   const dependencies = new Set(graph.edges.filter((edge) => edge.from === module.id).map((edge) => edge.to)).size;
   return {

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { seededRandom } from '../seededRandom';
 
 /**
  * A synthetic Terraform monorepo for benchmarks, the same for the same seed: `modules` root
@@ -27,18 +28,6 @@ const SERVICES = ['network', 'platform', 'data', 'app', 'security', 'observabili
 const ENVIRONMENTS = ['prod', 'stage', 'dev', 'qa'];
 const REGIONS = ['eu-central-1', 'eu-west-1', 'us-east-1', 'us-west-2', 'ap-southeast-1'];
 
-/** A small deterministic PRNG (mulberry32): benchmarks must see the same tree every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function moduleIds(count: number): string[] {
   const ids: string[] = [];
   for (let i = 0; ids.length < count; i++) {
@@ -52,7 +41,7 @@ export function moduleIds(count: number): string[] {
 }
 
 export function generateMonorepo(root: string, options: SyntheticOptions): SyntheticMonorepo {
-  const rand = random(options.seed ?? 1);
+  const rand = seededRandom(options.seed ?? 1);
   const bucket = options.bucket ?? 'acme-tfstate';
   const ids = moduleIds(options.modules);
   let edges = 0;

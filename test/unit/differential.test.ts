@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as hcl2json } from '@cdktf/hcl2json';
@@ -10,6 +10,7 @@ import type { HclBody } from '../../server/src/engine/hclBody';
 import { parseHclDocument } from '../../server/src/engine/hclDocument';
 import { hclParser } from '../../server/src/engine/hclParser';
 import { findUnknown, type Value } from '../../server/src/engine/value';
+import { hclFiles } from './hclFiles';
 
 /**
  * Our parser and evaluator against HashiCorp's own HCL parser (hcl/v2 compiled to WASM, via
@@ -21,23 +22,6 @@ import { findUnknown, type Value } from '../../server/src/engine/value';
 const REPOSITORY = path.resolve(__dirname, '..', '..');
 const ROOTS = ['test/fixtures', 'examples', 'test/unit/samples'];
 const HCL_FILE = /\.(tf|tfvars|tfbackend|hcl)$/;
-const SKIPPED_DIRS = new Set(['.terraform', 'node_modules', '.git']);
-
-function hclFiles(dir: string): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : hclFiles(full);
-      return HCL_FILE.test(entry.name) ? [full] : [];
-    });
-}
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -104,7 +88,7 @@ function compareBody(body: HclBody, json: Json | undefined, where: string, tally
 describe('differential: our parser and evaluator against hcl2json', () => {
   let parser: Parser;
   const tally: Tally = { compared: 0 };
-  const files = ROOTS.flatMap((root) => hclFiles(path.join(REPOSITORY, root)));
+  const files = ROOTS.flatMap((root) => hclFiles(path.join(REPOSITORY, root), HCL_FILE));
   let rejected = 0;
 
   before(async () => {

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are HCL sources, whose interpolations look like JS ones
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
@@ -10,6 +10,8 @@ import type { HclBlock, HclDocument, HclSyntaxError, ParseOptions } from '../../
 import { parseHclDocument } from '../../server/src/engine/hclDocument';
 import { hclParser } from '../../server/src/engine/hclParser';
 import { parseHcl } from '../../server/src/engine/hclSyntaxParser';
+import { seededRandom } from '../seededRandom';
+import { hclFiles } from './hclFiles';
 
 /**
  * `parseHcl` (hand-written) against `parseHclDocument` (tree-sitter): the same document for every
@@ -86,24 +88,7 @@ const SNIPPETS: Record<string, string> = {
     'resource "aws_instance" "web" {\n  ami = "x"\n  nested {\n    a = 1\n  }\n}\nmodule "m" {\n  source = "../m"\n  count  = 2\n}\n',
 };
 
-function hclFiles(dir: string): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory())
-        return entry.name === '.terraform' || entry.name === 'node_modules' ? [] : hclFiles(full);
-      return HCL_FILE.test(entry.name) ? [full] : [];
-    });
-}
-
-const FILES = ROOTS.flatMap((root) => hclFiles(path.join(REPOSITORY, root)));
+const FILES = ROOTS.flatMap((root) => hclFiles(path.join(REPOSITORY, root), HCL_FILE));
 
 /** Whether tree-sitter's tree has no ERROR or MISSING node (problems beyond syntax do not count). */
 function treeSitterAccepts(text: string): boolean {
@@ -147,7 +132,7 @@ describe('the same documents as the tree-sitter path', () => {
   });
 
   test('generated documents: every kind of expression, nested, with odd spacing and comments', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     let compared = 0;
     for (let i = 0; i < 300; i++) {
       const text = generatedBody(random, 0);
@@ -159,7 +144,7 @@ describe('the same documents as the tree-sitter path', () => {
   });
 
   test('edited repository files: the same document, or a syntax error from both', () => {
-    const random = seeded(11);
+    const random = seededRandom(11);
     const texts = FILES.map((file) => readFileSync(file, 'utf8'));
     for (let i = 0; i < 300; i++) {
       const text = edit(random, texts[Math.floor(random() * texts.length)]!);
@@ -375,18 +360,6 @@ describe('syntax errors', () => {
 });
 
 // ---- inputs -------------------------------------------------------------------------------------
-
-/** A small deterministic PRNG (mulberry32): the same inputs on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 

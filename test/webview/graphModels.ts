@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
+import { seededRandom } from '../seededRandom';
 
 /** Graph models for the webview tests: small hand-made ones, a synthetic big one, and a real example's. */
 
@@ -106,7 +107,7 @@ const REGIONS = ['eu-central-1', 'eu-west-1', 'us-east-1', 'us-west-2', 'ap-sout
  * does, which makes long edges across many levels.
  */
 export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks', seed = 1): GraphModel {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const ids: string[] = [];
   for (let i = 0; ids.length < count; i++) {
     const service = SERVICES[i % SERVICES.length]!;
@@ -151,17 +152,6 @@ export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks',
     cycles: [],
     unresolved: [],
     ambiguous: [],
-  };
-}
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

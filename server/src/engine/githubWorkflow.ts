@@ -1,6 +1,6 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GithubOptions } from './pipelineConfig';
-import { type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 
 /** The id of the single job of a workflow with nothing to do. */
 export const GITHUB_NO_CHANGES_JOB = 'no-changes';
@@ -40,15 +40,8 @@ export function githubWorkflow(
   const setup = github.setupSteps ?? defaultSetupSteps(binary);
   const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
-  const byLevel = new Map<number, PlannedModule[]>();
-  for (const module of plan.modules) {
-    const list = byLevel.get(module.level);
-    if (list) list.push(module);
-    else byLevel.set(module.level, [module]);
-  }
 
-  for (const level of plan.levels) {
-    const modules = byLevel.get(level)!;
+  for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const needs = module.dependencies.map((dep) => `${apply ? 'apply' : 'plan'}-${slugOf.get(dep)}`);
       jobs[`plan-${module.slug}`] = {

@@ -1,6 +1,6 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
-import { type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 
 /** GitLab's limit of `needs:` entries per job. */
 export const GITLAB_MAX_NEEDS = 50;
@@ -47,15 +47,8 @@ export function gitlabPipeline(
   const binary = execution.binary;
   const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
-  const byLevel = new Map<number, PlannedModule[]>();
-  for (const module of plan.modules) {
-    const list = byLevel.get(module.level);
-    if (list) list.push(module);
-    else byLevel.set(module.level, [module]);
-  }
 
-  for (const level of plan.levels) {
-    const modules = byLevel.get(level)!;
+  for (const { level, modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const needs = module.dependencies.map((dep) =>
         apply

@@ -97,13 +97,7 @@ function snapshotCurrent(cursor: TreeCursor, type: string, text: string, knownSt
 
 const NO_CHILDREN: readonly SyntaxNode[] = [];
 
-/** Tokens only their type matters for: reading their positions would cost two WASM calls each. */
-const POSITIONLESS: ReadonlySet<string> = new Set([
-  '=',
-  ':',
-  '?',
-  '=>',
-  '!',
+const BINARY_OPERATORS: ReadonlySet<string> = new Set([
   '+',
   '-',
   '*',
@@ -117,6 +111,16 @@ const POSITIONLESS: ReadonlySet<string> = new Set([
   '>=',
   '&&',
   '||',
+]);
+
+/** Tokens only their type matters for: reading their positions would cost two WASM calls each. */
+const POSITIONLESS: ReadonlySet<string> = new Set([
+  ...BINARY_OPERATORS,
+  '=',
+  ':',
+  '?',
+  '=>',
+  '!',
   '[',
   ']',
   '[*]',
@@ -151,22 +155,6 @@ function leafEnd(type: string, text: string, start: number): number | undefined 
   regex.lastIndex = start;
   return regex.test(text) ? regex.lastIndex : undefined;
 }
-
-const BINARY_OPERATORS: ReadonlySet<string> = new Set([
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '==',
-  '!=',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  '&&',
-  '||',
-]);
 
 const POSTFIXES: ReadonlySet<string> = new Set(['index', 'get_attr', 'splat']);
 

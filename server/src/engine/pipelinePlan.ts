@@ -67,6 +67,17 @@ export function planPipeline(result: AnalysisResult, selection?: ReadonlySet<str
  * `platform-stage-eu-central-1-vpc`, `.` gives `root`. Ids that would share a slug (`a/b-c` and
  * `a-b/c`) get a short hash of the id appended, so names do not depend on which jobs are present.
  */
+/** The plan's modules grouped by execution level, lowest first (`modules` is sorted that way). */
+export function modulesByLevel(plan: PipelinePlan): { level: number; modules: PlannedModule[] }[] {
+  const groups: { level: number; modules: PlannedModule[] }[] = [];
+  for (const module of plan.modules) {
+    const last = groups.at(-1);
+    if (last?.level === module.level) last.modules.push(module);
+    else groups.push({ level: module.level, modules: [module] });
+  }
+  return groups;
+}
+
 export function jobSlugs(ids: readonly string[]): Map<string, string> {
   const plain = (id: string) => (id === '.' ? 'root' : id.replace(/[^A-Za-z0-9_-]/g, '-'));
   const count = new Map<string, number>();

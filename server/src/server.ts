@@ -283,7 +283,7 @@ async function analysisFor(uri: string) {
 /** A request about an open document answers from its latest text, even inside the debounce. */
 async function flushPending(file: string): Promise<void> {
   const document = documents.get(pathToUri(file));
-  if (document) await folders.get(folders.forFile(file)!.root)?.analysis.updateFile(file, document.getText());
+  if (document) await folders.forFile(file)?.analysis.updateFile(file, document.getText());
 }
 
 function markdown(value: string): Hover {

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 
 /**
- * The tree-sitter HCL parser, loaded once per process. Its WebAssembly files sit next to the
- * bundle (`dist/`), where esbuild copies them; from source (tests) they come from node_modules.
+ * The tree-sitter HCL parser, loaded once per process: the tests' reference for the hand-written
+ * parser (`hclSyntaxParser.ts`), which the analysis uses. Not bundled: its WebAssembly comes from
+ * the repository's node_modules.
  */
 let loading: Promise<Parser> | undefined;
 
@@ -13,15 +13,13 @@ const WASM_FILES = {
   hcl: 'tree-sitter-hcl.wasm',
 } as const;
 
-/** Where each file is found when running from source (tests), relative to the repository's node_modules. */
+/** The package of each WebAssembly file, under the repository's node_modules. */
 const SOURCE_LOCATIONS: Record<string, string> = {
   [WASM_FILES.runtime]: 'web-tree-sitter',
   [WASM_FILES.hcl]: '@tree-sitter-grammars/tree-sitter-hcl',
 };
 
 function locateWasm(name: string): string {
-  const bundled = path.join(__dirname, name);
-  if (existsSync(bundled)) return bundled;
   return path.join(__dirname, '../../../node_modules', SOURCE_LOCATIONS[name] ?? '', name);
 }
 

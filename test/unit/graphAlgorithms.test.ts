@@ -4,6 +4,7 @@ import { closure } from '../../server/src/engine/closure';
 import { cyclePath, cyclicComponents } from '../../server/src/engine/cycles';
 import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
 import { executionLevels, levelLists, levelsIfAcyclic } from '../../server/src/engine/levels';
+import { seededRandom } from '../seededRandom';
 
 function graphOf(edges: [string, string][], nodes: string[] = []): DependencyGraph {
   const graph = new DependencyGraph(nodes);
@@ -127,6 +128,61 @@ describe('execution levels', () => {
   test('a self-reference does not lift a module', () => {
     const graph = graphOf([['a', 'a']], ['b']);
     assert.deepEqual(levelLists(executionLevels(graph, cyclicComponents(graph))), [['a', 'b']]);
+  });
+});
+
+describe('numbered graphs', () => {
+  test('a graph made from numbered lists answers by id and number, and copies before a change', () => {
+    const ids = ['a', 'b', 'c'];
+    const numbers = new Map(ids.map((id, n) => [id, n]));
+    const lists = [[1, 2], [2], []];
+    const graph = DependencyGraph.fromNumbered(ids, numbers, lists);
+    assert.deepEqual(graph.dependencies('a'), ['b', 'c']);
+    assert.deepEqual([...graph.dependents('c')], ['a', 'b']);
+    assert.deepEqual([...graph.dependentNumbers(1)], [0]);
+    assert.deepEqual(levelLists(executionLevels(graph, [])), [['c'], ['b'], ['a']]);
+    graph.addEdge('c', 'd');
+    assert.deepEqual(graph.dependencies('c'), ['d']);
+    assert.deepEqual([...graph.dependents('d')], ['c']);
+    assert.deepEqual(ids, ['a', 'b', 'c'], "the maker's ids are untouched");
+    assert.equal(numbers.has('d'), false, "the maker's numbers are untouched");
+    assert.deepEqual(lists, [[1, 2], [2], []], "the maker's lists are untouched");
+  });
+
+  test('levels on random graphs equal the longest path to a module with no dependencies, cycles condensed', () => {
+    const random = seededRandom(3);
+    for (let round = 0; round < 200; round++) {
+      const size = 1 + Math.floor(random() * 12);
+      const ids = Array.from({ length: size }, (_, n) => `m${String(n).padStart(2, '0')}`);
+      const edges: [string, string][] = [];
+      for (let e = Math.floor(random() * size * 2); e > 0; e--) {
+        edges.push([ids[Math.floor(random() * size)]!, ids[Math.floor(random() * size)]!]);
+      }
+      const graph = graphOf(edges, ids);
+      const cycles = cyclicComponents(graph);
+      assert.equal(levelsIfAcyclic(graph, []) === undefined, cycles.length > 0, `round ${round}: a DAG or not`);
+      const levels = executionLevels(graph, cycles);
+      // The reference: a module's unit (its cycle, or itself) sits one above its highest dependency outside the unit.
+      const unitOf = new Map(ids.map((id) => [id, cycles.find((cycle) => cycle.includes(id)) ?? [id]]));
+      const expected = new Map<string, number>();
+      const levelOf = (id: string): number => {
+        const known = expected.get(id);
+        if (known !== undefined) return known;
+        const unit = unitOf.get(id)!;
+        let level = 0;
+        for (const member of unit) {
+          for (const dep of graph.dependencies(member))
+            if (!unit.includes(dep)) level = Math.max(level, levelOf(dep) + 1);
+        }
+        for (const member of unit) expected.set(member, level);
+        return level;
+      };
+      assert.deepEqual(
+        ids.map((id) => levels.get(id)),
+        ids.map(levelOf),
+        `round ${round}: ${JSON.stringify(edges)}`,
+      );
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { DependencyGraph } from './dependencyGraph';
  */
 export function cyclicComponents(graph: DependencyGraph): string[][] {
   return stronglyConnectedComponents(graph)
-    .filter((component) => component.length > 1 || graph.dependencies(component[0]!).has(component[0]!))
+    .filter((component) => component.length > 1 || graph.dependencies(component[0]!).includes(component[0]!))
     .sort((a, b) => compareIds(a[0]!, b[0]!));
 }
 
@@ -16,45 +16,54 @@ export function cyclicComponents(graph: DependencyGraph): string[][] {
  * component's nodes are sorted.
  */
 export function stronglyConnectedComponents(graph: DependencyGraph): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
+  const size = graph.size;
+  // -1: not visited yet.
+  const index = new Int32Array(size).fill(-1);
+  const low = new Int32Array(size);
+  const onStack = new Uint8Array(size);
+  const stack: number[] = [];
   const components: string[][] = [];
   let counter = 0;
+  // The depth-first path: each node with the position of the next dependency to follow.
+  const path: number[] = [];
+  const next: number[] = [];
 
-  for (const start of graph.nodes()) {
-    if (index.has(start)) continue;
-    const work: { node: string; next: Iterator<string> }[] = [];
-    const visit = (node: string) => {
-      index.set(node, counter);
-      low.set(node, counter);
-      counter++;
-      stack.push(node);
-      onStack.add(node);
-      work.push({ node, next: graph.dependencies(node)[Symbol.iterator]() });
-    };
+  const visit = (node: number): void => {
+    index[node] = counter;
+    low[node] = counter;
+    counter++;
+    stack.push(node);
+    onStack[node] = 1;
+    path.push(node);
+    next.push(0);
+  };
+  for (let start = 0; start < size; start++) {
+    if (index[start] !== -1) continue;
     visit(start);
-    while (work.length > 0) {
-      const frame = work[work.length - 1]!;
-      const step = frame.next.next();
-      if (!step.done) {
-        const dep = step.value;
-        if (!index.has(dep)) visit(dep);
-        else if (onStack.has(dep)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(dep)!));
+    while (path.length > 0) {
+      const top = path.length - 1;
+      const node = path[top]!;
+      const dependencies = graph.dependencyNumbers(node);
+      if (next[top]! < dependencies.length) {
+        const dep = dependencies[next[top]!++]!;
+        if (index[dep] === -1) visit(dep);
+        else if (onStack[dep]) low[node] = Math.min(low[node]!, index[dep]!);
         continue;
       }
-      work.pop();
-      const parent = work[work.length - 1];
-      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
-      if (low.get(frame.node) === index.get(frame.node)) {
+      path.pop();
+      next.pop();
+      if (path.length > 0) {
+        const parent = path[path.length - 1]!;
+        low[parent] = Math.min(low[parent]!, low[node]!);
+      }
+      if (low[node] === index[node]) {
         const component: string[] = [];
-        let member: string;
+        let member: number;
         do {
           member = stack.pop()!;
-          onStack.delete(member);
-          component.push(member);
-        } while (member !== frame.node);
+          onStack[member] = 0;
+          component.push(graph.idOf(member));
+        } while (member !== node);
         components.push(component.sort(compareIds));
       }
     }
@@ -70,7 +79,7 @@ export function stronglyConnectedComponents(graph: DependencyGraph): string[][] 
  */
 export function cyclePath(graph: DependencyGraph, component: readonly string[]): string[] {
   const start = component[0]!;
-  if (graph.dependencies(start).has(start)) return [start, start];
+  if (graph.dependencies(start).includes(start)) return [start, start];
   const members = new Set(component);
   const previous = new Map<string, string>();
   const queue = [start];

@@ -20,64 +20,93 @@ export function executionLevels(graph: DependencyGraph, cyclic: readonly string[
  * cycle exists.
  */
 export function levelsIfAcyclic(graph: DependencyGraph, cyclic: readonly string[][]): Map<string, number> | undefined {
-  // Integer indices and typed arrays: this runs after every edit, on graphs of thousands of modules.
-  const nodes = graph.nodes();
-  const index = new Map<string, number>();
-  for (let i = 0; i < nodes.length; i++) index.set(nodes[i]!, i);
-  const unit = Int32Array.from(nodes, (_, i) => i);
-  const given = new Uint8Array(nodes.length);
+  const numbered = numberedLevels(graph, cyclic);
+  if (!numbered) return undefined;
+  const levels = new Map<string, number>();
+  for (let n = 0; n < graph.size; n++) levels.set(graph.idOf(n), numbered[n]!);
+  return levels;
+}
+
+/** `levelsIfAcyclic` by node number: `result[n]` is the level of node `n`. */
+export function numberedLevels(graph: DependencyGraph, cyclic: readonly string[][]): Int32Array | undefined {
+  const size = graph.size;
+  if (cyclic.length === 0) {
+    const lists: (readonly number[])[] = new Array(size);
+    for (let n = 0; n < size; n++) lists[n] = graph.dependencyNumbers(n);
+    // A module reading its own state is a cycle of one: it waits for itself and is never placed.
+    return kahn(lists);
+  }
+  // Each cycle becomes one unit, numbered by its first member; the other members have no list.
+  const unit = new Int32Array(size);
+  for (let n = 0; n < size; n++) unit[n] = n;
+  const given = new Uint8Array(size);
   for (const component of cyclic) {
-    const representative = index.get(component[0]!)!;
+    const representative = graph.numberOf(component[0]!)!;
     for (const member of component) {
-      unit[index.get(member)!] = representative;
-      given[index.get(member)!] = 1;
+      unit[graph.numberOf(member)!] = representative;
+      given[graph.numberOf(member)!] = 1;
     }
   }
-  let hiddenSelfLoop = false;
-  const pending = new Int32Array(nodes.length);
-  const dependents: number[][] = Array.from(nodes, () => []);
-  // Edges between two units can repeat only when a unit is a cycle of several modules.
-  const seen = cyclic.length > 0 ? new Set<number>() : undefined;
-  nodes.forEach((node, i) => {
-    const from = unit[i]!;
-    for (const dep of graph.dependencies(node)) {
-      const to = unit[index.get(dep)!]!;
+  const units: (number[] | undefined)[] = new Array(size);
+  for (let n = 0; n < size; n++) if (unit[n] === n) units[n] = [];
+  for (let n = 0; n < size; n++) {
+    const from = unit[n]!;
+    for (const dep of graph.dependencyNumbers(n)) {
+      const to = unit[dep]!;
       if (to === from) {
-        // A module reading its own state is a cycle of one, which Kahn's algorithm cannot see.
-        if (!given[i]) hiddenSelfLoop = true;
+        // Inside a given cycle; a module outside them reading its own state is a cycle not given.
+        if (!given[n]) return undefined;
         continue;
       }
-      if (seen) {
-        const pair = from * nodes.length + to;
-        if (seen.has(pair)) continue;
-        seen.add(pair);
-      }
-      pending[from]!++;
-      dependents[to]!.push(from);
+      if (!units[from]!.includes(to)) units[from]!.push(to);
     }
-  });
-  const levelOfUnit = new Int32Array(nodes.length);
-  let units = 0;
+  }
+  const levelOfUnit = kahn(units);
+  if (!levelOfUnit) return undefined;
+  for (let n = 0; n < size; n++) levelOfUnit[n] = levelOfUnit[unit[n]!]!;
+  return levelOfUnit;
+}
+
+/**
+ * Kahn's algorithm over numbered nodes, `dependencies[n]` listing what node n waits for
+ * (undefined: not a node); the level of each node, or undefined when some could not be placed.
+ * The reverse edges are laid out in two typed arrays: this runs after every edit, on graphs of
+ * thousands of modules, where growing arrays cost more than the algorithm.
+ */
+function kahn(dependencies: readonly (readonly number[] | undefined)[]): Int32Array | undefined {
+  const size = dependencies.length;
+  const pending = new Int32Array(size);
+  // The nodes waiting for n are `waiting[start[n] .. start[n + 1]]`.
+  const start = new Int32Array(size + 1);
+  let nodes = 0;
+  for (let n = 0; n < size; n++) {
+    const list = dependencies[n];
+    if (!list) continue;
+    nodes++;
+    pending[n] = list.length;
+    for (let i = 0; i < list.length; i++) start[list[i]! + 1]!++;
+  }
+  for (let n = 0; n < size; n++) start[n + 1]! += start[n]!;
+  const waiting = new Int32Array(start[size]!);
+  const fill = start.slice(0, size);
+  for (let n = 0; n < size; n++) {
+    const list = dependencies[n];
+    if (list) for (let i = 0; i < list.length; i++) waiting[fill[list[i]!]!++] = n;
+  }
+  const level = new Int32Array(size);
   let placed = 0;
   let frontier: number[] = [];
-  nodes.forEach((_, i) => {
-    if (unit[i] !== i) return;
-    units++;
-    if (pending[i] === 0) frontier.push(i);
-  });
-  for (let level = 0; frontier.length > 0; level++) {
+  for (let n = 0; n < size; n++) if (dependencies[n] && pending[n] === 0) frontier.push(n);
+  for (let depth = 0; frontier.length > 0; depth++) {
     const next: number[] = [];
-    for (const u of frontier) {
-      levelOfUnit[u] = level;
+    for (const n of frontier) {
+      level[n] = depth;
       placed++;
-      for (const dependent of dependents[u]!) if (--pending[dependent]! === 0) next.push(dependent);
+      for (let w = start[n]!; w < start[n + 1]!; w++) if (--pending[waiting[w]!]! === 0) next.push(waiting[w]!);
     }
     frontier = next;
   }
-  if (placed < units || hiddenSelfLoop) return undefined;
-  const levels = new Map<string, number>();
-  for (let i = 0; i < nodes.length; i++) levels.set(nodes[i]!, levelOfUnit[unit[i]!]!);
-  return levels;
+  return placed === nodes ? level : undefined;
 }
 
 /** `levels` as lists, `result[n]` being the sorted ids on level n. */

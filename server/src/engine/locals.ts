@@ -30,7 +30,7 @@ export function evaluateNamed(exprs: ReadonlyMap<string, Expr>, root: string, ba
   const values = new Map<string, Value>();
   const cycles: string[][] = [];
   for (const component of stronglyConnectedComponents(dependencies)) {
-    const cyclic = component.length > 1 || dependencies.dependencies(component[0]!).has(component[0]!);
+    const cyclic = component.length > 1 || dependencies.dependencies(component[0]!).includes(component[0]!);
     if (cyclic) {
       const cycle = cyclePath(dependencies, component);
       cycles.push(cycle);

@@ -40,45 +40,66 @@ export interface MatchResult {
  */
 export class ReferenceMatcher {
   private index: WriterIndex | undefined;
-  /** Per id, the evaluation whose backend the index was built from (or an equal one since). */
-  private writers = new Map<string, EvaluatedModule>();
-  private perModule = new WeakMap<EvaluatedModule, MatchResult>();
+  /** The modules and matches of the last call, by position. */
+  private lastModules: readonly EvaluatedModule[] = [];
+  private lastMatches: readonly MatchResult[] = [];
 
   constructor(private readonly root: string) {}
 
-  match(modules: readonly EvaluatedModule[]): MatchResult {
-    if (!this.index || !this.sameWriters(modules)) {
-      this.index = new WriterIndex(modules, this.root);
-      this.writers = new Map(modules.map((module) => [module.id, module]));
-      this.perModule = new WeakMap();
+  /** Each module's own matches, parallel to `modules`; the same object while a module's matches hold. */
+  matchEach(modules: readonly EvaluatedModule[]): MatchResult[] {
+    const reuse = this.index !== undefined && sameWriters(this.lastModules, modules);
+    const index = reuse && this.index ? this.index : new WriterIndex(modules, this.root);
+    const matches: MatchResult[] = new Array(modules.length);
+    for (let n = 0; n < modules.length; n++) {
+      const module = modules[n]!;
+      matches[n] =
+        reuse && this.lastModules[n] === module ? this.lastMatches[n]! : matchModule(module, index, this.root);
     }
-    const result: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
-    for (const module of modules) {
-      let own = this.perModule.get(module);
-      if (!own) {
-        own = { edges: [], unresolved: [], ambiguous: [] };
-        for (const reference of module.references) matchOne(module.id, reference, this.index, this.root, own);
-        this.perModule.set(module, own);
-      }
-      result.edges.push(...own.edges);
-      result.unresolved.push(...own.unresolved);
-      result.ambiguous.push(...own.ambiguous);
-    }
-    return result;
+    this.index = index;
+    this.lastModules = modules;
+    this.lastMatches = matches;
+    return matches;
   }
+}
 
-  private sameWriters(modules: readonly EvaluatedModule[]): boolean {
-    if (modules.length !== this.writers.size) return false;
-    const replaced: EvaluatedModule[] = [];
-    for (const module of modules) {
-      const before = this.writers.get(module.id);
-      if (before === module) continue;
-      if (!before || writerSignature(before) !== writerSignature(module)) return false;
-      replaced.push(module);
-    }
-    for (const module of replaced) this.writers.set(module.id, module);
-    return true;
+/** True when `after` writes the same states as `before`, module by module. */
+function sameWriters(before: readonly EvaluatedModule[], after: readonly EvaluatedModule[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let n = 0; n < after.length; n++) {
+    const was = before[n]!;
+    const is = after[n]!;
+    if (was !== is && (was.id !== is.id || writerSignature(was) !== writerSignature(is))) return false;
   }
+  return true;
+}
+
+function matchModule(module: EvaluatedModule, writers: WriterIndex, root: string): MatchResult {
+  const own: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
+  for (const reference of module.references) matchOne(module.id, reference, writers, root, own);
+  return own;
+}
+
+/** The matches of several modules as one result, in their order. */
+export function mergeMatches(results: readonly MatchResult[]): MatchResult {
+  return {
+    edges: concat(results, (own) => own.edges),
+    unresolved: concat(results, (own) => own.unresolved),
+    ambiguous: concat(results, (own) => own.ambiguous),
+  };
+}
+
+/** The lists `part` picks from each result, end to end: sized first, as this runs over every module after each edit. */
+function concat<T>(results: readonly MatchResult[], part: (own: MatchResult) => readonly T[]): T[] {
+  let length = 0;
+  for (let n = 0; n < results.length; n++) length += part(results[n]!).length;
+  const all: T[] = new Array(length);
+  let at = 0;
+  for (let n = 0; n < results.length; n++) {
+    const list = part(results[n]!);
+    for (let i = 0; i < list.length; i++) all[at++] = list[i]!;
+  }
+  return all;
 }
 
 /** Everything about a module that decides the states it writes. */

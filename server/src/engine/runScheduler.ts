@@ -265,7 +265,7 @@ function inducedGraph(graph: RunGraph, selected: readonly string[]): DependencyG
 
 /** Kahn's order over an acyclic graph: every module after its dependencies; ties by id. */
 function topologicalOrder(graph: DependencyGraph, selected: readonly string[]): string[] {
-  const pending = new Map(selected.map((id) => [id, graph.dependencies(id).size]));
+  const pending = new Map(selected.map((id) => [id, graph.dependencies(id).length]));
   const ready = selected.filter((id) => pending.get(id) === 0);
   const order: string[] = [];
   for (let head = 0; head < ready.length; head++) {

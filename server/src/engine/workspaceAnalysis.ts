@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from './analysisOptions';
-import { cyclePath, cyclicComponents } from './cycles';
+import { compareIds, cyclePath, cyclicComponents } from './cycles';
 import { DependencyGraph } from './dependencyGraph';
 import { discoverRoots, localSource, moduleSegments } from './discovery';
 import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 import { parseHcl } from './hclSyntaxParser';
-import { executionLevels, levelLists, levelsIfAcyclic } from './levels';
-import { type MatchResult, ReferenceMatcher, writerAddresses } from './match';
+import { numberedLevels } from './levels';
+import { type MatchResult, mergeMatches, ReferenceMatcher, writerAddresses } from './match';
 import { type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
 import type { Range } from './position';
 import { tfJsonDocument } from './tfJsonDocument';
@@ -48,6 +48,13 @@ export interface AnalysisResult extends MatchResult {
   problems: FileProblem[];
 }
 
+interface LastGraph {
+  modules: readonly EvaluatedModule[];
+  matches: readonly MatchResult[];
+  dependencies: readonly (readonly number[])[];
+  summaries: readonly ModuleSummary[];
+}
+
 interface CachedFile {
   hash: string;
   facts: FileFacts;
@@ -70,6 +77,10 @@ export class WorkspaceAnalysis {
   private cached: AnalysisResult | undefined;
   /** The root module ids, sorted; undefined when they must be decided again. */
   private roots: string[] | undefined;
+  /** Each root id's position among the sorted roots: its node number in the graph. */
+  private rootNumbers = new Map<string, number>();
+  /** What the last graph was made of, by root number; forgotten when the roots change. */
+  private lastGraph: LastGraph | undefined;
   private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
   /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
   private readonly brokenFiles = new Set<string>();
@@ -144,31 +155,58 @@ export class WorkspaceAnalysis {
 
   private compute(): AnalysisResult {
     const rootIds = this.rootIds();
-    const rootSet = new Set(rootIds);
-    for (const id of [...this.evaluated.keys()]) if (!rootSet.has(id)) this.evaluated.delete(id);
     const modules = rootIds.map((id) => this.evaluatedModule(id));
-    const match = this.matcher.match(modules);
-    const graph = new DependencyGraph(rootIds);
-    for (const edge of match.edges) graph.addEdge(edge.from, edge.to);
+    const matches = this.matcher.matchEach(modules);
+    const last = this.lastGraph;
+    // Positions are root numbers; what a module's evaluation and matches decide is reused from
+    // the last graph wherever they are the same objects (all but the edited modules).
+    const dependencies = matches.map((own, n) =>
+      last?.matches[n] === own ? last.dependencies[n]! : this.dependencyNumbers(own),
+    );
+    const graph = DependencyGraph.fromNumbered(rootIds, this.rootNumbers, dependencies);
     // Most graphs are DAGs: Kahn's algorithm alone proves it; Tarjan's runs only when it cannot.
     let components: string[][] = [];
-    let levelOf = levelsIfAcyclic(graph, components);
+    let levelOf = numberedLevels(graph, components);
     if (!levelOf) {
       components = cyclicComponents(graph);
-      levelOf = executionLevels(graph, components);
+      levelOf = numberedLevels(graph, components)!;
     }
     const inCycle = new Set(components.flat());
+    const levels: string[][] = [];
+    const summaries: ModuleSummary[] = new Array(modules.length);
+    for (let n = 0; n < modules.length; n++) {
+      const module = modules[n]!;
+      const level = levelOf[n]!;
+      const cyclic = inCycle.size > 0 && inCycle.has(module.id);
+      const before = last?.modules[n] === module ? last.summaries[n] : undefined;
+      summaries[n] =
+        before?.level === level && before.inCycle === cyclic ? before : this.summary(module, level, cyclic);
+      // Root ids are sorted, so each level's list is too.
+      levels[level] ??= [];
+      levels[level].push(module.id);
+    }
+    this.lastGraph = { modules, matches, dependencies, summaries };
     return {
       root: this.root,
-      ...match,
-      modules: modules.map((module) => this.summary(module, levelOf.get(module.id) ?? 0, inCycle.has(module.id))),
+      ...mergeMatches(matches),
+      modules: summaries,
       graph,
-      levels: levelLists(levelOf),
+      levels,
       cycles: components.map((component) => cyclePath(graph, component)),
       cycleMembers: components,
       syntaxErrors: this.syntaxErrors(),
       problems: this.problems(modules),
     };
+  }
+
+  /** The numbers (positions among the roots) of the modules that one module's matches depend on. */
+  private dependencyNumbers(own: MatchResult): number[] {
+    const numbers: number[] = [];
+    for (const edge of own.edges) {
+      const to = this.rootNumbers.get(edge.to)!;
+      if (!numbers.includes(to)) numbers.push(to);
+    }
+    return numbers;
   }
 
   /**
@@ -178,7 +216,11 @@ export class WorkspaceAnalysis {
   private rootIds(): string[] {
     if (!this.roots) {
       const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
-      this.roots = discoverRoots(this.dirs, factsOf, this.options.discovery).sort();
+      const roots = discoverRoots(this.dirs, factsOf, this.options.discovery).sort(compareIds);
+      this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
+      this.lastGraph = undefined;
+      for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
+      this.roots = roots;
     }
     return this.roots;
   }
@@ -258,8 +300,8 @@ export class WorkspaceAnalysis {
     const all: FileProblem[] = [
       ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
       ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
-      ...modules.flatMap((module) => module.problems.map((problem) => ({ ...problem }))),
     ];
+    for (const module of modules) for (const problem of module.problems) all.push({ ...problem });
     const seen = new Set<string>();
     return all.filter((problem) => {
       const key = `${problem.file}:${problem.range?.start.line ?? ''}:${problem.message}`;

@@ -14,6 +14,7 @@ import { callFunction, LAZY_FUNCTIONS } from './functions';
 import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, type Unknown, unknown, type Value } from './value';
 import {
   catchValue,
+  caughtValue,
   describeValue,
   EvaluationError,
   known,
@@ -41,9 +42,12 @@ export type EvalScope = ReadonlyMap<string, Value>;
  * (errors carry `error: true`).
  */
 export function evaluate(expr: Expr, scope: EvalScope): Value {
+  // As `catchValue(() => evaluateExpr(…))`, without a closure per expression: this runs for every
+  // node of every expression the analysis reads.
   try {
-    return catchValue(() => evaluateExpr(expr, scope));
+    return evaluateExpr(expr, scope);
   } catch (thrown) {
+    if (thrown instanceof UnknownValue || thrown instanceof EvaluationError) return caughtValue(thrown);
     // A bug or a stack overflow on a pathological input must not take the analysis down.
     return unknown(`internal error while evaluating: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }

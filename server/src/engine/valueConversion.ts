@@ -21,10 +21,15 @@ export function catchValue(compute: () => Value): Value {
   try {
     return compute();
   } catch (thrown) {
-    if (thrown instanceof UnknownValue) return thrown.value;
-    if (thrown instanceof EvaluationError) return { unknown: true, reasons: [thrown.message], error: true };
-    throw thrown;
+    return caughtValue(thrown);
   }
+}
+
+/** What `catchValue` returns for a throw: the unknown it carries; anything else is thrown again. */
+export function caughtValue(thrown: unknown): Value {
+  if (thrown instanceof UnknownValue) return thrown.value;
+  if (thrown instanceof EvaluationError) return { unknown: true, reasons: [thrown.message], error: true };
+  throw thrown;
 }
 
 /** The value itself, or a throw of its unknown. */

@@ -87,15 +87,18 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       : rules;
     const subdirs: [string, string, string][] = [];
     const scanned: ScannedDir = { dir, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
+    // Folders here are absolute and normalized already: joining by hand saves path.join's
+    // normalizing on every entry of a large tree.
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const entry of entries) {
       const childId = id === '.' ? entry.name : `${id}/${entry.name}`;
-      const full = path.join(dir, entry.name);
+      const full = prefix + entry.name;
       const isLink = entry.isSymbolicLink();
       const isDir = entry.isDirectory() || (isLink && isDirectory(full));
       if (isIgnored(ownRules, childId, isDir)) continue;
       if (isDir) {
         if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
-        const childReal = isLink ? realOrSelf(full) : path.join(real, entry.name);
+        const childReal = isLink ? realOrSelf(full) : (real.endsWith(path.sep) ? real : real + path.sep) + entry.name;
         subdirs.push([full, childId, childReal]);
         continue;
       }
@@ -113,7 +116,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   }
 
   try {
-    walk(root, '.', realpathSync(root), []);
+    walk(path.normalize(root), '.', realpathSync(root), []);
   } catch (error) {
     result.problems.push({ path: root, message: describe(error) });
   }

@@ -6,46 +6,82 @@
  * and 1.2 readers alike; anything else is double-quoted (JSON's string syntax is valid YAML), so
  * `on`, `yes`, `no`, `1.0`, `x: y`, `#x` keep their type. The unit tests parse the output back
  * with `yaml` as YAML 1.1 and compare it with the input.
+ *
+ * Speed: the text of a large pipeline is collected as short pieces joined once per top-level
+ * entry (a job), not grown with `+=`. A string grown piece by piece is a tree of millions of
+ * small nodes that all stay alive until the end, and the garbage collector copies and marks
+ * them again and again; the pieces of one entry die young instead.
  */
 export function yamlText(value: unknown): string {
-  if (isMapping(value) && hasKeys(value)) return mapping(value, '');
-  if (Array.isArray(value) && value.length > 0) return sequence(value, '');
+  if (isMapping(value) && hasKeys(value)) return yamlEntries(Object.entries(value), 0);
+  if (Array.isArray(value) && value.length > 0) {
+    const out: string[] = [];
+    sequence(out, value, 0);
+    return out.join('');
+  }
   return `${inline(value)}\n`;
 }
 
-function mapping(map: Record<string, unknown>, indent: string): string {
-  let text = '';
-  for (const key in map) {
-    const item = map[key];
-    if (item !== undefined) text += `${indent}${scalar(key)}:${valueText(item, `${indent}  `)}`;
-  }
-  return text;
+/**
+ * The entries of a block mapping indented by `indent` spaces, as `yamlText` writes a mapping:
+ * entries with an undefined value are left out. The entries may be produced one at a time (a
+ * generator), so a pipeline's jobs need not all exist at once.
+ */
+export function yamlEntries(entries: Iterable<readonly [string, unknown]>, indent: number): string {
+  const chunks: string[] = [];
+  for (const [key, value] of entries) if (value !== undefined) chunks.push(yamlEntry(key, value, indent));
+  return chunks.join('');
 }
 
-function sequence(list: readonly unknown[], indent: string): string {
-  let text = '';
-  const nested = `${indent}    `;
+/** One `key: value` entry of a block mapping indented by `indent` spaces (its nested lines below it). */
+export function yamlEntry(key: string, value: unknown, indent: number): string {
+  const out: string[] = [spaces(indent), scalar(key), ':'];
+  valueText(out, value, indent + 2);
+  return out.join('');
+}
+
+function mapping(out: string[], map: Record<string, unknown>, indent: number): void {
+  for (const key in map) {
+    const item = map[key];
+    if (item === undefined) continue;
+    out.push(spaces(indent), scalar(key), ':');
+    valueText(out, item, indent + 2);
+  }
+}
+
+function sequence(out: string[], list: readonly unknown[], indent: number): void {
   for (const item of list) {
-    text += `${indent}-`;
+    out.push(spaces(indent), '-');
     if (isMapping(item) && hasKeys(item)) {
       // `- key: value`, the other keys aligned under the first.
       let first = true;
       for (const key in item) {
         const value = item[key];
         if (value === undefined) continue;
-        text += `${first ? ' ' : `${indent}  `}${scalar(key)}:${valueText(value, nested)}`;
+        out.push(first ? ' ' : spaces(indent + 2), scalar(key), ':');
+        valueText(out, value, indent + 4);
         first = false;
       }
-    } else text += valueText(item, `${indent}  `);
+    } else valueText(out, item, indent + 2);
   }
-  return text;
 }
 
 /** What follows `key:` or `-`: an inline scalar or empty collection, or a nested block on the next lines. */
-function valueText(value: unknown, indent: string): string {
-  if (isMapping(value) && hasKeys(value)) return `\n${mapping(value, indent)}`;
-  if (Array.isArray(value) && value.length > 0) return `\n${sequence(value, indent)}`;
-  return ` ${inline(value)}\n`;
+function valueText(out: string[], value: unknown, indent: number): void {
+  if (isMapping(value) && hasKeys(value)) {
+    out.push('\n');
+    mapping(out, value, indent);
+  } else if (Array.isArray(value) && value.length > 0) {
+    out.push('\n');
+    sequence(out, value, indent);
+  } else out.push(' ', inline(value), '\n');
+}
+
+/** Indentation strings made once, not once per line. */
+const SPACES: string[] = [''];
+function spaces(count: number): string {
+  while (SPACES.length <= count) SPACES.push(`${SPACES.at(-1)} `);
+  return SPACES[count]!;
 }
 
 function hasKeys(map: Record<string, unknown>): boolean {
@@ -63,17 +99,14 @@ function inline(value: unknown): string {
   throw new TypeError(`cannot write ${typeof value} as YAML`);
 }
 
-/** Plain when unambiguous for YAML 1.1 and 1.2, else double-quoted. Pipelines repeat most strings: cached. */
+/**
+ * Plain when unambiguous for YAML 1.1 and 1.2, else double-quoted. Not cached: a cache keyed by
+ * string hashes every string it sees (most of a pipeline's are new: paths, job names) and holds
+ * them all, which costs more than the test it saves.
+ */
 export function scalar(text: string): string {
-  let written = scalarCache.get(text);
-  if (written === undefined) {
-    written = isPlainSafe(text) ? text : JSON.stringify(text);
-    if (scalarCache.size > 1_000_000) scalarCache.clear();
-    scalarCache.set(text, written);
-  }
-  return written;
+  return isPlainSafe(text) ? text : JSON.stringify(text);
 }
-const scalarCache = new Map<string, string>();
 
 /** Letters, digits and a few punctuation marks; no `: `, ` #`, leading indicator or trailing space. */
 const PLAIN =
@@ -81,18 +114,39 @@ const PLAIN =
 /** YAML 1.1 booleans and nulls (the 1.2 ones are among them), `.inf` / `.nan`. */
 const SPECIAL =
   /^(?:[yYnN~]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
+/** The longest word `SPECIAL` matches (`false`): longer strings need not be tested. */
+const SPECIAL_MAX_LENGTH = 5;
 
 /** YAML 1.1 reads `.5`, `.` and `.1e+3` as floats. */
 const FLOAT_LIKE = /^\.[0-9.]*(?:[eE][-+]?[0-9]+)?$/;
 
-/** The common case (names, paths, ids): one cheap test. */
-const SIMPLE = /^[A-Za-z_/][\w./-]*$/;
-
 function isPlainSafe(text: string): boolean {
-  if (SIMPLE.test(text)) return !SPECIAL.test(text);
-  if (!PLAIN.test(text) || SPECIAL.test(text) || FLOAT_LIKE.test(text)) return false;
+  const special = text.length <= SPECIAL_MAX_LENGTH && SPECIAL.test(text);
+  if (isSimple(text)) return !special;
+  if (!PLAIN.test(text) || special || FLOAT_LIKE.test(text)) return false;
   // `: ` inside a plain scalar starts a mapping; a word ending in `:` before a space too.
   return !/:(?: |$)/.test(text) && !/ #/.test(text);
+}
+
+/**
+ * The common case (names, paths, ids), `/^[A-Za-z_/][\w./-]*$/` tested by hand: most of a
+ * pipeline's million scalars are this kind, and a loop over char codes takes a fraction of a
+ * regular expression's time per call.
+ */
+function isSimple(text: string): boolean {
+  if (text.length === 0 || !SIMPLE_FIRST[text.charCodeAt(0)]) return false;
+  for (let i = 1; i < text.length; i++) if (!SIMPLE_REST[text.charCodeAt(i)]) return false;
+  return true;
+}
+
+/** Per ASCII code: 1 if the character may start (`SIMPLE_FIRST`) or continue (`SIMPLE_REST`) a simple scalar. */
+const SIMPLE_FIRST = asciiTable(/[A-Za-z_/]/);
+const SIMPLE_REST = asciiTable(/[\w./-]/);
+
+function asciiTable(allowed: RegExp): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) table[code] = allowed.test(String.fromCharCode(code)) ? 1 : 0;
+  return table;
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

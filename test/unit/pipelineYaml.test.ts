@@ -5,8 +5,9 @@ import { parse } from 'yaml';
 import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
 import { githubWorkflow } from '../../server/src/engine/githubWorkflow';
 import { gitlabPipeline } from '../../server/src/engine/gitlabPipeline';
+import { CI_SYSTEMS, generatePipeline } from '../../server/src/engine/pipeline';
 import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
-import { planPipeline } from '../../server/src/engine/pipelinePlan';
+import { type CiFile, planPipeline } from '../../server/src/engine/pipelinePlan';
 import { yamlText } from '../../server/src/engine/pipelineYaml';
 
 /** The pipelines' YAML writer, with the `yaml` package as the reader: what is written is what is read, in YAML 1.1 and 1.2. */
@@ -79,14 +80,24 @@ describe('pipeline YAML writer', () => {
     assert.equal(yamlText({ needs: [{ job: 'x', artifacts: false }] }), 'needs:\n  - job: x\n    artifacts: false\n');
   });
 
-  test('the fixture pipelines read back as the objects that were written', async () => {
+  test('the fixture pipelines read back as the objects that were written, job by job', async () => {
     const options = defaultPipelineOptions();
+    /** A CI file as one object: the head's keys, then the jobs (at the top level, or under `jobsKey`). */
+    const whole = (file: CiFile) => {
+      const jobs = Object.fromEntries(file.jobs);
+      return file.jobsKey === undefined ? { ...file.head, ...jobs } : { ...file.head, [file.jobsKey]: jobs };
+    };
     for (const fixture of ['examples/monorepo', 'test/fixtures/pipeline-local-backend']) {
-      const plan = planPipeline(await analyzeDirectory(path.resolve(__dirname, '../..', fixture)));
-      const gitlab = gitlabPipeline(plan, options.gitlab, options.execution, 'none');
-      const github = githubWorkflow(plan, options.github, options.execution, 'none');
-      assert.deepEqual(read(yamlText(gitlab), '1.1'), JSON.parse(JSON.stringify(gitlab)), fixture);
-      assert.deepEqual(read(yamlText(github), '1.1'), JSON.parse(JSON.stringify(github)), fixture);
+      const result = await analyzeDirectory(path.resolve(__dirname, '../..', fixture));
+      const plan = planPipeline(result);
+      const files = {
+        gitlab: gitlabPipeline(plan, options.gitlab, options.execution, 'none'),
+        github: githubWorkflow(plan, options.github, options.execution, 'none'),
+      };
+      for (const ci of CI_SYSTEMS) {
+        const { text } = generatePipeline(result, { ci, options });
+        assert.deepEqual(read(text, '1.1'), JSON.parse(JSON.stringify(whole(files[ci]))), `${fixture}, ${ci}`);
+      }
     }
   });
 });

@@ -1,98 +1,107 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GithubOptions } from './pipelineConfig';
-import { modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 
 /** The id of the single job of a workflow with nothing to do. */
 export const GITHUB_NO_CHANGES_JOB = 'no-changes';
 
 /**
- * The GitHub Actions workflow of a plan, as a plain object in a stable key order: per module a
- * plan job and an apply job; a plan job `needs` the apply jobs of its own dependencies, an apply
- * job its own plan. The plan file is uploaded as an artifact and downloaded by the apply job,
- * which runs in an `environment` (whose protection rules are GitHub's manual gate). Each
- * module's jobs share a concurrency group, so two runs never touch one state at once.
+ * The GitHub Actions workflow of a plan, in a stable key order: per module a plan job and an
+ * apply job; a plan job `needs` the apply jobs of its own dependencies, an apply job its own
+ * plan. The plan file is uploaded as an artifact and downloaded by the apply job, which runs in
+ * an `environment` (whose protection rules are GitHub's manual gate). Each module's jobs share a
+ * concurrency group, so two runs never touch one state at once.
  */
 export function githubWorkflow(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
   noChanges: string,
-): ConfigRecord {
-  const workflow: ConfigRecord = {
+): CiFile {
+  const head: ConfigRecord = {
     name: github.name,
     on: github.on,
     permissions: github.permissions,
     env: { TF_IN_AUTOMATION: 'true', ...execution.env, ...github.env },
   };
-  const jobs: ConfigRecord = {};
-  workflow['jobs'] = jobs;
   if (plan.modules.length === 0) {
-    jobs[GITHUB_NO_CHANGES_JOB] = {
+    const job = {
       name: 'No module changed',
       'runs-on': github.runsOn,
       steps: [{ run: `echo ${shellWord(noChanges)}` }],
     };
-    return workflow;
+    return { head, jobsKey: 'jobs', jobs: [[GITHUB_NO_CHANGES_JOB, job]] };
   }
+  return { head, jobsKey: 'jobs', jobs: moduleJobs(plan, github, execution) };
+}
 
+/** Per level, the plan jobs then the apply jobs, made one at a time as they are written. */
+function* moduleJobs(
+  plan: PipelinePlan,
+  github: GithubOptions,
+  execution: ExecutionOptions,
+): Generator<[string, ConfigRecord]> {
   const apply = !github.planOnly;
   const binary = execution.binary;
   const setup = github.setupSteps ?? defaultSetupSteps(binary);
   const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
+  const planCommand = [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' ');
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
 
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const needs = module.dependencies.map((dep) => `${apply ? 'apply' : 'plan'}-${slugOf.get(dep)}`);
-      jobs[`plan-${module.slug}`] = {
-        name: `plan ${module.id}`,
-        'runs-on': github.runsOn,
-        ...(needs.length > 0 ? { needs } : {}),
-        concurrency: { group: `terraform-${module.slug}`, 'cancel-in-progress': false },
-        env: module.variables,
-        defaults: { run: { 'working-directory': module.path } },
-        steps: [
-          { uses: 'actions/checkout@v4' },
-          ...setup,
-          { name: 'Init', run: init },
-          {
-            name: 'Plan',
-            run: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
-          },
-          {
-            name: 'Upload the plan',
-            uses: 'actions/upload-artifact@v4',
-            with: { name: `plan-${module.slug}`, path: joinPath(module.path, 'plan.tfplan'), 'retention-days': 7 },
-          },
-        ],
-      };
+      yield [
+        `plan-${module.slug}`,
+        {
+          name: `plan ${module.id}`,
+          'runs-on': github.runsOn,
+          ...(needs.length > 0 ? { needs } : {}),
+          concurrency: { group: `terraform-${module.slug}`, 'cancel-in-progress': false },
+          env: module.variables,
+          defaults: { run: { 'working-directory': module.path } },
+          steps: [
+            { uses: 'actions/checkout@v4' },
+            ...setup,
+            { name: 'Init', run: init },
+            { name: 'Plan', run: planCommand },
+            {
+              name: 'Upload the plan',
+              uses: 'actions/upload-artifact@v4',
+              with: { name: `plan-${module.slug}`, path: joinPath(module.path, 'plan.tfplan'), 'retention-days': 7 },
+            },
+          ],
+        },
+      ];
     }
     if (!apply) continue;
     for (const module of modules) {
       const environment = github.autoApprove ? undefined : environmentName(github.environment, module);
-      jobs[`apply-${module.slug}`] = {
-        name: `apply ${module.id}`,
-        'runs-on': github.runsOn,
-        needs: [`plan-${module.slug}`],
-        ...(environment ? { environment } : {}),
-        concurrency: { group: `terraform-${module.slug}`, 'cancel-in-progress': false },
-        env: module.variables,
-        defaults: { run: { 'working-directory': module.path } },
-        steps: [
-          { uses: 'actions/checkout@v4' },
-          ...setup,
-          {
-            name: 'Download the plan',
-            uses: 'actions/download-artifact@v4',
-            with: { name: `plan-${module.slug}`, path: module.path },
-          },
-          { name: 'Init', run: init },
-          { name: 'Apply', run: `${binary} apply -input=false plan.tfplan` },
-        ],
-      };
+      yield [
+        `apply-${module.slug}`,
+        {
+          name: `apply ${module.id}`,
+          'runs-on': github.runsOn,
+          needs: [`plan-${module.slug}`],
+          ...(environment ? { environment } : {}),
+          concurrency: { group: `terraform-${module.slug}`, 'cancel-in-progress': false },
+          env: module.variables,
+          defaults: { run: { 'working-directory': module.path } },
+          steps: [
+            { uses: 'actions/checkout@v4' },
+            ...setup,
+            {
+              name: 'Download the plan',
+              uses: 'actions/download-artifact@v4',
+              with: { name: `plan-${module.slug}`, path: module.path },
+            },
+            { name: 'Init', run: init },
+            { name: 'Apply', run: `${binary} apply -input=false plan.tfplan` },
+          ],
+        },
+      ];
     }
   }
-  return workflow;
 }
 
 /** The official setup action of the binary, without the wrapper that rewrites its output. */

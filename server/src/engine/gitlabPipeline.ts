@@ -1,6 +1,6 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
-import { modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 
 /** GitLab's limit of `needs:` entries per job. */
 export const GITLAB_MAX_NEEDS = 50;
@@ -9,8 +9,8 @@ export const GITLAB_MAX_NEEDS = 50;
 export const GITLAB_NO_CHANGES_JOB = 'no-changes';
 
 /**
- * The `.gitlab-ci.yml` of a plan, as a plain object in a stable key order (emitted by the caller):
- * `stages` (`<prefix>-plan-<level>`, `<prefix>-apply-<level>` for each level present), global
+ * The `.gitlab-ci.yml` of a plan, in a stable key order (written by the caller): `stages`
+ * (`<prefix>-plan-<level>`, `<prefix>-apply-<level>` for each level present), global
  * `variables`, `default.image`, `workflow.rules`, then per level the plan jobs and the apply
  * jobs. A plan job `needs` the apply jobs of its own dependencies (and nothing else, so it does not
  * wait for its whole level); an apply job `needs` its own plan, whose plan file it receives.
@@ -21,67 +21,87 @@ export function gitlabPipeline(
   gitlab: GitlabOptions,
   execution: ExecutionOptions,
   noChanges: string,
-): ConfigRecord {
-  const apply = !gitlab.planOnly;
-  const stage = (kind: 'plan' | 'apply', level: number) => `${gitlab.stagePrefix}-${kind}-${level}`;
-  const pipeline: ConfigRecord = {};
-  pipeline['stages'] =
+): CiFile {
+  const head = pipelineHead(plan, gitlab, execution);
+  if (plan.modules.length === 0) {
+    const job = noChangesJob(`${gitlab.stagePrefix}-plan-0`, gitlab, noChanges);
+    return { head, jobsKey: undefined, jobs: [[GITLAB_NO_CHANGES_JOB, job]] };
+  }
+  return { head, jobsKey: undefined, jobs: moduleJobs(plan, gitlab, execution) };
+}
+
+/** The keys before the jobs: `stages`, `variables`, `default`, `workflow`. */
+function pipelineHead(plan: PipelinePlan, gitlab: GitlabOptions, execution: ExecutionOptions): ConfigRecord {
+  const kinds: ('plan' | 'apply')[] = gitlab.planOnly ? ['plan'] : ['plan', 'apply'];
+  const head: ConfigRecord = {};
+  head['stages'] =
     plan.modules.length === 0
       ? [`${gitlab.stagePrefix}-plan-0`]
-      : plan.levels.flatMap((level) =>
-          apply ? [stage('plan', level), stage('apply', level)] : [stage('plan', level)],
-        );
-  pipeline['variables'] = { TF_IN_AUTOMATION: 'true', ...execution.env, ...gitlab.variables };
-  if (gitlab.image !== undefined) pipeline['default'] = { image: gitlab.image };
-  if (gitlab.rules) pipeline['workflow'] = { rules: gitlab.rules };
+      : plan.levels.flatMap((level) => kinds.map((kind) => stageName(gitlab, kind, level)));
+  head['variables'] = { TF_IN_AUTOMATION: 'true', ...execution.env, ...gitlab.variables };
+  if (gitlab.image !== undefined) head['default'] = { image: gitlab.image };
+  if (gitlab.rules) head['workflow'] = { rules: gitlab.rules };
+  return head;
+}
 
-  if (plan.modules.length === 0) {
-    pipeline[GITLAB_NO_CHANGES_JOB] = noChangesJob(`${gitlab.stagePrefix}-plan-0`, gitlab, noChanges);
-    return pipeline;
-  }
+function stageName(gitlab: GitlabOptions, kind: 'plan' | 'apply', level: number): string {
+  return `${gitlab.stagePrefix}-${kind}-${level}`;
+}
 
+/** Per level, the plan jobs then the apply jobs, made one at a time as they are written. */
+function* moduleJobs(
+  plan: PipelinePlan,
+  gitlab: GitlabOptions,
+  execution: ExecutionOptions,
+): Generator<[string, ConfigRecord]> {
+  const apply = !gitlab.planOnly;
   const settings = {
     plan: jobSettings(gitlab, 'plan'),
     apply: jobSettings(gitlab, 'apply'),
   };
   const binary = execution.binary;
   const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
+  const planCommand = [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' ');
+  const applyCommand = `${binary} apply -input=false plan.tfplan`;
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
 
   for (const { level, modules } of modulesByLevel(plan)) {
+    const planStage = stageName(gitlab, 'plan', level);
     for (const module of modules) {
       const needs = module.dependencies.map((dep) =>
         apply
           ? { job: `apply-${slugOf.get(dep)}`, artifacts: false }
           : { job: `plan-${slugOf.get(dep)}`, artifacts: false },
       );
-      pipeline[`plan-${module.slug}`] = job(module, settings.plan, {
-        stage: stage('plan', level),
-        // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
-        needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
-        script: [
-          `cd ${shellWord(module.path)}`,
-          init,
-          [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
-        ],
-        artifacts: planArtifacts(module, settings.plan.artifacts),
-        gate: undefined,
-        cache: gitlab.cache,
-      });
+      yield [
+        `plan-${module.slug}`,
+        job(module, settings.plan, {
+          stage: planStage,
+          // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
+          needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
+          script: [`cd ${shellWord(module.path)}`, init, planCommand],
+          artifacts: planArtifacts(module, settings.plan.artifacts),
+          gate: undefined,
+          cache: gitlab.cache,
+        }),
+      ];
     }
     if (!apply) continue;
+    const applyStage = stageName(gitlab, 'apply', level);
     for (const module of modules) {
-      pipeline[`apply-${module.slug}`] = job(module, settings.apply, {
-        stage: stage('apply', level),
-        needs: [{ job: `plan-${module.slug}`, artifacts: true }],
-        script: [`cd ${shellWord(module.path)}`, init, `${binary} apply -input=false plan.tfplan`],
-        artifacts: settings.apply.artifacts,
-        gate: gitlab.autoApprove ? undefined : 'manual',
-        cache: gitlab.cache,
-      });
+      yield [
+        `apply-${module.slug}`,
+        job(module, settings.apply, {
+          stage: applyStage,
+          needs: [{ job: `plan-${module.slug}`, artifacts: true }],
+          script: [`cd ${shellWord(module.path)}`, init, applyCommand],
+          artifacts: settings.apply.artifacts,
+          gate: gitlab.autoApprove ? undefined : 'manual',
+          cache: gitlab.cache,
+        }),
+      ];
     }
   }
-  return pipeline;
 }
 
 interface JobParts {

@@ -1,9 +1,8 @@
-import type { ConfigRecord } from './configValues';
 import { githubWorkflow } from './githubWorkflow';
 import { gitlabPipeline } from './gitlabPipeline';
 import type { PipelineOptions } from './pipelineConfig';
-import { planPipeline } from './pipelinePlan';
-import { yamlText } from './pipelineYaml';
+import { type CiFile, planPipeline } from './pipelinePlan';
+import { yamlBlockKey, yamlEntries, yamlEntry } from './pipelineYaml';
 import type { AnalysisResult } from './workspaceAnalysis';
 
 export const CI_SYSTEMS = ['gitlab', 'github'] as const;
@@ -38,23 +37,38 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
   const plan = planPipeline(result, changed?.modules);
   const noChanges = `No Terraform module changed since ${changed?.baseRef ?? 'the base'}: nothing to plan or apply.`;
   const path = ci === 'gitlab' ? options.gitlab.path : options.github.path;
-  const content =
+  const file =
     ci === 'gitlab'
       ? gitlabPipeline(plan, options.gitlab, options.execution, noChanges)
       : githubWorkflow(plan, options.github, options.execution, noChanges);
-  const jobs = ci === 'gitlab' ? gitlabJobNames(content) : Object.keys(content['jobs'] as ConfigRecord);
-  const text = `${header(request, path, plan.modules.length, jobs.length)}\n${emitYaml(content)}`;
+  const { text: body, jobs } = writeCiFile(file);
+  const text = `${header(request, path, plan.modules.length, jobs.length)}\n${body}`;
   return { text, path, jobs, modules: plan.modules.length };
+}
+
+/**
+ * YAML that YAML 1.1 readers (GitLab's, GitHub's) read as meant (see `pipelineYaml.ts`): the
+ * head's keys, then each job as it is made, and the job names in file order.
+ */
+function writeCiFile(file: CiFile): { text: string; jobs: string[] } {
+  const chunks = [yamlEntries(Object.entries(file.head), 0)];
+  let indent = 0;
+  if (file.jobsKey !== undefined) {
+    // Never an empty mapping: an emitter with nothing to do still makes its no-changes job.
+    chunks.push(yamlBlockKey(file.jobsKey, 0));
+    indent = 2;
+  }
+  const jobs: string[] = [];
+  for (const [name, job] of file.jobs) {
+    jobs.push(name);
+    chunks.push(yamlEntry(name, job, indent));
+  }
+  return { text: chunks.join(''), jobs };
 }
 
 /** Whether a file's text is Terrace's output (and so may be overwritten without asking). */
 export function isGeneratedByTerrace(text: string): boolean {
   return text.trimStart().startsWith(GENERATED_MARKER);
-}
-
-/** YAML that YAML 1.1 readers (GitLab's, GitHub's) read as meant: `on`, `yes`, `no` quoted; keys in insertion order; no folding. */
-export function emitYaml(value: unknown): string {
-  return yamlText(value);
 }
 
 /** The command that writes the same file again. */
@@ -75,10 +89,4 @@ function header(request: PipelineRequest, path: string, modules: number, jobs: n
   ]
     .map((line) => `${line}\n`)
     .join('');
-}
-
-const GITLAB_RESERVED = new Set(['stages', 'variables', 'default', 'workflow', 'include']);
-
-function gitlabJobNames(pipeline: ConfigRecord): string[] {
-  return Object.keys(pipeline).filter((key) => !GITLAB_RESERVED.has(key));
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ConfigRecord } from './configValues';
 import { compareIds } from './cycles';
 import type { AnalysisResult, ModuleSummary } from './workspaceAnalysis';
 
@@ -26,6 +27,18 @@ export interface PlannedModule {
   segments: Record<string, string>;
   /** Ids of the modules this one depends on that are in the pipeline too, sorted. */
   dependencies: string[];
+}
+
+/**
+ * A CI file as an emitter makes it, for `generatePipeline` to write: the keys before the jobs,
+ * then the jobs in file order. The jobs are made one at a time as the writer asks for them (a
+ * generator, iterated once), so a 10,000-module pipeline's job objects never all exist at once.
+ */
+export interface CiFile {
+  head: ConfigRecord;
+  /** The key the jobs go under (GitHub's `jobs`); undefined: the jobs are top-level keys (GitLab). */
+  jobsKey: string | undefined;
+  jobs: Iterable<readonly [name: string, job: ConfigRecord]>;
 }
 
 /** The graph has cycles: no order exists in which to plan and apply. */

@@ -40,6 +40,11 @@ export function yamlEntry(key: string, value: unknown, indent: number): string {
   return out.join('');
 }
 
+/** The `key:` line that opens a nested block, whose lines the caller writes (indented further). */
+export function yamlBlockKey(key: string, indent: number): string {
+  return `${spaces(indent)}${scalar(key)}:\n`;
+}
+
 function mapping(out: string[], map: Record<string, unknown>, indent: number): void {
   for (const key in map) {
     const item = map[key];

@@ -59,15 +59,19 @@ export function planPipeline(result: AnalysisResult, selection?: ReadonlySet<str
   const slugs = jobSlugs(result.modules.map((module) => module.id));
   const chosen = selection ? result.modules.filter((module) => selection.has(module.id)) : result.modules;
   const present = new Set(chosen.map((module) => module.id));
+  const variableNames = new Map<string, string>();
   const modules = chosen.map(
     (module): PlannedModule => ({
       id: module.id,
       path: module.id,
       slug: slugs.get(module.id)!,
       level: module.level,
-      variables: moduleVariables(module),
+      variables: moduleVariables(module, variableNames),
       segments: module.segments,
-      dependencies: [...result.graph.dependencies(module.id)].filter((dep) => present.has(dep)).sort(compareIds),
+      dependencies: result.graph
+        .dependencies(module.id)
+        .filter((dep) => present.has(dep))
+        .sort(compareIds),
     }),
   );
   modules.sort((a, b) => a.level - b.level || compareIds(a.id, b.id));
@@ -75,11 +79,6 @@ export function planPipeline(result: AnalysisResult, selection?: ReadonlySet<str
   return { modules, levels };
 }
 
-/**
- * A job-name slug per id, unique over all ids: `platform/stage/eu-central-1/vpc` gives
- * `platform-stage-eu-central-1-vpc`, `.` gives `root`. Ids that would share a slug (`a/b-c` and
- * `a-b/c`) get a short hash of the id appended, so names do not depend on which jobs are present.
- */
 /** The plan's modules grouped by execution level, lowest first (`modules` is sorted that way). */
 export function modulesByLevel(plan: PipelinePlan): { level: number; modules: PlannedModule[] }[] {
   const groups: { level: number; modules: PlannedModule[] }[] = [];
@@ -91,22 +90,41 @@ export function modulesByLevel(plan: PipelinePlan): { level: number; modules: Pl
   return groups;
 }
 
+/**
+ * A job-name slug per id, unique over all ids: `platform/stage/eu-central-1/vpc` gives
+ * `platform-stage-eu-central-1-vpc`, `.` gives `root`. Ids that would share a slug (`a/b-c` and
+ * `a-b/c`) get a short hash of the id appended, so names do not depend on which jobs are present.
+ */
 export function jobSlugs(ids: readonly string[]): Map<string, string> {
-  const plain = (id: string) => (id === '.' ? 'root' : id.replace(/[^A-Za-z0-9_-]/g, '-'));
+  const plain = ids.map(plainSlug);
   const count = new Map<string, number>();
-  for (const id of ids) count.set(plain(id), (count.get(plain(id)) ?? 0) + 1);
+  for (const slug of plain) count.set(slug, (count.get(slug) ?? 0) + 1);
   const slugs = new Map<string, string>();
-  for (const id of ids) {
-    const slug = plain(id);
+  ids.forEach((id, index) => {
+    const slug = plain[index]!;
     slugs.set(id, count.get(slug)! > 1 ? `${slug}-${createHash('sha1').update(id).digest('hex').slice(0, 6)}` : slug);
-  }
+  });
   return slugs;
 }
 
-function moduleVariables(module: ModuleSummary): Record<string, string> {
+function plainSlug(id: string): string {
+  return id === '.' ? 'root' : id.replace(/[^A-Za-z0-9_-]/g, '-');
+}
+
+/**
+ * `TF_MODULE_PATH`, then `TF_<SEGMENT>` per segment. `names` remembers each segment's variable
+ * name: all modules share a handful of segment names, and the replacement is the costly part.
+ */
+function moduleVariables(module: ModuleSummary, names: Map<string, string>): Record<string, string> {
   const variables: Record<string, string> = { TF_MODULE_PATH: module.id };
-  for (const [name, value] of Object.entries(module.segments))
-    variables[`TF_${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`] = value;
+  for (const name in module.segments) {
+    let variable = names.get(name);
+    if (variable === undefined) {
+      variable = `TF_${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`;
+      names.set(name, variable);
+    }
+    variables[variable] = module.segments[name]!;
+  }
   return variables;
 }
 

@@ -40,7 +40,7 @@ export class DependencyGraph {
     graph.ids = nodes as string[];
     graph.numbers = numbers as Map<string, number>;
     graph.shared = true;
-    graph.out.push(...dependencies);
+    for (const list of dependencies) graph.out.push(list);
     return graph;
   }
 

@@ -80,6 +80,18 @@ describe('pipeline YAML writer', () => {
     assert.equal(yamlText({ needs: [{ job: 'x', artifacts: false }] }), 'needs:\n  - job: x\n    artifacts: false\n');
   });
 
+  test('undefined values are left out; a mapping with nothing else left is {}', () => {
+    const value = { a: { b: undefined }, list: [{ c: undefined }, { d: 1, e: undefined }], f: undefined, g: 'x' };
+    assert.equal(yamlText(value), 'a: {}\nlist:\n  - {}\n  - d: 1\ng: x\n');
+    assert.deepEqual(read(yamlText(value), '1.1'), JSON.parse(JSON.stringify(value)));
+  });
+
+  test('more distinct keys than the writer remembers: still each written once, in order', () => {
+    const many = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`key${i}`, { [`inner${i}`]: i }]));
+    const value = { first: many, again: many };
+    assert.deepEqual(read(yamlText(value), '1.2'), value);
+  });
+
   test('the fixture pipelines read back as the objects that were written, job by job', async () => {
     const options = defaultPipelineOptions();
     /** A CI file as one object: the head's keys, then the jobs (at the top level, or under `jobsKey`). */

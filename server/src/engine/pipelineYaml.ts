@@ -13,7 +13,7 @@
  * them again and again; the pieces of one entry die young instead.
  */
 export function yamlText(value: unknown): string {
-  if (isMapping(value) && hasKeys(value)) return yamlEntries(Object.entries(value), 0);
+  if (isMapping(value) && hasEntries(value)) return yamlEntries(Object.entries(value), 0);
   if (Array.isArray(value) && value.length > 0) {
     const out: string[] = [];
     sequence(out, value, 0);
@@ -35,8 +35,10 @@ export function yamlEntries(entries: Iterable<readonly [string, unknown]>, inden
 
 /** One `key: value` entry of a block mapping indented by `indent` spaces (its nested lines below it). */
 export function yamlEntry(key: string, value: unknown, indent: number): string {
-  const out: string[] = [spaces(indent), scalar(key), ':'];
-  valueText(out, value, indent + 2);
+  const out: string[] = [];
+  // Not from the cache of openers: top-level keys are job names, each seen once.
+  const start = `${spaces(indent)}${scalar(key)}:`;
+  valueText(out, { inline: `${start} `, block: `${start}\n` }, value, indent + 2);
   return out.join('');
 }
 
@@ -48,38 +50,81 @@ export function yamlBlockKey(key: string, indent: number): string {
 function mapping(out: string[], map: Record<string, unknown>, indent: number): void {
   for (const key in map) {
     const item = map[key];
-    if (item === undefined) continue;
-    out.push(spaces(indent), scalar(key), ':');
-    valueText(out, item, indent + 2);
+    if (item !== undefined) valueText(out, keyOpener(key, indent, false), item, indent + 2);
   }
 }
 
 function sequence(out: string[], list: readonly unknown[], indent: number): void {
   for (const item of list) {
-    out.push(spaces(indent), '-');
-    if (isMapping(item) && hasKeys(item)) {
+    if (isMapping(item) && hasEntries(item)) {
       // `- key: value`, the other keys aligned under the first.
       let first = true;
       for (const key in item) {
         const value = item[key];
         if (value === undefined) continue;
-        out.push(first ? ' ' : spaces(indent + 2), scalar(key), ':');
-        valueText(out, value, indent + 4);
+        valueText(out, first ? keyOpener(key, indent, true) : keyOpener(key, indent + 2, false), value, indent + 4);
         first = false;
       }
-    } else valueText(out, item, indent + 2);
+    } else valueText(out, dashOpener(indent), item, indent + 2);
   }
 }
 
-/** What follows `key:` or `-`: an inline scalar or empty collection, or a nested block on the next lines. */
-function valueText(out: string[], value: unknown, indent: number): void {
-  if (isMapping(value) && hasKeys(value)) {
-    out.push('\n');
+/**
+ * The start of a line that holds a value, `key:` or `-` after the indentation, in its two forms:
+ * before an inline value (`key: `) and before a nested block on the next lines (`key:\n`).
+ */
+interface Opener {
+  inline: string;
+  block: string;
+}
+
+/** An inline scalar or empty collection after `opener`, or a nested block indented by `indent` below it. */
+function valueText(out: string[], opener: Opener, value: unknown, indent: number): void {
+  if (isMapping(value) && hasEntries(value)) {
+    out.push(opener.block);
     mapping(out, value, indent);
   } else if (Array.isArray(value) && value.length > 0) {
-    out.push('\n');
+    out.push(opener.block);
     sequence(out, value, indent);
-  } else out.push(' ', inline(value), '\n');
+  } else out.push(opener.inline, inline(value), '\n');
+}
+
+/**
+ * Openers made once per key and indentation: most keys recur in every job, and the cost of a
+ * large pipeline's text is the number of pieces joined (about one per line this way, against
+ * five for indentation, key, colon, space and value apart). Keys are the pipeline's own and the
+ * configuration's, a few dozen; the limit only guards against a caller writing arbitrary data.
+ */
+const keyOpeners: Map<string, Opener>[] = [];
+const dashKeyOpeners: Map<string, Opener>[] = [];
+const MAX_CACHED_KEYS = 10_000;
+let cachedKeys = 0;
+
+function keyOpener(key: string, indent: number, dash: boolean): Opener {
+  const byIndent = dash ? dashKeyOpeners : keyOpeners;
+  let openers = byIndent[indent];
+  if (openers === undefined) {
+    openers = new Map();
+    byIndent[indent] = openers;
+  }
+  let opener = openers.get(key);
+  if (opener === undefined) {
+    if (++cachedKeys > MAX_CACHED_KEYS) {
+      for (const cache of [...keyOpeners, ...dashKeyOpeners]) cache?.clear();
+      cachedKeys = 1;
+    }
+    const start = `${spaces(indent)}${dash ? '- ' : ''}${scalar(key)}:`;
+    opener = { inline: `${start} `, block: `${start}\n` };
+    openers.set(key, opener);
+  }
+  return opener;
+}
+
+/** `- ` before an inline value, `-\n` before a nested block. */
+const dashOpeners: Opener[] = [];
+function dashOpener(indent: number): Opener {
+  dashOpeners[indent] ??= { inline: `${spaces(indent)}- `, block: `${spaces(indent)}-\n` };
+  return dashOpeners[indent];
 }
 
 /** Indentation strings made once, not once per line. */
@@ -89,8 +134,9 @@ function spaces(count: number): string {
   return SPACES[count]!;
 }
 
-function hasKeys(map: Record<string, unknown>): boolean {
-  for (const _ in map) return true;
+/** Whether a mapping has an entry to write (entries with an undefined value are left out). */
+function hasEntries(map: Record<string, unknown>): boolean {
+  for (const key in map) if (map[key] !== undefined) return true;
   return false;
 }
 

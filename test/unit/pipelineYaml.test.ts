@@ -38,6 +38,12 @@ const TRICKY = [
   ...['{a}', '[a]', 'a, b', 'a,b', '<<', '=', '?x', '? x', 'ü', 'a\\b', '$CI_COMMIT_BRANCH == "main"', "cd 'a b'"],
   ...[
     'terraform plan -input=false -out=plan.tfplan',
+    'a  b',
+    'a = b',
+    'a =',
+    'a b=c -d',
+    'a/ b',
+    'y -x',
     'eu-central-1',
     'platform/stage/eu-central-1/ec2/rabbitmq',
     '1 week',

@@ -171,33 +171,19 @@ const SPECIAL_MAX_LENGTH = 5;
 /** YAML 1.1 reads `.5`, `.` and `.1e+3` as floats. */
 const FLOAT_LIKE = /^\.[0-9.]*(?:[eE][-+]?[0-9]+)?$/;
 
+/**
+ * The common case: names, paths, ids and commands (words of letters, digits and `_./=-`, one
+ * space apart, the first starting with a letter, `_` or `/`). Every such string passes `PLAIN`
+ * and none holds `: `, ` #` or starts like a float, so one test decides it.
+ */
+const SIMPLE = /^[A-Za-z_/][\w./=-]*(?: [\w./=-]+)*$/;
+
 function isPlainSafe(text: string): boolean {
   const special = text.length <= SPECIAL_MAX_LENGTH && SPECIAL.test(text);
-  if (isSimple(text)) return !special;
+  if (SIMPLE.test(text)) return !special;
   if (!PLAIN.test(text) || special || FLOAT_LIKE.test(text)) return false;
   // `: ` inside a plain scalar starts a mapping; a word ending in `:` before a space too.
   return !/:(?: |$)/.test(text) && !/ #/.test(text);
-}
-
-/**
- * The common case (names, paths, ids), `/^[A-Za-z_/][\w./-]*$/` tested by hand: most of a
- * pipeline's million scalars are this kind, and a loop over char codes takes a fraction of a
- * regular expression's time per call.
- */
-function isSimple(text: string): boolean {
-  if (text.length === 0 || !SIMPLE_FIRST[text.charCodeAt(0)]) return false;
-  for (let i = 1; i < text.length; i++) if (!SIMPLE_REST[text.charCodeAt(i)]) return false;
-  return true;
-}
-
-/** Per ASCII code: 1 if the character may start (`SIMPLE_FIRST`) or continue (`SIMPLE_REST`) a simple scalar. */
-const SIMPLE_FIRST = asciiTable(/[A-Za-z_/]/);
-const SIMPLE_REST = asciiTable(/[\w./-]/);
-
-function asciiTable(allowed: RegExp): Uint8Array {
-  const table = new Uint8Array(128);
-  for (let code = 0; code < 128; code++) table[code] = allowed.test(String.fromCharCode(code)) ? 1 : 0;
-  return table;
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

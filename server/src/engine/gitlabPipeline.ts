@@ -132,7 +132,9 @@ function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts
   const out: ConfigRecord = { stage: parts.stage };
   if (settings.image !== undefined) out['image'] = settings.image;
   if (settings.tags !== undefined) out['tags'] = settings.tags;
-  out['variables'] = { ...(settings.variables as object), ...module.variables };
+  // The module's own object when there is nothing to merge: written, never changed.
+  out['variables'] =
+    settings.variables === undefined ? module.variables : { ...(settings.variables as object), ...module.variables };
   if (settings.id_tokens !== undefined) out['id_tokens'] = settings.id_tokens;
   if (settings.secrets !== undefined) out['secrets'] = settings.secrets;
   if (parts.needs) out['needs'] = parts.needs;

@@ -91,9 +91,10 @@ function valueText(out: string[], opener: Opener, value: unknown, indent: number
 
 /**
  * Openers made once per key and indentation: most keys recur in every job, and the cost of a
- * large pipeline's text is the number of pieces joined (about one per line this way, against
- * five for indentation, key, colon, space and value apart). Keys are the pipeline's own and the
- * configuration's, a few dozen; the limit only guards against a caller writing arbitrary data.
+ * large pipeline's text is the number of pieces joined (three per line of a key and a value
+ * this way, opener, value and newline, against six with indentation, key, colon and space
+ * apart). Keys are the pipeline's own and the configuration's, a few dozen; the limit only
+ * guards against a caller writing arbitrary data.
  */
 const keyOpeners: Map<string, Opener>[] = [];
 const dashKeyOpeners: Map<string, Opener>[] = [];

@@ -8,7 +8,7 @@ import { gitlabPipeline } from '../../server/src/engine/gitlabPipeline';
 import { CI_SYSTEMS, generatePipeline } from '../../server/src/engine/pipeline';
 import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
 import { type CiFile, planPipeline } from '../../server/src/engine/pipelinePlan';
-import { yamlText } from '../../server/src/engine/pipelineYaml';
+import { yamlConstant, yamlText } from '../../server/src/engine/pipelineYaml';
 
 /** The pipelines' YAML writer, with the `yaml` package as the reader: what is written is what is read, in YAML 1.1 and 1.2. */
 const read = (text: string, version: '1.1' | '1.2') => parse(text, { version });
@@ -96,6 +96,15 @@ describe('pipeline YAML writer', () => {
     const many = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`key${i}`, { [`inner${i}`]: i }]));
     const value = { first: many, again: many };
     assert.deepEqual(read(yamlText(value), '1.2'), value);
+  });
+
+  test('a constant is written as the same value would be, at every place and indentation it appears', () => {
+    const make = () => ({ name: 'Init', with: { list: ['a', 'yes'], nested: { deep: true } } });
+    const shape = (step: object) => ({ steps: [step, step], job: { step, again: [[step]] }, top: step });
+    const constant = yamlConstant(make());
+    assert.equal(yamlText(shape(constant)), yamlText(shape(make())));
+    assert.equal(yamlText(shape(constant)), yamlText(shape(make())), 'and again, from the texts kept');
+    assert.ok(Object.isFrozen(constant.with.list), 'frozen all the way down');
   });
 
   test('the fixture pipelines read back as the objects that were written, job by job', async () => {

@@ -1,6 +1,7 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GithubOptions } from './pipelineConfig';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { yamlConstant } from './pipelineYaml';
 
 /** The id of the single job of a workflow with nothing to do. */
 export const GITHUB_NO_CHANGES_JOB = 'no-changes';
@@ -43,9 +44,18 @@ function* moduleJobs(
 ): Generator<[string, ConfigRecord]> {
   const apply = !github.planOnly;
   const binary = execution.binary;
-  const setup = github.setupSteps ?? defaultSetupSteps(binary);
-  const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
-  const planCommand = [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' ');
+  // The steps every job repeats, written once by the YAML writer and reused (copies: constants are frozen).
+  const checkout = yamlConstant({ uses: 'actions/checkout@v4' });
+  const setup = (github.setupSteps ?? defaultSetupSteps(binary)).map((step) => yamlConstant(structuredClone(step)));
+  const initStep = yamlConstant({
+    name: 'Init',
+    run: [binary, 'init', '-input=false', ...execution.initArgs].join(' '),
+  });
+  const planStep = yamlConstant({
+    name: 'Plan',
+    run: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
+  });
+  const applyStep = yamlConstant({ name: 'Apply', run: `${binary} apply -input=false plan.tfplan` });
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
 
   for (const { modules } of modulesByLevel(plan)) {
@@ -61,10 +71,10 @@ function* moduleJobs(
           env: module.variables,
           defaults: { run: { 'working-directory': module.path } },
           steps: [
-            { uses: 'actions/checkout@v4' },
+            checkout,
             ...setup,
-            { name: 'Init', run: init },
-            { name: 'Plan', run: planCommand },
+            initStep,
+            planStep,
             {
               name: 'Upload the plan',
               uses: 'actions/upload-artifact@v4',
@@ -88,15 +98,15 @@ function* moduleJobs(
           env: module.variables,
           defaults: { run: { 'working-directory': module.path } },
           steps: [
-            { uses: 'actions/checkout@v4' },
+            checkout,
             ...setup,
             {
               name: 'Download the plan',
               uses: 'actions/download-artifact@v4',
               with: { name: `plan-${module.slug}`, path: module.path },
             },
-            { name: 'Init', run: init },
-            { name: 'Apply', run: `${binary} apply -input=false plan.tfplan` },
+            initStep,
+            applyStep,
           ],
         },
       ];

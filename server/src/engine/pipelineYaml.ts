@@ -56,17 +56,23 @@ function mapping(out: string[], map: Record<string, unknown>, indent: number): v
 
 function sequence(out: string[], list: readonly unknown[], indent: number): void {
   for (const item of list) {
-    if (isMapping(item) && hasEntries(item)) {
-      // `- key: value`, the other keys aligned under the first.
-      let first = true;
-      for (const key in item) {
-        const value = item[key];
-        if (value === undefined) continue;
-        valueText(out, first ? keyOpener(key, indent, true) : keyOpener(key, indent + 2, false), value, indent + 4);
-        first = false;
-      }
-    } else valueText(out, dashOpener(indent), item, indent + 2);
+    const texts = constantTextsOf(item);
+    if (texts === undefined) listItem(out, item, indent);
+    else reuse(out, texts.item, indent, (itemOut) => listItem(itemOut, item, indent));
   }
+}
+
+function listItem(out: string[], item: unknown, indent: number): void {
+  if (isMapping(item) && hasEntries(item)) {
+    // `- key: value`, the other keys aligned under the first.
+    let first = true;
+    for (const key in item) {
+      const value = item[key];
+      if (value === undefined) continue;
+      valueText(out, first ? keyOpener(key, indent, true) : keyOpener(key, indent + 2, false), value, indent + 4);
+      first = false;
+    }
+  } else valueText(out, dashOpener(indent), item, indent + 2);
 }
 
 /**
@@ -80,13 +86,60 @@ interface Opener {
 
 /** An inline scalar or empty collection after `opener`, or a nested block indented by `indent` below it. */
 function valueText(out: string[], opener: Opener, value: unknown, indent: number): void {
-  if (isMapping(value) && hasEntries(value)) {
-    out.push(opener.block);
-    mapping(out, value, indent);
-  } else if (Array.isArray(value) && value.length > 0) {
-    out.push(opener.block);
-    sequence(out, value, indent);
-  } else out.push(opener.inline, inline(value), '\n');
+  if (!((isMapping(value) && hasEntries(value)) || (Array.isArray(value) && value.length > 0))) {
+    out.push(opener.inline, inline(value), '\n');
+    return;
+  }
+  out.push(opener.block);
+  const texts = constantTextsOf(value);
+  if (texts === undefined) block(out, value, indent);
+  else reuse(out, texts.block, indent, (blockOut) => block(blockOut, value, indent));
+}
+
+function block(out: string[], value: object, indent: number): void {
+  if (Array.isArray(value)) sequence(out, value, indent);
+  else mapping(out, value as Record<string, unknown>, indent);
+}
+
+/** The text `write` makes at `indent`, made the first time only and then taken from `texts`. */
+function reuse(out: string[], texts: string[], indent: number, write: (out: string[]) => void): void {
+  let text = texts[indent];
+  if (text === undefined) {
+    const fresh: string[] = [];
+    write(fresh);
+    text = fresh.join('');
+    texts[indent] = text;
+  }
+  out.push(text);
+}
+
+/**
+ * A value the writer writes once per place (as a list item or a nested block, per indentation)
+ * and then reuses the text of: for the parts a pipeline repeats in every job, such as GitHub's
+ * checkout and setup steps. Frozen, all the way down, so that it cannot change under its text.
+ * Returns `value`.
+ */
+export function yamlConstant<T extends object>(value: T): T {
+  freezeDeep(value);
+  constantTexts.set(value, { item: [], block: [] });
+  return value;
+}
+
+/** A constant's text by indentation: as a list item (`- ...`) and as the lines of a nested block. */
+interface ConstantTexts {
+  item: string[];
+  block: string[];
+}
+const constantTexts = new WeakMap<object, ConstantTexts>();
+
+function constantTextsOf(value: unknown): ConstantTexts | undefined {
+  return typeof value === 'object' && value !== null ? constantTexts.get(value) : undefined;
+}
+
+function freezeDeep(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  for (const item of Object.values(value)) freezeDeep(item);
+  Object.freeze(value);
 }
 
 /**

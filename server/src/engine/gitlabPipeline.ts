@@ -1,6 +1,7 @@
 import type { ConfigRecord } from './configValues';
-import type { ExecutionOptions, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
+import type { ExecutionOptions, GitlabJobKey, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { yamlConstant } from './pipelineYaml';
 
 /** GitLab's limit of `needs:` entries per job. */
 export const GITLAB_MAX_NEEDS = 50;
@@ -55,9 +56,10 @@ function* moduleJobs(
   execution: ExecutionOptions,
 ): Generator<[string, ConfigRecord]> {
   const apply = !gitlab.planOnly;
+  const applyGate = gitlab.autoApprove ? undefined : 'manual';
   const settings = {
-    plan: jobSettings(gitlab, 'plan'),
-    apply: jobSettings(gitlab, 'apply'),
+    plan: jobSettings(gitlab, 'plan', undefined),
+    apply: jobSettings(gitlab, 'apply', applyGate),
   };
   const binary = execution.binary;
   const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
@@ -96,7 +98,7 @@ function* moduleJobs(
           needs: [{ job: `plan-${module.slug}`, artifacts: true }],
           script: [`cd ${shellWord(module.path)}`, init, applyCommand],
           artifacts: settings.apply.artifacts,
-          gate: gitlab.autoApprove ? undefined : 'manual',
+          gate: applyGate,
           cache: gitlab.cache,
         }),
       ];
@@ -115,8 +117,12 @@ interface JobParts {
   cache: boolean;
 }
 
-/** `jobDefaults`, then the overwrites of the job type on top (variables merge; other keys replace). */
-function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply'): GitlabJobSettings {
+/**
+ * `jobDefaults`, then the overwrites of the job type on top (variables merge; other keys
+ * replace), the `gate` in the rules that run the job. Every job of the type repeats these
+ * settings: each is a constant copy, written once by the YAML writer and reused.
+ */
+function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply', gate: JobParts['gate']): GitlabJobSettings {
   let settings: GitlabJobSettings = { ...gitlab.jobDefaults };
   for (const overwrite of gitlab.overwrites) {
     if (overwrite.type !== type) continue;
@@ -124,7 +130,12 @@ function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply'): GitlabJobSe
     settings = { ...settings, ...overwrite.settings };
     if (Object.keys(variables).length > 0) settings.variables = variables;
   }
-  return settings;
+  // GitLab refuses `when` beside `rules`: the manual gate goes into each rule that runs the job.
+  if (gate && settings.rules !== undefined) settings.rules = gatedRules(settings.rules as ConfigRecord[], gate);
+  const constants: GitlabJobSettings = {};
+  for (const [key, value] of Object.entries(settings) as [GitlabJobKey, unknown][])
+    constants[key] = typeof value === 'object' && value !== null ? yamlConstant(structuredClone(value)) : value;
+  return constants;
 }
 
 /** One job, keys in a fixed order. */
@@ -141,10 +152,9 @@ function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts
   if (settings.before_script !== undefined) out['before_script'] = settings.before_script;
   out['script'] = parts.script;
   if (settings.after_script !== undefined) out['after_script'] = settings.after_script;
-  if (settings.rules !== undefined) {
-    // GitLab refuses `when` beside `rules`: the manual gate goes into each rule that runs the job.
-    out['rules'] = parts.gate ? gatedRules(settings.rules as ConfigRecord[]) : settings.rules;
-  } else if (parts.gate) {
+  // With rules, the gate is in them (see `jobSettings`).
+  if (settings.rules !== undefined) out['rules'] = settings.rules;
+  else if (parts.gate) {
     out['when'] = parts.gate;
     out['allow_failure'] = false;
   }
@@ -158,12 +168,10 @@ function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts
   return out;
 }
 
-/** Rules that run the job (no `when`, or `on_success`) become manual and blocking; others stay. */
-function gatedRules(rules: readonly ConfigRecord[]): ConfigRecord[] {
+/** Rules that run the job (no `when`, or `on_success`) become gated (manual) and blocking; others stay. */
+function gatedRules(rules: readonly ConfigRecord[], gate: 'manual'): ConfigRecord[] {
   return rules.map((rule) =>
-    rule['when'] === undefined || rule['when'] === 'on_success'
-      ? { ...rule, when: 'manual', allow_failure: false }
-      : rule,
+    rule['when'] === undefined || rule['when'] === 'on_success' ? { ...rule, when: gate, allow_failure: false } : rule,
   );
 }
 

@@ -1,6 +1,13 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GithubOptions } from './pipelineConfig';
-import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import {
+  type CiFile,
+  jobNames,
+  modulesByLevel,
+  type PipelinePlan,
+  type PlannedModule,
+  shellWord,
+} from './pipelinePlan';
 import { yamlConstant } from './pipelineYaml';
 
 /** The id of the single job of a workflow with nothing to do. */
@@ -56,18 +63,19 @@ function* moduleJobs(
     run: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
   });
   const applyStep = yamlConstant({ name: 'Apply', run: `${binary} apply -input=false plan.tfplan` });
-  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  const namesOf = jobNames(plan);
 
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
-      const needs = module.dependencies.map((dep) => `${apply ? 'apply' : 'plan'}-${slugOf.get(dep)}`);
+      const names = namesOf.get(module.id)!;
+      const needs = module.dependencies.map((dep) => (apply ? namesOf.get(dep)!.apply : namesOf.get(dep)!.plan));
       yield [
-        `plan-${module.slug}`,
+        names.plan,
         {
           name: `plan ${module.id}`,
           'runs-on': github.runsOn,
           ...(needs.length > 0 ? { needs } : {}),
-          concurrency: { group: `terraform-${module.slug}`, 'cancel-in-progress': false },
+          concurrency: { group: names.lock, 'cancel-in-progress': false },
           env: module.variables,
           defaults: { run: { 'working-directory': module.path } },
           steps: [
@@ -78,7 +86,7 @@ function* moduleJobs(
             {
               name: 'Upload the plan',
               uses: 'actions/upload-artifact@v4',
-              with: { name: `plan-${module.slug}`, path: joinPath(module.path, 'plan.tfplan'), 'retention-days': 7 },
+              with: { name: names.plan, path: joinPath(module.path, 'plan.tfplan'), 'retention-days': 7 },
             },
           ],
         },
@@ -86,15 +94,16 @@ function* moduleJobs(
     }
     if (!apply) continue;
     for (const module of modules) {
+      const names = namesOf.get(module.id)!;
       const environment = github.autoApprove ? undefined : environmentName(github.environment, module);
       yield [
-        `apply-${module.slug}`,
+        names.apply,
         {
           name: `apply ${module.id}`,
           'runs-on': github.runsOn,
-          needs: [`plan-${module.slug}`],
+          needs: [names.plan],
           ...(environment ? { environment } : {}),
-          concurrency: { group: `terraform-${module.slug}`, 'cancel-in-progress': false },
+          concurrency: { group: names.lock, 'cancel-in-progress': false },
           env: module.variables,
           defaults: { run: { 'working-directory': module.path } },
           steps: [
@@ -103,7 +112,7 @@ function* moduleJobs(
             {
               name: 'Download the plan',
               uses: 'actions/download-artifact@v4',
-              with: { name: `plan-${module.slug}`, path: module.path },
+              with: { name: names.plan, path: module.path },
             },
             initStep,
             applyStep,

@@ -1,6 +1,14 @@
 import type { ConfigRecord } from './configValues';
 import type { ExecutionOptions, GitlabJobKey, GitlabJobSettings, GitlabOptions } from './pipelineConfig';
-import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import {
+  type CiFile,
+  type JobNames,
+  jobNames,
+  modulesByLevel,
+  type PipelinePlan,
+  type PlannedModule,
+  shellWord,
+} from './pipelinePlan';
 import { yamlConstant } from './pipelineYaml';
 
 /** GitLab's limit of `needs:` entries per job. */
@@ -65,24 +73,24 @@ function* moduleJobs(
   const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
   const planCommand = [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' ');
   const applyCommand = `${binary} apply -input=false plan.tfplan`;
-  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  const namesOf = jobNames(plan);
 
   for (const { level, modules } of modulesByLevel(plan)) {
     const planStage = stageName(gitlab, 'plan', level);
     for (const module of modules) {
-      const needs = module.dependencies.map((dep) =>
-        apply
-          ? { job: `apply-${slugOf.get(dep)}`, artifacts: false }
-          : { job: `plan-${slugOf.get(dep)}`, artifacts: false },
-      );
+      const names = namesOf.get(module.id)!;
+      const needs = module.dependencies.map((dep) => {
+        const waitFor = namesOf.get(dep)!;
+        return { job: apply ? waitFor.apply : waitFor.plan, artifacts: false };
+      });
       yield [
-        `plan-${module.slug}`,
-        job(module, settings.plan, {
+        names.plan,
+        job(module, names, settings.plan, {
           stage: planStage,
           // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
           needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
           script: [`cd ${shellWord(module.path)}`, init, planCommand],
-          artifacts: planArtifacts(module, settings.plan.artifacts),
+          artifacts: planArtifacts(module, names, settings.plan.artifacts),
           gate: undefined,
           cache: gitlab.cache,
         }),
@@ -91,11 +99,12 @@ function* moduleJobs(
     if (!apply) continue;
     const applyStage = stageName(gitlab, 'apply', level);
     for (const module of modules) {
+      const names = namesOf.get(module.id)!;
       yield [
-        `apply-${module.slug}`,
-        job(module, settings.apply, {
+        names.apply,
+        job(module, names, settings.apply, {
           stage: applyStage,
-          needs: [{ job: `plan-${module.slug}`, artifacts: true }],
+          needs: [{ job: names.plan, artifacts: true }],
           script: [`cd ${shellWord(module.path)}`, init, applyCommand],
           artifacts: settings.apply.artifacts,
           gate: applyGate,
@@ -139,7 +148,7 @@ function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply', gate: JobPar
 }
 
 /** One job, keys in a fixed order. */
-function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts): ConfigRecord {
+function job(module: PlannedModule, names: JobNames, settings: GitlabJobSettings, parts: JobParts): ConfigRecord {
   const out: ConfigRecord = { stage: parts.stage };
   if (settings.image !== undefined) out['image'] = settings.image;
   if (settings.tags !== undefined) out['tags'] = settings.tags;
@@ -159,8 +168,8 @@ function job(module: PlannedModule, settings: GitlabJobSettings, parts: JobParts
     out['allow_failure'] = false;
   }
   if (parts.artifacts !== undefined) out['artifacts'] = parts.artifacts;
-  if (parts.cache) out['cache'] = { key: `terraform-${module.slug}`, paths: [joinPath(module.path, '.terraform/')] };
-  out['resource_group'] = `terraform-${module.slug}`;
+  if (parts.cache) out['cache'] = { key: names.lock, paths: [joinPath(module.path, '.terraform/')] };
+  out['resource_group'] = names.lock;
   if (settings.environment !== undefined) out['environment'] = settings.environment;
   if (settings.interruptible !== undefined) out['interruptible'] = settings.interruptible;
   if (settings.retry !== undefined) out['retry'] = settings.retry;
@@ -176,11 +185,11 @@ function gatedRules(rules: readonly ConfigRecord[], gate: 'manual'): ConfigRecor
 }
 
 /** The plan file (and the user's artifact settings, their paths after it). */
-function planArtifacts(module: PlannedModule, configured: unknown): ConfigRecord {
+function planArtifacts(module: PlannedModule, names: JobNames, configured: unknown): ConfigRecord {
   const user = (configured ?? {}) as ConfigRecord;
   const paths = Array.isArray(user['paths']) ? (user['paths'] as unknown[]) : [];
   return {
-    name: `plan-${module.slug}`,
+    name: names.plan,
     ...user,
     paths: [joinPath(module.path, 'plan.tfplan'), ...paths],
     expire_in: user['expire_in'] ?? '1 week',

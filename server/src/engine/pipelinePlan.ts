@@ -90,6 +90,28 @@ export function modulesByLevel(plan: PipelinePlan): { level: number; modules: Pl
   return groups;
 }
 
+/** The names of a module's jobs, and of the lock they share (GitLab's resource group, GitHub's concurrency group). */
+export interface JobNames {
+  plan: string;
+  apply: string;
+  lock: string;
+}
+
+/**
+ * Each module's `JobNames` (`plan-<slug>`, `apply-<slug>`, `terraform-<slug>`) by id, made once
+ * per module rather than at each use: a string made from parts is copied into one piece when it
+ * is first read, and the YAML writer reads every string it writes, so a name that appears six
+ * times is copied once.
+ */
+export function jobNames(plan: PipelinePlan): Map<string, JobNames> {
+  return new Map(
+    plan.modules.map((module) => [
+      module.id,
+      { plan: `plan-${module.slug}`, apply: `apply-${module.slug}`, lock: `terraform-${module.slug}` },
+    ]),
+  );
+}
+
 /**
  * A job-name slug per id, unique over all ids: `platform/stage/eu-central-1/vpc` gives
  * `platform-stage-eu-central-1-vpc`, `.` gives `root`. Ids that would share a slug (`a/b-c` and

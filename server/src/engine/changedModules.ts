@@ -66,7 +66,9 @@ export interface AffectedModules {
 /**
  * Which modules a change touches. `files` are relative to the analysis root; `libraryModules`
  * are folders whose every change counts for all roots calling into them (local child modules
- * are found from the roots' `module` calls anyway).
+ * are found from the roots' `module` calls anyway). Each file is looked up through its own
+ * folders, not compared with every module: a large change in a large monorepo is files times
+ * modules otherwise.
  */
 export function affectedModules(
   result: AnalysisResult,
@@ -75,29 +77,33 @@ export function affectedModules(
   libraryModules: readonly string[] = [],
 ): AffectedModules {
   const root = result.root;
-  const dirs = result.modules.map((module) => ({ id: module.id, dir: module.dir }));
-  const calls = new Map(result.modules.map((module) => [module.id, calledFolders(module.dir, facts)]));
-  const allCalled = new Set([...calls.values()].flatMap((set) => [...set]));
+  const listings = new Map<string, string[]>();
+  const calls = new Map(result.modules.map((module) => [module.id, calledFolders(module.dir, facts, listings)]));
+  const moduleAt = new Map(result.modules.map((module) => [withoutTrailingSeparator(module.dir), module.id]));
+  const callers = callersByFolder(calls);
   const libraries = libraryModules.map((folder) => path.resolve(root, folder));
+  const callersInside = new Map<string, Set<string>>();
+  const position = new Map(result.modules.map((module, index) => [module.id, index]));
 
   const changed = new Set<string>();
   const viaLibraries = new Set<string>();
   for (const file of files) {
     const absolute = path.resolve(root, file);
-    const owner = deepest(
-      dirs.filter((module) => contains(module.dir, absolute)),
-      (module) => module.dir,
-    );
-    if (owner) changed.add(owner.id);
-    const library = deepest(
-      [...allCalled].filter((dir) => contains(dir, absolute)),
-      (dir) => dir,
-    );
-    const declared = libraries.filter((folder) => contains(folder, absolute));
-    for (const [id, called] of calls) {
-      if (library !== undefined && called.has(library)) viaLibraries.add(id);
-      else if (declared.some((folder) => [...called].some((dir) => contains(folder, dir)))) viaLibraries.add(id);
+    const owner = nearest(absolute, (dir) => moduleAt.get(dir));
+    if (owner !== undefined) changed.add(owner);
+    // The roots that call the deepest called folder holding the file, or into a declared
+    // library folder holding it; added in module order, as `closure` walks from them in order.
+    const roots = new Set(nearest(absolute, (dir) => callers.get(dir)));
+    for (const folder of libraries) {
+      if (!contains(folder, absolute)) continue;
+      let inside = callersInside.get(folder);
+      if (inside === undefined) {
+        inside = callingInto(folder, calls);
+        callersInside.set(folder, inside);
+      }
+      for (const id of inside) roots.add(id);
     }
+    for (const id of [...roots].sort((a, b) => position.get(a)! - position.get(b)!)) viaLibraries.add(id);
   }
   const affected = closure(result.graph, [...changed, ...viaLibraries], 'downstream');
   return {
@@ -107,13 +113,23 @@ export function affectedModules(
   };
 }
 
-/** The folders of the local child modules a root calls, transitively (not the root's own). */
-export function calledFolders(rootDir: string, facts: FactsSource): Set<string> {
+/**
+ * The folders of the local child modules a root calls, transitively (not the root's own).
+ * `listings` keeps each called folder's Terraform files for the next call: many roots call the
+ * same child modules.
+ */
+export function calledFolders(
+  rootDir: string,
+  facts: FactsSource,
+  listings = new Map<string, string[]>(),
+): Set<string> {
   const seen = new Set<string>([rootDir]);
   const queue = [rootDir];
   while (queue.length > 0) {
     const dir = queue.pop()!;
-    for (const file of terraformFiles(dir)) {
+    // Only called folders are kept: a root's own is read once anyway.
+    const files = dir === rootDir ? readTerraformFiles(dir) : terraformFiles(dir, listings);
+    for (const file of files) {
       for (const call of facts.factsOf(file)?.moduleCalls ?? []) {
         const source = localSource(call.source);
         if (source === undefined) continue;
@@ -129,7 +145,16 @@ export function calledFolders(rootDir: string, facts: FactsSource): Set<string> 
   return seen;
 }
 
-function terraformFiles(dir: string): string[] {
+function terraformFiles(dir: string, listings: Map<string, string[]>): string[] {
+  let files = listings.get(dir);
+  if (files === undefined) {
+    files = readTerraformFiles(dir);
+    listings.set(dir, files);
+  }
+  return files;
+}
+
+function readTerraformFiles(dir: string): string[] {
   try {
     return readdirSync(dir)
       .filter((name) => name.endsWith('.tf') || name.endsWith('.tf.json'))
@@ -139,13 +164,50 @@ function terraformFiles(dir: string): string[] {
   }
 }
 
+/** Each called folder with the roots that call it, in module order. */
+function callersByFolder(calls: ReadonlyMap<string, ReadonlySet<string>>): Map<string, string[]> {
+  const callers = new Map<string, string[]>();
+  for (const [id, called] of calls) {
+    for (const dir of called) {
+      const ids = callers.get(dir);
+      if (ids) ids.push(id);
+      else callers.set(dir, [id]);
+    }
+  }
+  return callers;
+}
+
+/** The roots that call a folder inside `folder` (or `folder` itself), in module order. */
+function callingInto(folder: string, calls: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const ids = new Set<string>();
+  for (const [id, called] of calls) {
+    for (const dir of called) {
+      if (contains(folder, dir)) {
+        ids.add(id);
+        break;
+      }
+    }
+  }
+  return ids;
+}
+
+/** The first value `find` gives for `file`, then its folder, and so on up to the filesystem root. */
+function nearest<T>(file: string, find: (dir: string) => T | undefined): T | undefined {
+  for (let dir = file; ; ) {
+    const found = find(dir);
+    if (found !== undefined) return found;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** A folder as `path.dirname` gives it, so that `nearest` finds it (`path.resolve` only when needed: it is slow). */
+function withoutTrailingSeparator(dir: string): string {
+  return dir.length > 1 && dir.endsWith(path.sep) ? path.resolve(dir) : dir;
+}
+
 /** Whether `file` is inside `dir` (or is `dir`). */
 function contains(dir: string, file: string): boolean {
   return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-}
-
-function deepest<T>(items: T[], dirOf: (item: T) => string): T | undefined {
-  let best: T | undefined;
-  for (const item of items) if (!best || dirOf(item).length > dirOf(best).length) best = item;
-  return best;
 }

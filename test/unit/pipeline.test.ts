@@ -32,22 +32,25 @@ function generate(result: AnalysisResult, request: Partial<PipelineRequest> = {}
   return { ...generated, yaml: parse(generated.text) as Yaml };
 }
 
+/** The jobs of the local-backend fixture, the same in both CIs: per level, the plans, then the applies. */
+const LOCAL_JOBS = [
+  'plan-network-prod-eu-west-1-vpc',
+  'apply-network-prod-eu-west-1-vpc',
+  'plan-data-prod-eu-west-1-db',
+  'plan-platform-prod-eu-west-1-eks',
+  'apply-data-prod-eu-west-1-db',
+  'apply-platform-prod-eu-west-1-eks',
+  'plan-app-prod-eu-west-1-api',
+  'apply-app-prod-eu-west-1-api',
+];
+
 const slug = (id: string) => id.replaceAll('/', '-');
 const needsOf = (yaml: Yaml, job: string) => ((yaml[job] as Job).needs ?? []).map((need) => need.job);
 
 describe('GitLab pipeline', () => {
   test('a plan and an apply job per module, named after the module id, in level order', async () => {
     const { yaml, jobs } = generate(await analysis(LOCAL));
-    assert.deepEqual(jobs, [
-      'plan-network-prod-eu-west-1-vpc',
-      'apply-network-prod-eu-west-1-vpc',
-      'plan-data-prod-eu-west-1-db',
-      'plan-platform-prod-eu-west-1-eks',
-      'apply-data-prod-eu-west-1-db',
-      'apply-platform-prod-eu-west-1-eks',
-      'plan-app-prod-eu-west-1-api',
-      'apply-app-prod-eu-west-1-api',
-    ]);
+    assert.deepEqual(jobs, LOCAL_JOBS);
     assert.deepEqual(yaml['stages'], [
       'deploy-plan-0',
       'deploy-apply-0',
@@ -371,16 +374,7 @@ describe('GitHub Actions workflow', () => {
     assert.equal(file, '.github/workflows/terrace.yml');
     assert.ok('on' in yaml, 'the on: key survives YAML 1.1 (quoted)');
     const jobs = yaml['jobs'] as Record<string, Job>;
-    assert.deepEqual(Object.keys(jobs), [
-      'plan-network-prod-eu-west-1-vpc',
-      'apply-network-prod-eu-west-1-vpc',
-      'plan-data-prod-eu-west-1-db',
-      'plan-platform-prod-eu-west-1-eks',
-      'apply-data-prod-eu-west-1-db',
-      'apply-platform-prod-eu-west-1-eks',
-      'plan-app-prod-eu-west-1-api',
-      'apply-app-prod-eu-west-1-api',
-    ]);
+    assert.deepEqual(Object.keys(jobs), LOCAL_JOBS);
     assert.equal(jobs['plan-network-prod-eu-west-1-vpc']!['needs'], undefined);
     assert.deepEqual(jobs['plan-app-prod-eu-west-1-api']!['needs'], [
       'apply-data-prod-eu-west-1-db',

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { GraphJson } from '../../server/src/engine/graphJson';
 import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
 import { seededRandom } from '../seededRandom';
 
@@ -155,31 +156,6 @@ export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks',
   };
 }
 
-interface CliGraph {
-  root: string;
-  modules: {
-    id: string;
-    path: string;
-    level: number;
-    segments: Record<string, string>;
-    backend: { type: string; address: string } | null;
-  }[];
-  edges: {
-    from: string;
-    to: string;
-    file: string;
-    line: number;
-    name: string;
-    instance: string | null;
-    address: string;
-    matchedBy: GraphEdge['matchedBy'];
-  }[];
-  levels: string[][];
-  cycles: string[][];
-  unresolved: { from: string; file: string; line: number; name: string; reason: string }[];
-  ambiguous: { from: string; file: string; line: number; name: string; reason?: string }[];
-}
-
 /** The graph of a folder as the real engine sees it (`terrace graph --format json`), as the panel receives it. */
 export function realGraph(folder: string, repoRoot: string): GraphModel {
   const json = execFileSync(
@@ -189,7 +165,7 @@ export function realGraph(folder: string, repoRoot: string): GraphModel {
       encoding: 'utf8',
     },
   );
-  const cli = JSON.parse(json) as CliGraph;
+  const cli = JSON.parse(json) as GraphJson;
   const cycleSets = cli.cycles.map((cycle) => new Set(cycle));
   const inCycle = new Set(cli.cycles.flat());
   const location = (file: string, line: number) => {
@@ -204,7 +180,8 @@ export function realGraph(folder: string, repoRoot: string): GraphModel {
       uri: pathToFileURL(m.path).href,
       level: m.level,
       segments: m.segments,
-      backend: m.backend,
+      // As the server sends it: a backend whose address is unknown has an empty one.
+      backend: m.backend && { type: m.backend.type, address: m.backend.address ?? '' },
       location: { uri: pathToFileURL(path.join(m.path, 'main.tf')).href, range },
       inCycle: inCycle.has(m.id),
     })),
@@ -230,7 +207,7 @@ export function realGraph(folder: string, repoRoot: string): GraphModel {
       from: a.from,
       location: location(a.file, a.line),
       name: a.name,
-      reason: a.reason ?? 'ambiguous',
+      reason: 'ambiguous',
     })),
   };
 }

@@ -3,8 +3,15 @@ import { describe, test } from 'node:test';
 import { closure } from '../../server/src/engine/closure';
 import { cyclePath, cyclicComponents } from '../../server/src/engine/cycles';
 import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
-import { executionLevels, levelLists, levelsIfAcyclic } from '../../server/src/engine/levels';
+import { levelLists, numberedLevels } from '../../server/src/engine/levels';
 import { seededRandom } from '../seededRandom';
+
+/** The levels as sorted lists; throws when the graph has a cycle not among `cyclic`. */
+function levelsOf(graph: DependencyGraph, cyclic: readonly string[][]): string[][] {
+  const levels = numberedLevels(graph, cyclic);
+  if (!levels) throw new Error('a cycle that was not given');
+  return levelLists(graph, levels);
+}
 
 function graphOf(edges: [string, string][], nodes: string[] = []): DependencyGraph {
   const graph = new DependencyGraph(nodes);
@@ -84,7 +91,7 @@ describe('execution levels', () => {
       ],
       ['solo'],
     );
-    assert.deepEqual(levelLists(executionLevels(graph, [])), [['solo', 'vpc'], ['dns', 'eks'], ['app'], ['api']]);
+    assert.deepEqual(levelsOf(graph, []), [['solo', 'vpc'], ['dns', 'eks'], ['app'], ['api']]);
   });
 
   test('a cycle shares one level above its outside dependencies, its dependents come after', () => {
@@ -95,13 +102,12 @@ describe('execution levels', () => {
       ['a', 'base'],
       ['top', 'c'],
     ]);
-    const levels = executionLevels(graph, cyclicComponents(graph));
-    assert.deepEqual(levelLists(levels), [['base'], ['a', 'b', 'c'], ['top']]);
+    assert.deepEqual(levelsOf(graph, cyclicComponents(graph)), [['base'], ['a', 'b', 'c'], ['top']]);
   });
 
   test('without the cycles given, a cycle or a self-reference is detected rather than mislevelled', () => {
     assert.equal(
-      levelsIfAcyclic(
+      numberedLevels(
         graphOf([
           ['a', 'b'],
           ['b', 'a'],
@@ -110,11 +116,11 @@ describe('execution levels', () => {
       ),
       undefined,
     );
-    assert.equal(levelsIfAcyclic(graphOf([['a', 'a']]), []), undefined);
-    assert.deepEqual(levelLists(levelsIfAcyclic(graphOf([['a', 'b']]), [])!), [['b'], ['a']]);
+    assert.equal(numberedLevels(graphOf([['a', 'a']]), []), undefined);
+    assert.deepEqual(levelsOf(graphOf([['a', 'b']]), []), [['b'], ['a']]);
     assert.throws(
       () =>
-        executionLevels(
+        levelsOf(
           graphOf([
             ['a', 'b'],
             ['b', 'a'],
@@ -127,7 +133,7 @@ describe('execution levels', () => {
 
   test('a self-reference does not lift a module', () => {
     const graph = graphOf([['a', 'a']], ['b']);
-    assert.deepEqual(levelLists(executionLevels(graph, cyclicComponents(graph))), [['a', 'b']]);
+    assert.deepEqual(levelsOf(graph, cyclicComponents(graph)), [['a', 'b']]);
   });
 });
 
@@ -140,7 +146,7 @@ describe('numbered graphs', () => {
     assert.deepEqual(graph.dependencies('a'), ['b', 'c']);
     assert.deepEqual([...graph.dependents('c')], ['a', 'b']);
     assert.deepEqual([...graph.dependentNumbers(1)], [0]);
-    assert.deepEqual(levelLists(executionLevels(graph, [])), [['c'], ['b'], ['a']]);
+    assert.deepEqual(levelsOf(graph, []), [['c'], ['b'], ['a']]);
     graph.addEdge('c', 'd');
     assert.deepEqual(graph.dependencies('c'), ['d']);
     assert.deepEqual([...graph.dependents('d')], ['c']);
@@ -160,8 +166,8 @@ describe('numbered graphs', () => {
       }
       const graph = graphOf(edges, ids);
       const cycles = cyclicComponents(graph);
-      assert.equal(levelsIfAcyclic(graph, []) === undefined, cycles.length > 0, `round ${round}: a DAG or not`);
-      const levels = executionLevels(graph, cycles);
+      assert.equal(numberedLevels(graph, []) === undefined, cycles.length > 0, `round ${round}: a DAG or not`);
+      const levels = numberedLevels(graph, cycles)!;
       // The reference: a module's unit (its cycle, or itself) sits one above its highest dependency outside the unit.
       const unitOf = new Map(ids.map((id) => [id, cycles.find((cycle) => cycle.includes(id)) ?? [id]]));
       const expected = new Map<string, number>();
@@ -178,7 +184,7 @@ describe('numbered graphs', () => {
         return level;
       };
       assert.deepEqual(
-        ids.map((id) => levels.get(id)),
+        ids.map((id) => levels[graph.numberOf(id)!]),
         ids.map(levelOf),
         `round ${round}: ${JSON.stringify(edges)}`,
       );

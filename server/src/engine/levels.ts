@@ -2,32 +2,14 @@ import { compareIds } from './cycles';
 import type { DependencyGraph } from './dependencyGraph';
 
 /**
- * Execution levels by Kahn's algorithm: level 0 holds the modules with no dependencies, level N
- * the modules whose dependencies are all on lower levels; modules in one level can run in
- * parallel. A cycle is condensed into one unit first, so all its members share one level, right
- * above the highest level of their dependencies outside the cycle.
- */
-export function executionLevels(graph: DependencyGraph, cyclic: readonly string[][]): Map<string, number> {
-  const levels = levelsIfAcyclic(graph, cyclic);
-  if (!levels) throw new Error('executionLevels: the graph has a cycle that was not given');
-  return levels;
-}
-
-/**
- * The levels when every cycle of the graph is among `cyclic`; undefined when Kahn's algorithm
- * could not place every module, that is, when the graph has a cycle that was not given. With no
+ * Execution levels by Kahn's algorithm, by node number (`result[n]` is the level of node `n`):
+ * level 0 holds the modules with no dependencies, level N the modules whose dependencies are all
+ * on lower levels; modules in one level can run in parallel. Each cycle in `cyclic` is condensed
+ * into one unit first, so all its members share one level, right above the highest level of their
+ * dependencies outside the cycle. Undefined when the graph has a cycle that was not given: with no
  * cycles given this doubles as the cheap test for a DAG, so Tarjan's algorithm runs only when a
  * cycle exists.
  */
-export function levelsIfAcyclic(graph: DependencyGraph, cyclic: readonly string[][]): Map<string, number> | undefined {
-  const numbered = numberedLevels(graph, cyclic);
-  if (!numbered) return undefined;
-  const levels = new Map<string, number>();
-  for (let n = 0; n < graph.size; n++) levels.set(graph.idOf(n), numbered[n]!);
-  return levels;
-}
-
-/** `levelsIfAcyclic` by node number: `result[n]` is the level of node `n`. */
 export function numberedLevels(graph: DependencyGraph, cyclic: readonly string[][]): Int32Array | undefined {
   const size = graph.size;
   if (cyclic.length === 0) {
@@ -109,12 +91,12 @@ function kahn(dependencies: readonly (readonly number[] | undefined)[]): Int32Ar
   return placed === nodes ? level : undefined;
 }
 
-/** `levels` as lists, `result[n]` being the sorted ids on level n. */
-export function levelLists(levels: ReadonlyMap<string, number>): string[][] {
+/** Levels by node number as lists, `result[n]` being the sorted ids on level n. */
+export function levelLists(graph: DependencyGraph, levels: Int32Array): string[][] {
   const lists: string[][] = [];
-  for (const [node, level] of levels) {
-    lists[level] ??= [];
-    lists[level].push(node);
+  for (let n = 0; n < graph.size; n++) {
+    lists[levels[n]!] ??= [];
+    lists[levels[n]!]!.push(graph.idOf(n));
   }
   return Array.from(lists, (list) => (list ?? []).sort(compareIds));
 }

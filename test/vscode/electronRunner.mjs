@@ -70,10 +70,13 @@ async function virtualDisplay() {
  * @param {string} options.workspace
  * @param {Record<string, string>} options.env
  * @param {string} options.tmp
+ * @param {string[]} [options.installExtensions] VSIX files installed before VS Code starts
  * @returns {Promise<number>} the suite's exit code
  */
 export async function runWithElectron(options) {
-  const { download, runTests, TestRunFailedError } = await import('@vscode/test-electron');
+  const { download, resolveCliArgsFromVSCodeExecutablePath, runTests, TestRunFailedError } = await import(
+    '@vscode/test-electron'
+  );
   mkdirSync(cachePath, { recursive: true });
   let executable;
   try {
@@ -83,18 +86,32 @@ export async function runWithElectron(options) {
     return 1;
   }
   console.log(`runner: @vscode/test-electron, VS Code ${installedVersion(executable)} (${executable})`);
+  const extensionsDir = path.join(options.tmp, 'extensions');
+  const installs = options.installExtensions ?? [];
+  for (const vsix of installs) {
+    const [cli, ...args] = resolveCliArgsFromVSCodeExecutablePath(executable);
+    const install = spawnSync(cli, [...args, '--extensions-dir', extensionsDir, '--install-extension', vsix], {
+      encoding: 'utf8',
+      shell: process.platform === 'win32',
+    });
+    if (install.status !== 0) {
+      console.error(`electron runner: could not install ${vsix}:\n${install.stdout}${install.stderr}`);
+      return 1;
+    }
+  }
   const stopDisplay = await virtualDisplay();
   try {
     return await runTests({
       vscodeExecutablePath: executable,
       extensionDevelopmentPath: options.extensionDevelopmentPath,
       extensionTestsPath: options.extensionTestsPath,
-      extensionTestsEnv: options.env,
+      extensionTestsEnv: { ...options.env, TERRACE_VSCODE_EXTENSIONS_DIR: extensionsDir },
       launchArgs: [
         options.workspace,
         `--user-data-dir=${path.join(options.tmp, 'user-data')}`,
-        `--extensions-dir=${path.join(options.tmp, 'extensions')}`,
-        '--disable-extensions',
+        `--extensions-dir=${extensionsDir}`,
+        // Only the extension under development runs, unless the run installed some on purpose.
+        ...(installs.length > 0 ? [] : ['--disable-extensions']),
         '--disable-telemetry',
       ],
     });

@@ -1,6 +1,9 @@
-// The vscode tier: the mocha suite of test/vscode/suite (built to dist/test/vscode/index.js) run inside a
-// real VS Code extension host, with this repository as the extension under development and a copy of
-// test/vscode/workspace as the open folder.
+// The vscode tier, in a real VS Code extension host with a copy of test/vscode/workspace as the open folder:
+//   1. the mocha suite of test/vscode/suite (dist/test/vscode/index.js), with this repository as the
+//      extension under development;
+//   2. the VSIX suite of test/vscode/vsix (dist/test/vscode/vsix.js): `npm run package` makes the VSIX, which
+//      is installed into a fresh VS Code the way `code --install-extension` does; the extension under
+//      development is an empty one, so what runs is the packaged bundle, not the source tree.
 //
 // Runners (TERRACE_VSCODE_RUNNER):
 //   electron     desktop VS Code through @vscode/test-electron (needs a download or a cached build)
@@ -9,8 +12,10 @@
 // Other settings: TERRACE_VSCODE_TIMEOUT_MS (default 180000), TERRACE_VSCODE_GREP (run matching tests only),
 // TERRACE_VSCODE_VERBOSE=1 (all workbench logs), TERRACE_KEEP_TMP=1 (keep the scratch directory).
 //
-// Prints the suite's `N passed, N failed, N skipped` as its last line; the exit code is the suite's.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Prints both suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when either
+// failed or could not run. With TERRACE_VSCODE_GREP set, only the first suite runs (and says so).
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../harness/cache.mjs';
@@ -39,47 +44,112 @@ const { runner, why } = await chooseRunner();
 console.log(`vscode tier: ${runner} runner (${why})`);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'terrace-vscode-'));
-// A copy, so that what the extension writes (pipelines, plans) never lands in the repository.
-const workspace = path.join(tmp, 'workspace');
-cpSync(path.join(repoRoot, 'test', 'vscode', 'workspace'), workspace, { recursive: true });
-const resultsFile = path.join(tmp, 'results.json');
-const env = { TERRACE_VSCODE_RESULTS: resultsFile };
-if (process.env.TERRACE_VSCODE_GREP) env.TERRACE_VSCODE_GREP = process.env.TERRACE_VSCODE_GREP;
+const timeoutMs = Number(process.env.TERRACE_VSCODE_TIMEOUT_MS ?? 180_000);
+const grep = process.env.TERRACE_VSCODE_GREP;
 
-const options = {
-  extensionDevelopmentPath: repoRoot,
-  extensionTestsPath,
-  workspace,
-  env,
-  tmp,
-  timeoutMs: Number(process.env.TERRACE_VSCODE_TIMEOUT_MS ?? 180_000),
-  screenshotOnFailure: path.join(repoRoot, 'test-results', 'vscode', 'workbench-on-failure.png'),
-};
-let code;
-try {
-  code = runner === 'electron' ? await runWithElectron(options) : await runWithCodeServer(options);
-} catch (error) {
-  console.error('vscode tier:', error);
-  code = 1;
+/**
+ * One suite in a fresh VS Code (its own data folders under `tmp/<name>`, its own copy of the workspace, so
+ * that what the extension writes never lands in the repository). Resolves to the suite's counts, or
+ * `undefined` when it did not report them.
+ */
+async function runSuite(name, { extensionDevelopmentPath, extensionTestsPath, installExtensions }) {
+  const dir = path.join(tmp, name);
+  const workspace = path.join(dir, 'workspace');
+  cpSync(path.join(repoRoot, 'test', 'vscode', 'workspace'), workspace, { recursive: true });
+  const resultsFile = path.join(dir, 'results.json');
+  const env = { TERRACE_VSCODE_RESULTS: resultsFile };
+  if (grep) env.TERRACE_VSCODE_GREP = grep;
+  const options = {
+    extensionDevelopmentPath,
+    extensionTestsPath,
+    installExtensions,
+    workspace,
+    env,
+    tmp: dir,
+    timeoutMs,
+    screenshotOnFailure: path.join(repoRoot, 'test-results', 'vscode', `${name}-workbench-on-failure.png`),
+  };
+  console.log(`\nvscode tier: the ${name} suite`);
+  let code;
+  try {
+    code = runner === 'electron' ? await runWithElectron(options) : await runWithCodeServer(options);
+  } catch (error) {
+    console.error(`vscode tier (${name}):`, error);
+    code = 1;
+  }
+  try {
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    for (const failure of results.failures) console.error(`FAILED: ${failure.title}\n  ${failure.error}`);
+    return { ...results, code };
+  } catch {
+    console.error(`vscode tier: the ${name} suite did not report results (exit code ${code})`);
+    return undefined;
+  }
 }
 
-let results;
-try {
-  results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-} catch {
-  results = undefined;
+/** `npm run package`, the README's way to a VSIX, writing into the scratch folder. */
+function packageVsix() {
+  const out = path.join(tmp, 'vsix', 'terrace.vsix');
+  mkdirSync(path.dirname(out), { recursive: true });
+  const packageStarted = Date.now();
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn('npm', ['run', 'package', '--', '--out', out], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', (error) => {
+      output += String(error);
+    });
+    child.on('close', (code) => {
+      if (code !== 0 || !existsSync(out)) {
+        console.error(`vscode tier: npm run package failed (exit code ${code}):\n${output.trim()}`);
+        resolve(undefined);
+        return;
+      }
+      const files = output.match(/\((\d+) files?,/)?.[1] ?? '?';
+      const seconds = ((Date.now() - packageStarted) / 1000).toFixed(1);
+      const kib = (statSync(out).size / 1024).toFixed(0);
+      console.log(`vscode tier: npm run package made a VSIX of ${files} files, ${kib} KiB, in ${seconds}s`);
+      resolve(out);
+    });
+  });
 }
-// Kept when asked, or for a look at the logs when the suite did not report.
-if (process.env.TERRACE_KEEP_TMP || !results) console.log(`vscode tier: kept ${tmp}`);
+
+const suites = [];
+suites.push(await runSuite('development', { extensionDevelopmentPath: repoRoot, extensionTestsPath }));
+if (grep) {
+  console.log('vscode tier: the vsix suite is left out while TERRACE_VSCODE_GREP is set');
+} else {
+  const vsix = await packageVsix();
+  suites.push(
+    vsix
+      ? await runSuite('vsix', {
+          extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
+          extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'vsix.js'),
+          installExtensions: [vsix],
+        })
+      : undefined,
+  );
+}
+
+const reported = suites.filter(Boolean);
+const passed = reported.reduce((sum, results) => sum + results.passed, 0);
+const skipped = reported.reduce((sum, results) => sum + results.skipped, 0);
+// A suite that did not report counts as one failure.
+const failed = reported.reduce((sum, results) => sum + results.failed, 0) + (suites.length - reported.length);
+const ok = reported.length === suites.length && reported.every((results) => results.code === 0) && failed === 0;
+
+// Kept when asked, or for a look at the logs when something failed.
+if (process.env.TERRACE_KEEP_TMP || !ok) console.log(`vscode tier: kept ${tmp}`);
 else rmSync(tmp, { recursive: true, force: true });
-
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
-if (!results) {
-  console.error(`vscode tier: the suite did not report results (exit code ${code}, ${seconds}s)`);
-  console.log('0 passed, 1 failed, 0 skipped');
-  process.exit(code || 1);
-}
-for (const failure of results.failures) console.error(`FAILED: ${failure.title}\n  ${failure.error}`);
-console.log(`vscode tier: ${runner} runner, exit code ${code}, ${seconds}s`);
-console.log(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
-process.exit(code !== 0 ? code : results.failed > 0 || results.passed === 0 ? 1 : 0);
+console.log(`vscode tier: ${runner} runner, ${suites.length} suites, ${seconds}s`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(ok && passed > 0 ? 0 : 1);

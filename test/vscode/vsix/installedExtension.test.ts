@@ -1,0 +1,108 @@
+import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphPanel } from '../../../client/src/graphPanel';
+import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
+import { runningApi, terraceExtension, waitFor } from '../suite/helpers';
+
+/** Every file under `dir`, relative to it, with `/` separators. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? filesUnder(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+      : [`${prefix}${entry.name}`],
+  );
+}
+
+/**
+ * What users get: the VSIX that `npm run package` makes, installed into VS Code the way
+ * `code --install-extension` does, with no source tree beside it.
+ */
+suite('the packaged extension (VSIX)', () => {
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('is installed from the VSIX and holds the bundles, not the sources', () => {
+    const extension = terraceExtension();
+    const installedIn = process.env.TERRACE_VSCODE_EXTENSIONS_DIR;
+    assert.ok(installedIn, 'the runner names the extensions folder');
+    assert.equal(path.dirname(extension.extensionPath), path.resolve(installedIn));
+    assert.equal(extension.packageJSON.version, '0.1.0');
+    const files = filesUnder(extension.extensionPath);
+    for (const needed of [
+      'package.json',
+      // vsce's names for the README and the licence.
+      'readme.md',
+      'LICENSE.txt',
+      'media/graph-panel.png',
+      'schemas/terrace.schema.json',
+      'dist/client.js',
+      'dist/server.js',
+      'dist/cli.js',
+      'dist/webview.js',
+      'dist/webview.css',
+      'dist/layoutWorker.js',
+      'dist/codicon.css',
+      'dist/codicon.ttf',
+      'dist/hcl2json/index.js',
+      'dist/main.wasm.gz',
+    ]) {
+      assert.ok(files.includes(needed), `the VSIX holds ${needed}`);
+    }
+    const unwanted = files.filter((file) =>
+      /^(client|server|webview|test|examples|node_modules|\.ci)\/|\.(ts|map)$|^dist\/test\//.test(file),
+    );
+    assert.deepEqual(unwanted, [], 'no sources, tests, fixtures, source maps or dependencies');
+    // The extension's details page shows the README from the installed folder: its images stay relative.
+    const readme = readFileSync(path.join(extension.extensionPath, 'readme.md'), 'utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map((match) => match[1]!);
+    assert.deepEqual(images, ['media/graph-panel.png']);
+    assert.ok(images.every((image) => files.includes(image)));
+  });
+
+  test('activates on a workspace with .tf files and its bundled server builds the graph', async () => {
+    const api = await runningApi();
+    const graph = await api.client.sendRequest<GraphModel | null>(GraphRequest.method, {
+      folderUri: folder().toString(),
+    });
+    assert.ok(graph);
+    assert.deepEqual(graph.modules.map((module) => module.id).sort(), [
+      'app/prod/eu-west-1/api',
+      'network/prod/eu-west-1/vpc',
+      'platform/prod/eu-west-1/eks',
+    ]);
+    assert.equal(graph.levels.length, 3);
+    assert.equal(graph.edges.length, 3);
+  });
+
+  test("a syntax error gets Terraform's own message (hcl2json's WebAssembly loads from the VSIX)", async () => {
+    const api = vscode.Uri.joinPath(folder(), 'app/prod/eu-west-1/api/main.tf');
+    const editor = await vscode.window.showTextDocument(api);
+    await editor.edit((edit) =>
+      edit.insert(editor.document.positionAt(editor.document.getText().length), '\nlocals {\n  x = = 1\n}\n'),
+    );
+    const syntax = await waitFor('a syntax error on the edited file', () =>
+      vscode.languages.getDiagnostics(api).find((d) => d.code === 'hcl-syntax'),
+    );
+    assert.equal(
+      syntax.message,
+      'Invalid expression; Expected the start of an expression, but found an invalid expression token.',
+    );
+    assert.equal(syntax.range.start.line, 35);
+  });
+
+  test('the graph panel draws with the bundled webview script and layout worker', async () => {
+    await runningApi();
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel, 'the command returns the panel');
+    const drawn = await panel.waitForRender();
+    assert.equal(drawn.nodes, 3);
+    assert.equal(drawn.levels, 3);
+    assert.equal(drawn.worker, true, 'the layout ran in the Web Worker');
+  });
+});

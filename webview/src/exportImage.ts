@@ -1,3 +1,7 @@
+import type { Layout } from './layoutGraph';
+import type { Drawing } from './render';
+import type { ViewGraph } from './viewModel';
+
 /**
  * The current view as a standalone SVG or PNG file: the whole drawing (not only what is scrolled into
  * view), with the theme's colours written into every element, since the file is seen outside VS Code.
@@ -71,6 +75,27 @@ export function exportSvg(source: ExportSource): string {
   drawing.removeAttribute('transform');
   svg.append(drawing);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
+}
+
+/** The drawing on screen as the file the user asked for: SVG text, or base64 PNG. */
+export async function exportDrawing(
+  format: 'svg' | 'png',
+  root: SVGGElement,
+  defs: SVGDefsElement,
+  shown: { view: ViewGraph; layout: Layout; drawing: Drawing },
+): Promise<string> {
+  const { view, layout } = shown;
+  const style = getComputedStyle(document.body);
+  const svg = exportSvg({
+    root,
+    defs,
+    bounds: shown.drawing.bounds,
+    headings: view.levels.map((level, column) => ({ x: layout.columns[column] ?? 0, text: `Level ${level}` })),
+    background: style.backgroundColor,
+    foreground: style.color,
+    fontFamily: style.fontFamily,
+  });
+  return format === 'svg' ? svg : await exportPng(svg);
 }
 
 /** The SVG drawn on a canvas at `scale`, as base64 PNG (without the data URL prefix). */

@@ -1,19 +1,23 @@
 import type { GraphModel, PanelCommand, WebviewToPanel } from '../../server/src/protocol';
+import { CyclesBanner } from './cyclesBanner';
 import { codicon, h, iconButton, toggleButton } from './dom';
-import { exportPng, exportSvg } from './exportImage';
+import { exportDrawing } from './exportImage';
+import { LayoutCache } from './layoutCache';
 import type { LayoutClient } from './layoutClient';
-import type { Layout, LayoutInput } from './layoutGraph';
+import type { Layout } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
+import { Legend } from './legend';
 import { type PanelState, restoreState } from './panelState';
-import { type Drawing, draw, drawMarkers, drawRunBadge, svgElement, TextFitter } from './render';
-import { Tooltip } from './tooltip';
+import { plural } from './plural';
+import { type Drawing, draw, drawMarkers, svgElement, TextFitter } from './render';
+import { StatusLine } from './statusLine';
+import { NodeTooltips } from './tooltip';
 import {
   buildView,
   GraphIndex,
   groupChoices,
   matcher,
   RUN_DISPLAY_NAMES,
-  RUN_DISPLAYS,
   type ViewGraph,
   type ViewNode,
 } from './viewModel';
@@ -23,7 +27,6 @@ import { type Box, type Transform, Viewport } from './viewport';
 export const GROUP_THRESHOLD = 400;
 /** How many group colours the stylesheet defines. */
 const GROUP_COLOURS = 6;
-const LAYOUT_CACHE_SIZE = 8;
 /** Past this many edges they are drawn fainter. */
 const MANY_EDGES = 1500;
 
@@ -41,10 +44,10 @@ export class GraphPanelView {
   private view: ViewGraph | undefined;
   private layout: Layout | undefined;
   private drawing: Drawing | undefined;
-  private readonly layoutCache = new Map<string, Layout>();
+  private readonly layoutCache: LayoutCache;
   private readonly fitter: TextFitter;
   private readonly viewport: Viewport;
-  private readonly tooltip: Tooltip;
+  private readonly tooltips: NodeTooltips;
   /** Increases with each update; a layout that finishes after a newer update started is dropped. */
   private generation = 0;
   private fitNext: boolean;
@@ -62,18 +65,15 @@ export class GraphPanelView {
     groupBar: HTMLElement;
     focusBar: HTMLElement;
     focusTarget: HTMLButtonElement;
-    progress: HTMLElement;
-    banner: HTMLElement;
+    banner: CyclesBanner;
     canvas: HTMLElement;
     headings: HTMLElement;
     svg: SVGSVGElement;
     defs: SVGDefsElement;
     root: SVGGElement;
     empty: HTMLElement;
-    legend: HTMLElement;
-    legendToggle: HTMLButtonElement;
-    status: HTMLElement;
-    activity: HTMLElement;
+    legend: Legend;
+    status: StatusLine;
   };
 
   constructor(
@@ -84,8 +84,12 @@ export class GraphPanelView {
     this.state = restoreState(host.savedState);
     this.fitNext = this.state.transform === null;
     this.fitter = new TextFitter(getComputedStyle(document.body).fontFamily || 'sans-serif');
+    this.layoutCache = new LayoutCache(layouts);
     this.elements = this.build(container);
-    this.tooltip = new Tooltip(this.elements.canvas);
+    this.tooltips = new NodeTooltips(this.elements.canvas, (id) => {
+      const node = this.view?.nodes.find((candidate) => candidate.id === id);
+      return node && this.index ? { node, index: this.index } : undefined;
+    });
     this.viewport = new Viewport(
       this.elements.canvas,
       this.elements.root,
@@ -122,7 +126,7 @@ export class GraphPanelView {
       );
     }
     this.fillGroupChoices(choices);
-    this.renderBanner();
+    this.elements.banner.show(graph.cycles);
     void this.update();
   }
 
@@ -196,12 +200,10 @@ export class GraphPanelView {
     const focusTarget = iconButton('target', 'Focus on the selected module (F)', () => this.focusSelection());
     const focusBar = h('div', { class: 'focus-bar', role: 'group', 'aria-label': 'Focus', hidden: true });
 
-    const legendToggle = toggleButton('info', 'Legend', (pressed) => {
-      this.state.legend = pressed;
-      this.elements.legend.hidden = !pressed;
+    const legend = new Legend(this.state.legend, (shown) => {
+      this.state.legend = shown;
       this.saveState();
     });
-    legendToggle.setAttribute('aria-pressed', String(this.state.legend));
 
     const toolbar = h(
       'header',
@@ -217,14 +219,9 @@ export class GraphPanelView {
       h('span', { class: 'separator' }),
       iconButton('export', 'Export as SVG…', () => void this.export('svg')),
       iconButton('file-media', 'Export as PNG…', () => void this.export('png')),
-      legendToggle,
+      legend.toggle,
     );
-    const progress = h(
-      'div',
-      { class: 'progress', role: 'progressbar', 'aria-label': 'Laying out', hidden: true },
-      h('div', { class: 'progress-bit' }),
-    );
-    const banner = h('div', { class: 'banner cycles', role: 'alert', hidden: true });
+    const banner = new CyclesBanner((cycle) => this.selectCycle(cycle));
 
     const svg = svgElement('svg', { class: 'graph', 'aria-hidden': 'false' });
     const defs = svgElement('defs', {}, svg);
@@ -244,26 +241,11 @@ export class GraphPanelView {
     canvas.addEventListener('dblclick', (event) => {
       if (!(event.target as Element).closest('.node')) this.fit();
     });
-    canvas.addEventListener('mouseover', (event) => this.hover(event));
-    canvas.addEventListener('mouseout', (event) => {
-      if ((event.target as Element).closest?.('.node') && !(event.relatedTarget as Element | null)?.closest?.('.node'))
-        this.tooltip.hide();
-    });
-    canvas.addEventListener('focusin', (event) => {
-      const node = (event.target as Element).closest?.('.node') as SVGGElement | null;
-      if (node) this.showTooltip(node);
-    });
-    canvas.addEventListener('focusout', () => this.tooltip.hide());
-
-    const legend = this.buildLegend();
-    legend.hidden = !this.state.legend;
-    const status = h('span', { class: 'status-text' });
-    const activity = h('span', { class: 'activity', 'aria-live': 'polite' });
-    const footer = h('footer', { class: 'status' }, status, activity);
+    const status = new StatusLine(canvas);
 
     // The progress bar lies over the top of the drawing: showing it must not resize the canvas.
-    const main = h('div', { class: 'main' }, canvas, progress);
-    container.append(toolbar, banner, groupBar, main, legend, footer);
+    const main = h('div', { class: 'main' }, canvas, status.progress);
+    container.append(toolbar, banner.element, groupBar, main, legend.element, status.element);
     document.addEventListener('keydown', (event) => {
       if ((event.key === 'f' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !isTyping(event))) {
         event.preventDefault();
@@ -279,7 +261,6 @@ export class GraphPanelView {
       groupBar,
       focusBar,
       focusTarget,
-      progress,
       banner,
       canvas,
       headings,
@@ -288,79 +269,8 @@ export class GraphPanelView {
       root,
       empty,
       legend,
-      legendToggle,
       status,
-      activity,
     };
-  }
-
-  private buildLegend(): HTMLElement {
-    const sample = (kind: string) => {
-      const svg = svgElement('svg', { width: 64, height: 20, class: 'legend-sample', 'aria-hidden': 'true' });
-      if (kind === 'edge' || kind === 'cycle') {
-        svgElement(
-          'rect',
-          { class: `node-box${kind === 'cycle' ? ' cycle' : ''}`, x: 1, y: 2, width: 18, height: 16, rx: 3 },
-          svg,
-        );
-        svgElement(
-          'rect',
-          { class: `node-box${kind === 'cycle' ? ' cycle' : ''}`, x: 45, y: 2, width: 18, height: 16, rx: 3 },
-          svg,
-        );
-        svgElement(
-          'path',
-          {
-            class: `edge${kind === 'cycle' ? ' cycle' : ''}`,
-            d: 'M45,10 L20,10',
-            'marker-end': `url(#arrow-${kind === 'cycle' ? 'cycle' : 'plain'})`,
-          },
-          svg,
-        );
-        const a = svgElement('text', { x: 10, y: 14, 'text-anchor': 'middle', class: 'legend-letter' }, svg);
-        a.textContent = 'B';
-        const b = svgElement('text', { x: 54, y: 14, 'text-anchor': 'middle', class: 'legend-letter' }, svg);
-        b.textContent = 'A';
-      } else if (kind === 'problems') {
-        const badge = svgElement('g', { class: 'badge problems', transform: 'translate(54 10)' }, svg);
-        svgElement('circle', { r: 9 }, badge);
-        const text = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
-        text.textContent = '2';
-      } else {
-        for (const offset of [4, 2, 0]) {
-          svgElement(
-            'rect',
-            { class: 'node-box stack', x: 28 + 2 * offset, y: 6 - offset, width: 32 - 4 * offset, height: 12, rx: 3 },
-            svg,
-          );
-        }
-      }
-      return svg;
-    };
-    const row = (kind: string, text: string) => h('li', {}, sample(kind), h('span', {}, text));
-    return h(
-      'aside',
-      { class: 'legend', 'aria-label': 'Legend' },
-      h(
-        'ul',
-        {},
-        row('edge', 'A depends on B (reads its remote state)'),
-        row('cycle', 'dependency cycle'),
-        row('problems', 'unresolved references'),
-        row('group', 'collapsed group'),
-        // Run states, shown once a module has one.
-        h(
-          'li',
-          { class: 'run-states', hidden: true },
-          ...RUN_DISPLAYS.map((state) => {
-            const svg = svgElement('svg', { width: 18, height: 20, class: 'legend-sample', 'aria-hidden': 'true' });
-            drawRunBadge(svg, state, 9, 10);
-            return h('span', { class: 'run-state-entry' }, svg, RUN_DISPLAY_NAMES[state]);
-          }),
-        ),
-      ),
-      h('p', {}, 'Columns are execution levels, run left to right; the modules of a column can run in parallel.'),
-    );
   }
 
   private fillGroupChoices(choices: string[]): void {
@@ -381,23 +291,20 @@ export class GraphPanelView {
     const generation = ++this.generation;
     const started = performance.now();
     const view = buildView(index, this.state.view);
-    const input = layoutInput(view);
-    const key = layoutKey(input);
-    let layout = this.layoutCache.get(key);
+    const lookup = this.layoutCache.lookup(view);
+    let layout = lookup.layout;
     if (!layout) {
-      this.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);
+      this.elements.status.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);
       try {
-        layout = await this.layouts.layout(input);
+        layout = await lookup.compute();
       } catch (error) {
         if (generation === this.generation) {
-          this.idle();
+          this.elements.status.idle();
           this.host.post({ type: 'problem', message: `layout failed: ${String(error)}` });
-          this.elements.activity.textContent = 'The layout failed; see the Terrace output.';
+          this.elements.status.say('The layout failed; see the Terrace output.');
         }
         return;
       }
-      this.layoutCache.set(key, layout);
-      if (this.layoutCache.size > LAYOUT_CACHE_SIZE) this.layoutCache.delete(this.layoutCache.keys().next().value!);
     }
     if (generation !== this.generation) return;
     this.view = view;
@@ -415,7 +322,7 @@ export class GraphPanelView {
     this.afterDraw();
     await nextFrame();
     if (generation !== this.generation) return;
-    this.idle();
+    this.elements.status.idle();
     const modules = view.nodes.filter((node) => node.kind === 'module').length;
     this.host.post({
       type: 'rendered',
@@ -457,10 +364,8 @@ export class GraphPanelView {
     this.renderGroupBar();
     this.renderFocusBar();
     this.applyHighlights();
-    this.renderStatus();
-    this.elements.legend.querySelector<HTMLElement>('.run-states')!.hidden = !this.graph?.modules.some(
-      (module) => module.runState,
-    );
+    this.elements.status.show(this.graph!, view);
+    this.elements.legend.showRunStates(!!this.graph?.modules.some((module) => module.runState));
     this.saveState();
   }
 
@@ -605,63 +510,10 @@ export class GraphPanelView {
     );
   }
 
-  private renderBanner(): void {
-    const graph = this.graph!;
-    const banner = this.elements.banner;
-    banner.hidden = graph.cycles.length === 0;
-    if (banner.hidden) return;
-    const entries = graph.cycles.map((cycle) => {
-      const button = h(
-        'button',
-        { type: 'button', class: 'cycle-entry', title: 'Select the modules of this cycle' },
-        cycle.join(' → '),
-      );
-      button.addEventListener('click', () => this.selectCycle(cycle));
-      return h('li', {}, button);
-    });
-    banner.replaceChildren(
-      codicon('error'),
-      h(
-        'span',
-        { class: 'banner-title' },
-        `${plural(graph.cycles.length, 'dependency cycle')}: these modules cannot be planned in any order.`,
-      ),
-      h('ul', {}, ...entries),
-    );
-  }
-
-  private renderStatus(): void {
-    const graph = this.graph!;
-    const view = this.view!;
-    const parts = [
-      plural(graph.modules.length, 'module'),
-      plural(graph.edges.length, 'dependency', 'dependencies'),
-      plural(graph.levels.length, 'level'),
-    ];
-    if (graph.cycles.length) parts.push(plural(graph.cycles.length, 'cycle'));
-    const problems = graph.unresolved.length + graph.ambiguous.length;
-    if (problems) parts.push(plural(problems, 'unresolved reference'));
-    const shown = view.nodes.reduce((sum, node) => sum + node.members.length, 0);
-    if (shown !== graph.modules.length) parts.push(`showing ${shown}`);
-    this.elements.status.textContent = parts.join(' · ');
-    this.elements.activity.textContent = '';
-  }
-
   private emptyText(): string {
     if (!this.graph?.modules.length) return 'No Terraform root modules were found in this folder.';
     if (this.state.view.filter && this.state.view.search) return `No module matches “${this.state.view.search}”.`;
     return 'Nothing to show.';
-  }
-
-  private busy(text: string): void {
-    this.elements.progress.hidden = false;
-    this.elements.activity.textContent = text;
-    this.elements.canvas.setAttribute('aria-busy', 'true');
-  }
-
-  private idle(): void {
-    this.elements.progress.hidden = true;
-    this.elements.canvas.removeAttribute('aria-busy');
   }
 
   // ---- user actions ----
@@ -863,22 +715,6 @@ export class GraphPanelView {
     this.drawing?.nodes.get(id)?.setAttribute('tabindex', '0');
   }
 
-  private hover(event: MouseEvent): void {
-    const node = (event.target as Element).closest?.('.node') as SVGGElement | null;
-    if (node) this.showTooltip(node, event);
-  }
-
-  private showTooltip(element: SVGGElement, event?: MouseEvent): void {
-    const node = this.view?.nodes.find((candidate) => candidate.id === element.dataset.id);
-    if (!node || !this.index) return;
-    const rect = element.getBoundingClientRect();
-    const canvas = this.elements.canvas.getBoundingClientRect();
-    const anchor = event
-      ? { x: event.clientX - canvas.left, y: event.clientY - canvas.top }
-      : { x: rect.right - canvas.left, y: rect.top - canvas.top };
-    this.tooltip.show(tooltipContent(node, this.index), anchor);
-  }
-
   private fit(): void {
     const box = this.drawing?.bounds;
     if (!box) return;
@@ -892,7 +728,7 @@ export class GraphPanelView {
     if (!this.fitting) this.autoFit = false;
     this.state.transform = transform;
     this.positionHeadings(transform);
-    this.tooltip.hide();
+    this.tooltips.hide();
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => this.saveState(), 200);
   }
@@ -902,25 +738,15 @@ export class GraphPanelView {
     const layout = this.layout;
     const view = this.view;
     if (!drawing || !layout || !view) return;
-    const style = getComputedStyle(document.body);
-    this.busy(`Exporting ${format.toUpperCase()}…`);
+    this.elements.status.busy(`Exporting ${format.toUpperCase()}…`);
     try {
-      const svg = exportSvg({
-        root: this.elements.root,
-        defs: this.elements.defs,
-        bounds: drawing.bounds,
-        headings: view.levels.map((level, column) => ({ x: layout.columns[column] ?? 0, text: `Level ${level}` })),
-        background: style.backgroundColor,
-        foreground: style.color,
-        fontFamily: style.fontFamily,
-      });
-      const data = format === 'svg' ? svg : await exportPng(svg);
+      const data = await exportDrawing(format, this.elements.root, this.elements.defs, { view, layout, drawing });
       this.host.post({ type: 'export', format, data });
     } catch (error) {
       this.host.post({ type: 'problem', message: `export failed: ${String(error)}` });
     } finally {
-      this.idle();
-      this.elements.activity.textContent = '';
+      this.elements.status.idle();
+      this.elements.status.say('');
     }
   }
 
@@ -975,71 +801,6 @@ export class GraphPanelView {
     clearTimeout(this.saveTimer);
     this.host.saveState(this.state);
   }
-}
-
-function layoutInput(view: ViewGraph): LayoutInput {
-  const column = new Map(view.levels.map((level, index) => [level, index]));
-  return {
-    nodes: view.nodes.map((node) => ({ id: node.id, column: column.get(node.level)! })),
-    edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
-  };
-}
-
-function layoutKey(input: LayoutInput): string {
-  return `${input.nodes.map((node) => `${node.id}@${node.column}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
-}
-
-function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
-  const list = (title: string, ids: string[]) => {
-    const shown = ids.slice(0, 8);
-    return h(
-      'div',
-      { class: 'tooltip-section' },
-      h('div', { class: 'tooltip-heading' }, `${title} (${ids.length})`),
-      ...shown.map((id) => h('div', { class: 'tooltip-item' }, id)),
-      ids.length > shown.length ? h('div', { class: 'tooltip-more' }, `and ${ids.length - shown.length} more`) : null,
-    );
-  };
-  const outside = (ids: Iterable<string>) => [...new Set(ids)].filter((id) => !node.members.includes(id)).sort();
-  const dependencies = outside(node.members.flatMap((id) => [...(index.dependencies.get(id) ?? [])]));
-  const dependents = outside(node.members.flatMap((id) => [...(index.dependents.get(id) ?? [])]));
-  const module = node.kind === 'module' ? index.byId.get(node.id) : undefined;
-  return h(
-    'div',
-    {},
-    h('div', { class: 'tooltip-title' }, node.kind === 'group' ? `${node.label}: ${node.detail}` : node.id),
-    h(
-      'div',
-      { class: 'tooltip-meta' },
-      `Level ${node.level}${node.inCycle ? ' · in a dependency cycle' : ''}${node.kind === 'group' ? ' · click to expand' : ''}`,
-    ),
-    module?.backend?.address ? h('div', { class: 'tooltip-address' }, module.backend.address) : null,
-    node.runState
-      ? h(
-          'div',
-          { class: `tooltip-run run-${node.runState}` },
-          `Run state: ${RUN_DISPLAY_NAMES[node.runState]}${node.runReason ? ` — ${node.runReason}` : ''}`,
-        )
-      : null,
-    list('Depends on', dependencies),
-    list('Used by', dependents),
-    node.problems.length
-      ? h(
-          'div',
-          { class: 'tooltip-section problems' },
-          h('div', { class: 'tooltip-heading' }, `Unresolved references (${node.problems.length})`),
-          ...node.problems
-            .slice(0, 6)
-            .map((problem) => h('div', { class: 'tooltip-item' }, `${problem.name}: ${problem.reason}`)),
-        )
-      : null,
-  );
-}
-
-const numbers = new Intl.NumberFormat('en-US');
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${numbers.format(count)} ${count === 1 ? one : many}`;
 }
 
 function isTyping(event: KeyboardEvent): boolean {

@@ -1,3 +1,6 @@
+import { h } from './dom';
+import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewNode } from './viewModel';
+
 /** The hover card of a node: placed next to the pointer (or the focused node), kept inside the panel. */
 export class Tooltip {
   private readonly element: HTMLElement;
@@ -28,4 +31,94 @@ export class Tooltip {
     clearTimeout(this.timer);
     this.element.hidden = true;
   }
+}
+
+/** What a node's hover card is made from: the drawn node and the graph's index. */
+export type NodeLookup = (id: string) => { node: ViewNode; index: GraphIndex } | undefined;
+
+/** The hover cards of the drawing's nodes: under the pointer, or next to the node with the keyboard focus. */
+export class NodeTooltips {
+  private readonly tooltip: Tooltip;
+
+  constructor(
+    private readonly canvas: HTMLElement,
+    private readonly lookup: NodeLookup,
+  ) {
+    this.tooltip = new Tooltip(canvas);
+    canvas.addEventListener('mouseover', (event) => {
+      const node = (event.target as Element).closest?.('.node') as SVGGElement | null;
+      if (node) this.show(node, event);
+    });
+    canvas.addEventListener('mouseout', (event) => {
+      if ((event.target as Element).closest?.('.node') && !(event.relatedTarget as Element | null)?.closest?.('.node'))
+        this.tooltip.hide();
+    });
+    canvas.addEventListener('focusin', (event) => {
+      const node = (event.target as Element).closest?.('.node') as SVGGElement | null;
+      if (node) this.show(node);
+    });
+    canvas.addEventListener('focusout', () => this.tooltip.hide());
+  }
+
+  hide(): void {
+    this.tooltip.hide();
+  }
+
+  private show(element: SVGGElement, event?: MouseEvent): void {
+    const found = this.lookup(element.dataset.id ?? '');
+    if (!found) return;
+    const rect = element.getBoundingClientRect();
+    const canvas = this.canvas.getBoundingClientRect();
+    const anchor = event
+      ? { x: event.clientX - canvas.left, y: event.clientY - canvas.top }
+      : { x: rect.right - canvas.left, y: rect.top - canvas.top };
+    this.tooltip.show(tooltipContent(found.node, found.index), anchor);
+  }
+}
+
+function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
+  const list = (title: string, ids: string[]) => {
+    const shown = ids.slice(0, 8);
+    return h(
+      'div',
+      { class: 'tooltip-section' },
+      h('div', { class: 'tooltip-heading' }, `${title} (${ids.length})`),
+      ...shown.map((id) => h('div', { class: 'tooltip-item' }, id)),
+      ids.length > shown.length ? h('div', { class: 'tooltip-more' }, `and ${ids.length - shown.length} more`) : null,
+    );
+  };
+  const outside = (ids: Iterable<string>) => [...new Set(ids)].filter((id) => !node.members.includes(id)).sort();
+  const dependencies = outside(node.members.flatMap((id) => [...(index.dependencies.get(id) ?? [])]));
+  const dependents = outside(node.members.flatMap((id) => [...(index.dependents.get(id) ?? [])]));
+  const module = node.kind === 'module' ? index.byId.get(node.id) : undefined;
+  return h(
+    'div',
+    {},
+    h('div', { class: 'tooltip-title' }, node.kind === 'group' ? `${node.label}: ${node.detail}` : node.id),
+    h(
+      'div',
+      { class: 'tooltip-meta' },
+      `Level ${node.level}${node.inCycle ? ' · in a dependency cycle' : ''}${node.kind === 'group' ? ' · click to expand' : ''}`,
+    ),
+    module?.backend?.address ? h('div', { class: 'tooltip-address' }, module.backend.address) : null,
+    node.runState
+      ? h(
+          'div',
+          { class: `tooltip-run run-${node.runState}` },
+          `Run state: ${RUN_DISPLAY_NAMES[node.runState]}${node.runReason ? ` — ${node.runReason}` : ''}`,
+        )
+      : null,
+    list('Depends on', dependencies),
+    list('Used by', dependents),
+    node.problems.length
+      ? h(
+          'div',
+          { class: 'tooltip-section problems' },
+          h('div', { class: 'tooltip-heading' }, `Unresolved references (${node.problems.length})`),
+          ...node.problems
+            .slice(0, 6)
+            .map((problem) => h('div', { class: 'tooltip-item' }, `${problem.name}: ${problem.reason}`)),
+        )
+      : null,
+  );
 }

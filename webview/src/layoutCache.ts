@@ -1,0 +1,48 @@
+import type { LayoutClient } from './layoutClient';
+import type { Layout, LayoutInput } from './layoutGraph';
+import type { ViewGraph } from './viewModel';
+
+const LAYOUT_CACHE_SIZE = 8;
+
+/** A view's layout, either kept from before or still to be made. */
+export interface LayoutLookup {
+  readonly layout: Layout | undefined;
+  /** Lays the view out (in the worker) and keeps the result. */
+  compute(): Promise<Layout>;
+}
+
+/**
+ * The last few layouts, by the nodes, columns and edges they lay out: going back to a view seen
+ * moments ago (a group expanded and collapsed again) draws at once, without the worker.
+ */
+export class LayoutCache {
+  private readonly layouts = new Map<string, Layout>();
+
+  constructor(private readonly client: LayoutClient) {}
+
+  lookup(view: ViewGraph): LayoutLookup {
+    const input = layoutInput(view);
+    const key = layoutKey(input);
+    return {
+      layout: this.layouts.get(key),
+      compute: async () => {
+        const layout = await this.client.layout(input);
+        this.layouts.set(key, layout);
+        if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
+        return layout;
+      },
+    };
+  }
+}
+
+function layoutInput(view: ViewGraph): LayoutInput {
+  const column = new Map(view.levels.map((level, index) => [level, index]));
+  return {
+    nodes: view.nodes.map((node) => ({ id: node.id, column: column.get(node.level)! })),
+    edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
+  };
+}
+
+function layoutKey(input: LayoutInput): string {
+  return `${input.nodes.map((node) => `${node.id}@${node.column}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
+}

@@ -1,6 +1,4 @@
-import type { Layout } from './layoutGraph';
-import type { Drawing } from './render';
-import type { ViewGraph } from './viewModel';
+import type { Drawn } from './graphCanvas';
 
 /**
  * The current view as a standalone SVG or PNG file: the whole drawing (not only what is scrolled into
@@ -82,7 +80,7 @@ export async function exportDrawing(
   format: 'svg' | 'png',
   root: SVGGElement,
   defs: SVGDefsElement,
-  shown: { view: ViewGraph; layout: Layout; drawing: Drawing },
+  shown: Drawn,
 ): Promise<string> {
   const { view, layout } = shown;
   const style = getComputedStyle(document.body);

@@ -15,6 +15,16 @@ export interface PanelState {
   legend: boolean;
 }
 
+/** What a part of the toolbar needs to change the view: the options it edits, and a new drawing of them. */
+export interface ViewEditor {
+  /** The panel's view options, edited in place. */
+  readonly options: ViewOptions;
+  /** Lays out and draws the view again; `refit` fits the new drawing to the panel. */
+  redraw(refit: boolean): void;
+  /** Shows the selection and the search matches again and remembers them, without a new layout. */
+  highlight(): void;
+}
+
 export function restoreState(saved: unknown): PanelState {
   const state = (saved && typeof saved === 'object' ? saved : {}) as Partial<PanelState>;
   const view = { ...DEFAULT_VIEW, ...(state.view ?? {}) };

@@ -12,6 +12,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 const BAND_MARGIN = 24;
 /** Where the column bands start above the first node. */
 export const BAND_TOP = -16;
+/** How many group colours the stylesheet defines. */
+export const GROUP_COLOURS = 6;
 
 export interface Drawing {
   nodes: Map<string, SVGGElement>;

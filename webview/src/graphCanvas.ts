@@ -1,0 +1,154 @@
+import type { GraphModel } from '../../server/src/protocol';
+import { h } from './dom';
+import type { Layout } from './layoutGraph';
+import { NODE_WIDTH } from './layoutOptions';
+import { plural } from './plural';
+import { type Drawing, draw, drawMarkers, GROUP_COLOURS, svgElement, TextFitter } from './render';
+import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewGraph, type ViewNode, type ViewOptions } from './viewModel';
+import type { Transform } from './viewport';
+
+/** Past this many edges they are drawn fainter. */
+const MANY_EDGES = 1500;
+
+/** A view as it is drawn: the view, its layout and the SVG elements made from them. */
+export interface Drawn {
+  readonly view: ViewGraph;
+  readonly layout: Layout;
+  readonly drawing: Drawing;
+}
+
+/**
+ * The drawing area: the SVG of the laid-out view, the column headings above it, and the note shown
+ * when there is nothing to draw. It keeps what it drew last for the other parts to read.
+ */
+export class GraphCanvas {
+  readonly element: HTMLElement;
+  readonly defs: SVGDefsElement;
+  /** The group that pan and zoom transform. */
+  readonly root: SVGGElement;
+  /** What is drawn now; undefined until the first drawing. */
+  shown: Drawn | undefined;
+  private readonly svg: SVGSVGElement;
+  private readonly headings = h('div', { class: 'column-headings', 'aria-hidden': 'true' });
+  private readonly empty = h('div', { class: 'empty', hidden: true });
+  private readonly fitter = new TextFitter(getComputedStyle(document.body).fontFamily || 'sans-serif');
+
+  constructor() {
+    this.svg = svgElement('svg', { class: 'graph', 'aria-hidden': 'false' });
+    this.defs = svgElement('defs', {}, this.svg);
+    drawMarkers(this.defs);
+    this.root = svgElement('g', { class: 'viewport' }, this.svg);
+    this.element = h(
+      'div',
+      { class: 'canvas', tabindex: '0', 'aria-label': 'Graph: arrow keys pan, + and - zoom, 0 fits' },
+      this.svg,
+      this.headings,
+      this.empty,
+    );
+  }
+
+  draw(view: ViewGraph, layout: Layout, index: GraphIndex): Drawn {
+    const groupNames = view.groups.map((group) => group.name);
+    const drawing = draw(this.root, view, layout, this.fitter, (group) => groupNames.indexOf(group) % GROUP_COLOURS);
+    this.shown = { view, layout, drawing };
+    // Thousands of edges are a texture, not lines to follow: fainter, until a selection picks some out.
+    this.svg.classList.toggle('many-edges', view.edges.length > MANY_EDGES);
+    for (const node of view.nodes) drawing.nodes.get(node.id)!.setAttribute('aria-label', describe(node, index));
+    return this.shown;
+  }
+
+  /** The note in place of an empty drawing: why there is nothing to show. */
+  noteIfEmpty(graph: GraphModel | undefined, options: ViewOptions): void {
+    this.empty.hidden = (this.shown?.view.nodes.length ?? 0) > 0;
+    this.empty.textContent = emptyText(graph, options);
+  }
+
+  /** Selection, search matches and the edges next to the selection: classes only, no new layout. */
+  highlight(selected: ReadonlySet<string>, matches: ((id: string) => boolean) | null): void {
+    const shown = this.shown;
+    if (!shown) return;
+    const { view, drawing } = shown;
+    const matched = new Set<string>();
+    for (const node of view.nodes) {
+      const element = drawing.nodes.get(node.id);
+      if (!element) continue;
+      const isMatch = !!matches && (node.members.some(matches) || (node.kind === 'group' && matches(node.label)));
+      if (isMatch) matched.add(node.id);
+      element.classList.toggle('selected', selected.has(node.id));
+      element.setAttribute('aria-pressed', String(selected.has(node.id)));
+      element.classList.toggle('match', isMatch);
+      element.classList.toggle('dimmed', !!matches && !isMatch);
+    }
+    for (const edge of drawing.edges) {
+      const active = selected.has(edge.from) || selected.has(edge.to);
+      edge.element.classList.toggle('active', active);
+      edge.element.classList.toggle('dimmed', !!matches && !(matched.has(edge.from) && matched.has(edge.to)));
+      if (!edge.element.classList.contains('cycle')) {
+        edge.element.setAttribute('marker-end', `url(#arrow-${active ? 'active' : 'plain'})`);
+      }
+    }
+    // Selected edges above the others.
+    const layer = this.root.querySelector('.edges');
+    if (layer)
+      for (const edge of drawing.edges) if (edge.element.classList.contains('active')) layer.append(edge.element);
+  }
+
+  /** One "Level N" heading per column, over the drawing. */
+  drawHeadings(transform: Transform): void {
+    const view = this.shown?.view;
+    if (!view) return;
+    this.headings.replaceChildren(
+      ...view.levels.map((level, column) =>
+        h(
+          'div',
+          {
+            class: 'column-heading',
+            'data-level': String(level),
+            'data-column': String(column),
+            title: `Level ${level}`,
+          },
+          `Level ${level}`,
+        ),
+      ),
+    );
+    this.positionHeadings(transform);
+  }
+
+  /** The headings follow the columns as the drawing pans and zooms. */
+  positionHeadings(transform: Transform): void {
+    const layout = this.shown?.layout;
+    if (!layout) return;
+    const headings = this.headings.children;
+    for (let i = 0; i < headings.length; i++) {
+      const heading = headings[i] as HTMLElement;
+      const x = (layout.columns[Number(heading.dataset.column)] ?? 0) * transform.k + transform.x;
+      const width = Math.max(24, NODE_WIDTH * transform.k);
+      heading.style.transform = `translateX(${Math.round(x)}px)`;
+      heading.style.width = `${width}px`;
+      // Zoomed far out, only the number fits.
+      const text = width >= 56 ? `Level ${heading.dataset.level}` : (heading.dataset.level ?? '');
+      if (heading.textContent !== text) heading.textContent = text;
+    }
+  }
+}
+
+/** A node as a screen reader says it. */
+function describe(node: ViewNode, index: GraphIndex): string {
+  if (node.kind === 'group') return `Group ${node.label}, level ${node.level}, ${node.detail}. Press Enter to expand.`;
+  const parts = [
+    node.members[0]!,
+    `level ${node.level}`,
+    `depends on ${plural(index.dependencies.get(node.id)?.size ?? 0, 'module')}`,
+    `used by ${plural(index.dependents.get(node.id)?.size ?? 0, 'module')}`,
+  ];
+  if (node.inCycle) parts.push('in a dependency cycle');
+  if (node.runState) parts.push(`run state ${RUN_DISPLAY_NAMES[node.runState]}`);
+  if (node.problems.length) parts.push(plural(node.problems.length, 'unresolved reference'));
+  return `${parts.join(', ')}. Press Enter to open.`;
+}
+
+function emptyText(graph: GraphModel | undefined, options: ViewOptions): string {
+  if (!graph?.modules.length) return 'No Terraform root modules were found in this folder.';
+  if (options.filter && options.search) return `No module matches “${options.search}”.`;
+  return 'Nothing to show.';
+}

@@ -1,0 +1,151 @@
+// `npm run corpus -- DIR`: the engine on real public monorepos, against edges a person wrote down by reading
+// them (test/corpus/<owner>+<name>.json). Each repository is looked for as a checkout in DIR/<owner>+<name>;
+// the engine runs as users run it, `terrace graph --format json`, on the checkout's monorepo folder. Prints,
+// per repository and in total, the root modules found and the edges' precision and recall, with each missed
+// edge next to the engine's reason and each false one next to the address it matched.
+// Options: --json FILE writes the figures; --only NAME measures the repositories whose name contains NAME.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from '../harness/cache.mjs';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { json: { type: 'string' }, only: { type: 'string' } },
+});
+const checkouts = positionals[0];
+if (!checkouts) {
+  console.error(
+    'usage: npm run corpus -- DIR [--only NAME] [--json FILE]   (DIR holds checkouts named <owner>+<name>)',
+  );
+  process.exit(2);
+}
+
+const corpusDir = path.join(repoRoot, 'test', 'corpus');
+const truths = readdirSync(corpusDir)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => JSON.parse(readFileSync(path.join(corpusDir, name), 'utf8')))
+  .filter((truth) => !values.only || truth.repository.includes(values.only));
+
+const pairKey = (edge) => `${edge.from} -> ${edge.to}`;
+const ratio = (part, whole) => (whole === 0 ? 1 : part / whole);
+const fixed = (value) => value.toFixed(2);
+
+/** The checkout's commit when it is a git work tree, to warn when it is not the one the truth was read at. */
+function checkoutCommit(dir) {
+  if (!existsSync(path.join(dir, '.git'))) return undefined;
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `file:line` at the start of a truth's `via`, to find the engine's word on that very block. */
+function viaPlace(via) {
+  const match = /^(\S+?):(\d+)/.exec(via ?? '');
+  return match ? { file: match[1], line: Number(match[2]) } : undefined;
+}
+
+function engineGraph(dir) {
+  const cli = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'graph', dir, '--format', 'json'], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  try {
+    return JSON.parse(cli.stdout);
+  } catch {
+    throw new Error(`terrace graph did not print JSON (exit ${cli.status}): ${cli.stderr.trim().slice(0, 500)}`);
+  }
+}
+
+/** Why the engine has no edge for a missed one: its unresolved or ambiguous entry for that block, if any. */
+function missReason(graph, edge) {
+  const place = viaPlace(edge.via);
+  const here = (item) => item.from === edge.from && (!place || (item.file === place.file && item.line === place.line));
+  const unresolved = graph.unresolved.find(here);
+  if (unresolved) return `unresolved: ${unresolved.reason}`;
+  const ambiguous = graph.ambiguous.find(here);
+  if (ambiguous) return `ambiguous: ${ambiguous.address} written by ${ambiguous.writers.join(', ')}`;
+  if (!graph.modules.some((module) => module.id === edge.from)) return `${edge.from} was not found as a root module`;
+  if (!graph.modules.some((module) => module.id === edge.to)) return `${edge.to} was not found as a root module`;
+  const elsewhere = graph.edges.find((found) => found.from === edge.from && place && found.line === place.line);
+  return elsewhere ? `matched ${elsewhere.to} instead (${elsewhere.address})` : 'no reference found there';
+}
+
+const results = [];
+for (const truth of truths) {
+  const name = truth.repository.replace('/', '+');
+  const checkout = path.join(checkouts, name);
+  const short = truth.commit.slice(0, 7);
+  console.log(`\n${truth.repository} @${short}${truth.root ? ` (${truth.root}/)` : ''} [${truth.style.join(', ')}]`);
+  if (!existsSync(checkout)) {
+    console.log(`  not measured: no checkout at ${checkout}`);
+    console.log(
+      `  (git clone https://github.com/${truth.repository} ${checkout} && git -C ${checkout} checkout ${truth.commit})`,
+    );
+    results.push({ repository: truth.repository, measured: false });
+    continue;
+  }
+  const at = checkoutCommit(checkout);
+  if (at && at !== truth.commit)
+    console.log(`  warning: the checkout is at ${at.slice(0, 7)}, the truth was read at ${short}`);
+
+  const graph = engineGraph(path.join(checkout, truth.root ?? ''));
+  const foundModules = new Set(graph.modules.map((module) => module.id));
+  const trueModules = new Set(truth.modules);
+  const missedModules = truth.modules.filter((id) => !foundModules.has(id));
+  const extraModules = [...foundModules].filter((id) => !trueModules.has(id));
+
+  const trueEdges = new Map(truth.edges.map((edge) => [pairKey(edge), edge]));
+  const foundEdges = new Map(graph.edges.map((edge) => [pairKey(edge), edge]));
+  const right = [...foundEdges.keys()].filter((key) => trueEdges.has(key));
+  const missed = [...trueEdges.keys()].filter((key) => !foundEdges.has(key));
+  const wrong = [...foundEdges.keys()].filter((key) => !trueEdges.has(key));
+  const precision = ratio(right.length, foundEdges.size);
+  const recall = ratio(right.length, trueEdges.size);
+
+  console.log(
+    `  modules: ${foundModules.size} found, ${trueModules.size} true` +
+      (missedModules.length ? `, missed ${missedModules.join(', ')}` : '') +
+      (extraModules.length ? `, not roots ${extraModules.join(', ')}` : ''),
+  );
+  console.log(
+    `  edges: ${trueEdges.size} true, ${foundEdges.size} found, ${right.length} right: precision ${fixed(precision)}, recall ${fixed(recall)}`,
+  );
+  for (const key of missed) console.log(`    missed ${key}: ${missReason(graph, trueEdges.get(key))}`);
+  for (const key of wrong) {
+    const edge = foundEdges.get(key);
+    console.log(`    false  ${key}: ${edge.file}:${edge.line} matched ${edge.address}`);
+  }
+  results.push({
+    repository: truth.repository,
+    commit: truth.commit,
+    measured: true,
+    modules: { true: trueModules.size, found: foundModules.size, missed: missedModules, extra: extraModules },
+    edges: { true: trueEdges.size, found: foundEdges.size, right: right.length, missed, wrong },
+    precision,
+    recall,
+  });
+}
+
+const measured = results.filter((result) => result.measured);
+const sum = (pick) => measured.reduce((total, result) => total + pick(result), 0);
+const right = sum((result) => result.edges.right);
+const precision = ratio(
+  right,
+  sum((result) => result.edges.found),
+);
+const recall = ratio(
+  right,
+  sum((result) => result.edges.true),
+);
+console.log(
+  `\ncorpus: ${measured.length} of ${results.length} repositories measured; ` +
+    `${sum((result) => result.edges.true)} true edges, ${sum((result) => result.edges.found)} found, ${right} right: ` +
+    `precision ${fixed(precision)}, recall ${fixed(recall)}`,
+);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ precision, recall, results }, null, 2)}\n`);
+process.exit(measured.length === 0 ? 1 : 0);

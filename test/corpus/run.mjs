@@ -30,6 +30,9 @@ const truths = readdirSync(corpusDir)
   .filter((truth) => !values.only || truth.repository.includes(values.only));
 
 const pairKey = (edge) => `${edge.from} -> ${edge.to}`;
+/** A list as a few items and a count, for a line a person reads. */
+const some = (items, shown = 5) =>
+  items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`;
 const ratio = (part, whole) => (whole === 0 ? 1 : part / whole);
 const fixed = (value) => value.toFixed(2);
 
@@ -109,8 +112,8 @@ for (const truth of truths) {
 
   console.log(
     `  modules: ${foundModules.size} found, ${trueModules.size} true` +
-      (missedModules.length ? `, missed ${missedModules.join(', ')}` : '') +
-      (extraModules.length ? `, not roots ${extraModules.join(', ')}` : ''),
+      (missedModules.length ? `, missed ${some(missedModules)}` : '') +
+      (extraModules.length ? `, not roots ${some(extraModules)}` : ''),
   );
   console.log(
     `  edges: ${trueEdges.size} true, ${foundEdges.size} found, ${right.length} right: precision ${fixed(precision)}, recall ${fixed(recall)}`,
@@ -131,21 +134,36 @@ for (const truth of truths) {
   });
 }
 
+/** Precision and recall over every edge of the measured repositories that `keep` picks. */
+function totals(label, keep) {
+  const measured = results.filter((result) => result.measured && keep(result));
+  const sum = (pick) => measured.reduce((total, result) => total + pick(result), 0);
+  const right = sum((result) => result.edges.right);
+  const found = sum((result) => result.edges.found);
+  const all = sum((result) => result.edges.true);
+  console.log(
+    `${label}: ${measured.length} repositories; ${all} true edges, ${found} found, ${right} right: ` +
+      `precision ${fixed(ratio(right, found))}, recall ${fixed(ratio(right, all))}`,
+  );
+  return {
+    repositories: measured.length,
+    true: all,
+    found,
+    right,
+    precision: ratio(right, found),
+    recall: ratio(right, all),
+  };
+}
+
+const terragrunt = new Set(
+  truths.filter((truth) => truth.style.includes('terragrunt')).map((truth) => truth.repository),
+);
 const measured = results.filter((result) => result.measured);
-const sum = (pick) => measured.reduce((total, result) => total + pick(result), 0);
-const right = sum((result) => result.edges.right);
-const precision = ratio(
-  right,
-  sum((result) => result.edges.found),
-);
-const recall = ratio(
-  right,
-  sum((result) => result.edges.true),
-);
-console.log(
-  `\ncorpus: ${measured.length} of ${results.length} repositories measured; ` +
-    `${sum((result) => result.edges.true)} true edges, ${sum((result) => result.edges.found)} found, ${right} right: ` +
-    `precision ${fixed(precision)}, recall ${fixed(recall)}`,
-);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ precision, recall, results }, null, 2)}\n`);
+console.log(`\n${measured.length} of ${results.length} repositories measured`);
+const summary = {
+  terraform: totals('plain Terraform', (result) => !terragrunt.has(result.repository)),
+  terragrunt: totals('Terragrunt', (result) => terragrunt.has(result.repository)),
+  all: totals('corpus', () => true),
+};
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ ...summary, results }, null, 2)}\n`);
 process.exit(measured.length === 0 ? 1 : 0);

@@ -1,6 +1,5 @@
 import type { Expr } from './expression';
-import { keepBody } from './fileFacts';
-import type { HclAttribute, HclBlock, HclBody, HclDocument } from './hclBody';
+import type { HclAttribute, HclBlock, HclBody, HclDocument, ParseOptions } from './hclBody';
 import { parseHcl } from './hclSyntaxParser';
 import { lineStarts, positionAt } from './lineIndex';
 import type { Range } from './position';
@@ -9,9 +8,10 @@ import type { Range } from './position';
  * A `.tf.json` or `.tfvars.json` file in the shape of an HCL document. Terraform's JSON syntax
  * nests blocks as objects keyed by type and labels; strings are templates (`"${local.env}"`).
  * JSON.parse gives no positions, so ranges point at the first occurrence of the block's name —
- * enough to place a diagnostic or a jump on the right line.
+ * enough to place a diagnostic or a jump on the right line. `keepBody` is the caller's, as for
+ * `parseHcl`: which blocks to convert is the analysis's business, not the syntax's.
  */
-export function tfJsonDocument(text: string): HclDocument {
+export function tfJsonDocument(text: string, { keepBody }: Required<ParseOptions>): HclDocument {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -25,7 +25,7 @@ export function tfJsonDocument(text: string): HclDocument {
       errors: [{ range: pointRange(text, 0), message: 'the file is not a JSON object' }],
     };
   const locate = locator(text);
-  const converter = new JsonConverter(locate);
+  const converter = new JsonConverter(locate, keepBody);
   const body: HclBody = { attributes: [], blocks: [] };
   for (const [key, value] of Object.entries(json)) {
     const labelCount = LABELS[key];
@@ -55,7 +55,10 @@ const LABELS: Record<string, number> = {
 const TERRAFORM_BLOCKS: Record<string, number> = { backend: 1, cloud: 0 };
 
 class JsonConverter {
-  constructor(private readonly locate: (needle: string) => Range) {}
+  constructor(
+    private readonly locate: (needle: string) => Range,
+    private readonly keepBody: Required<ParseOptions>['keepBody'],
+  ) {}
 
   /**
    * The blocks of one type; `depth` 0 for top-level blocks. Blocks the analysis does not read are
@@ -66,12 +69,12 @@ class JsonConverter {
     if (!isRecord(value)) return [];
     if (labels.length < labelCount) {
       return Object.entries(value).flatMap(([label, inner]) =>
-        keepBody(type, [...labels, label], depth)
+        this.keepBody(type, [...labels, label], depth)
           ? this.blocks(type, inner, labelCount, depth, [...labels, label])
           : [],
       );
     }
-    if (!keepBody(type, labels, depth)) return [];
+    if (!this.keepBody(type, labels, depth)) return [];
     const range = this.locate(labels.length > 0 ? labels[labels.length - 1]! : type);
     return [
       { type, labels, range, headerRange: range, labelRanges: labels.map(() => range), body: this.body(type, value) },

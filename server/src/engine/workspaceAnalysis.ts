@@ -352,7 +352,7 @@ export class WorkspaceAnalysis {
   }
 
   private extract(file: string, text: string): FileFacts {
-    if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text));
+    if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
     if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
     return factsFromDocument(parseHcl(text, { keepBody }));
   }

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { describeCounts } from '../../server/src/engine/planSummary';
-import { ParallelismError, RunCycleError } from '../../server/src/engine/runScheduler';
+import { describeCounts, ParallelismError, RunCycleError } from '../../server/src/engine/run';
 import {
   ModuleForUriRequest,
   RunStateChangedNotification,

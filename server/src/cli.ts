@@ -1,10 +1,9 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzeDirectory } from './engine/analyzeDirectory';
-import { type GraphJson, graphJson } from './engine/graphJson';
-import { renderDot, renderLevels, renderMermaid, renderText } from './engine/graphRender';
-import { ConfigError } from './engine/terraceConfig';
+import { analyzeDirectory } from './engine/analysis';
+import { ConfigError } from './engine/config';
+import { type GraphJson, graphJson, renderDot, renderLevels, renderMermaid, renderText } from './engine/features';
 import { generateCommand } from './generateCommand';
 import { planCommand } from './planCommand';
 

@@ -1,9 +1,7 @@
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
-import { relativeFile } from './engine/graphJson';
-import { CI_SYSTEMS, type CiSystem, generatePipeline } from './engine/pipeline';
-import { PipelineCycleError } from './engine/pipelinePlan';
-import { loadWorkspaceConfig } from './engine/terraceConfig';
-import { WorkspaceAnalysis } from './engine/workspaceAnalysis';
+import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from './engine/analysis';
+import { loadWorkspaceConfig } from './engine/config';
+import { relativeFile } from './engine/features';
+import { CI_SYSTEMS, type CiSystem, generatePipeline, PipelineCycleError } from './engine/pipeline';
 
 export interface GenerateFlags {
   ci?: string;

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { moduleLocation } from './engine/navigation';
-import type { AnalysisResult, ModuleSummary } from './engine/workspaceAnalysis';
+import type { AnalysisResult, ModuleSummary } from './engine/analysis';
+import { moduleLocation } from './engine/features';
 import type { GraphModel, GraphModule } from './protocol';
 
 /** The analysis as the protocol's graph model: what the client and the graph panel receive. */

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
-import { generatePipeline, isGeneratedByTerrace } from './engine/pipeline';
-import { PipelineCycleError } from './engine/pipelinePlan';
-import { ConfigError, loadWorkspaceConfig } from './engine/terraceConfig';
+import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { ConfigError, loadWorkspaceConfig } from './engine/config';
+import { generatePipeline, isGeneratedByTerrace, PipelineCycleError } from './engine/pipeline';
 import type { PipelineParams, PipelineResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 

@@ -1,8 +1,6 @@
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
-import { ParallelismError, RunCycleError } from './engine/runScheduler';
-import { UnknownModuleError } from './engine/runSelection';
-import { loadWorkspaceConfig } from './engine/terraceConfig';
-import { WorkspaceAnalysis } from './engine/workspaceAnalysis';
+import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from './engine/analysis';
+import { loadWorkspaceConfig } from './engine/config';
+import { ParallelismError, RunCycleError, UnknownModuleError } from './engine/run';
 import { runModules } from './runner/runModules';
 import { RunPrinter } from './runner/runReport';
 import { runTargets } from './runner/runTargets';

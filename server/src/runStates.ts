@@ -1,4 +1,4 @@
-import type { ModuleRunState } from './engine/runState';
+import type { ModuleRunState } from './engine/run';
 import { moduleFingerprint } from './runner/moduleFingerprint';
 import { moduleRunStates } from './runner/moduleStates';
 import { hasRunState } from './runner/runState';

@@ -1,6 +1,6 @@
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/changedModules';
-import { UnknownModuleError } from './engine/runSelection';
-import { ConfigError, loadWorkspaceConfig } from './engine/terraceConfig';
+import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { ConfigError, loadWorkspaceConfig } from './engine/config';
+import { UnknownModuleError } from './engine/run';
 import type { RunTargetsParams, RunTargetsResult } from './protocol';
 import { runTargets } from './runner/runTargets';
 import type { FolderState } from './workspaceFolders';

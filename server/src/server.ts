@@ -18,17 +18,19 @@ import {
   type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { type EngineDiagnostic, workspaceDiagnostics } from './engine/diagnostics';
-import { moduleHover, moduleLensTitle, referenceHover } from './engine/hoverText';
+import { CONFIG_FILE, TERRACI_CONFIG_FILES } from './engine/config';
 import {
+  type EngineDiagnostic,
   moduleById,
   moduleContaining,
+  moduleHover,
+  moduleLensTitle,
   moduleLocation,
   moduleWithBackendAt,
+  referenceHover,
   referenceOutcomesAt,
-} from './engine/navigation';
-import { CONFIG_FILE } from './engine/terraceConfig';
-import { TERRACI_CONFIG_FILES } from './engine/terraciConfig';
+  workspaceDiagnostics,
+} from './engine/features';
 import { toGraphModel, toGraphModule } from './graphModel';
 import { toDiagnostic, toLocation } from './lspShapes';
 import { pipelineFor } from './pipelineRequest';

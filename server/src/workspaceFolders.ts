@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type AnalysisOptions, defaultOptions } from './engine/analysisOptions';
-import { loadAnalysisOptions } from './engine/terraceConfig';
-import { type TerraformSyntaxError, terraformSyntaxErrors } from './engine/terraformSyntax';
-import { type AnalysisResult, WorkspaceAnalysis } from './engine/workspaceAnalysis';
+import { type AnalysisResult, WorkspaceAnalysis } from './engine/analysis';
+import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from './engine/config';
+import { type TerraformSyntaxError, terraformSyntaxErrors } from './engine/hcl';
 
 /** One workspace folder's analysis and the version of its graph. */
 export interface FolderState {

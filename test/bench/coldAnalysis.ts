@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
+import { analyzeDirectory } from '../../server/src/engine/analysis';
 
 function readTree(dir: string): number {
   let bytes = 0;

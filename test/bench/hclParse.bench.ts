@@ -7,11 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
-import { keepBody, mayHaveFacts } from '../../server/src/engine/fileFacts';
-import type { ParseOptions } from '../../server/src/engine/hclBody';
-import { parseHclDocument } from '../../server/src/engine/hclDocument';
-import { hclParser } from '../../server/src/engine/hclParser';
-import { parseHcl } from '../../server/src/engine/hclSyntaxParser';
+import { type ParseOptions, parseHcl } from '../../server/src/engine/hcl';
+import { keepBody, mayHaveFacts } from '../../server/src/engine/workspace';
+import { parseHclDocument } from '../treeSitter/hclDocument';
+import { hclParser } from '../treeSitter/hclParser';
 import { generateMonorepo } from './syntheticMonorepo';
 
 const modules = Number(process.argv[2] ?? 1000);

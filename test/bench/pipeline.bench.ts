@@ -4,11 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { defaultOptions } from '../../server/src/engine/analysisOptions';
-import { affectedModules } from '../../server/src/engine/changedModules';
+import { affectedModules, WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
-import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
-import { WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
 import { generateMonorepo } from './syntheticMonorepo';
 
 const modules = Number(process.argv[2] ?? 1000);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type AddressInput, moduleIdFromKey, stateAddress } from '../../server/src/engine/backendAddress';
-import { unknown } from '../../server/src/engine/value';
+import { unknown } from '../../server/src/engine/evaluation';
+import { type AddressInput, moduleIdFromKey, stateAddress } from '../../server/src/engine/state';
 
 const base = { workspace: 'default', moduleDir: '/repo/app/api', root: '/repo' };
 function address(input: Partial<AddressInput> & Pick<AddressInput, 'type' | 'config'>): string {

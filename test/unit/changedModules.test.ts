@@ -5,9 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { defaultOptions } from '../../server/src/engine/analysisOptions';
-import { affectedModules, ChangedFilesError, changedFiles } from '../../server/src/engine/changedModules';
-import { WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
+import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { defaultOptions } from '../../server/src/engine/config';
 
 /**
  * Changed-only pipelines: a temporary git repository holding the pipeline-local-backend fixture

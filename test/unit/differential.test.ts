@@ -4,12 +4,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as hcl2json } from '@cdktf/hcl2json';
 import type { Parser } from 'web-tree-sitter';
-import { evaluate } from '../../server/src/engine/evaluate';
-import type { Expr } from '../../server/src/engine/expression';
-import type { HclBody } from '../../server/src/engine/hclBody';
-import { parseHclDocument } from '../../server/src/engine/hclDocument';
-import { hclParser } from '../../server/src/engine/hclParser';
-import { findUnknown, type Value } from '../../server/src/engine/value';
+import { evaluate, findUnknown, type Value } from '../../server/src/engine/evaluation';
+import type { Expr, HclBody } from '../../server/src/engine/hcl';
+import { parseHclDocument } from '../treeSitter/hclDocument';
+import { hclParser } from '../treeSitter/hclParser';
 import { hclFiles } from './hclFiles';
 
 /**

@@ -2,13 +2,20 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
-import { type EvalScope, evaluate } from '../../server/src/engine/evaluate';
-import type { Expr } from '../../server/src/engine/expression';
-import { expressionReferences, referencedNames } from '../../server/src/engine/expressionReferences';
-import { parseHclDocument, parseHclExpression } from '../../server/src/engine/hclDocument';
-import { hclParser } from '../../server/src/engine/hclParser';
-import { evaluateNamed } from '../../server/src/engine/locals';
-import { isUnknown, type Unknown, unknown, type Value } from '../../server/src/engine/value';
+import {
+  type EvalScope,
+  evaluate,
+  evaluateNamed,
+  expressionReferences,
+  isUnknown,
+  referencedNames,
+  type Unknown,
+  unknown,
+  type Value,
+} from '../../server/src/engine/evaluation';
+import type { Expr } from '../../server/src/engine/hcl';
+import { parseHclDocument, parseHclExpression } from '../treeSitter/hclDocument';
+import { hclParser } from '../treeSitter/hclParser';
 
 let parser: Parser;
 before(async () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
-import { type GraphJson, graphJson } from '../../server/src/engine/graphJson';
+import { analyzeDirectory } from '../../server/src/engine/analysis';
+import { type GraphJson, graphJson } from '../../server/src/engine/features';
 
 /**
  * Every fixture monorepo (test/fixtures/*, examples/*) against its expected.json: the exact

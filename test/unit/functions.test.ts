@@ -2,12 +2,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
-import { type EvalScope, evaluate } from '../../server/src/engine/evaluate';
-import { formatValue } from '../../server/src/engine/functions';
-import { parseHclExpression } from '../../server/src/engine/hclDocument';
-import { hclParser } from '../../server/src/engine/hclParser';
-import { isUnknown, type Unknown, unknown, type Value } from '../../server/src/engine/value';
-import { formatNumber } from '../../server/src/engine/valueConversion';
+import {
+  type EvalScope,
+  evaluate,
+  formatNumber,
+  formatValue,
+  isUnknown,
+  type Unknown,
+  unknown,
+  type Value,
+} from '../../server/src/engine/evaluation';
+import { parseHclExpression } from '../treeSitter/hclDocument';
+import { hclParser } from '../treeSitter/hclParser';
 
 let parser: Parser;
 before(async () => {

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { closure } from '../../server/src/engine/closure';
-import { cyclePath, cyclicComponents } from '../../server/src/engine/cycles';
-import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
-import { levelLists, numberedLevels } from '../../server/src/engine/levels';
+import {
+  closure,
+  cyclePath,
+  cyclicComponents,
+  DependencyGraph,
+  levelLists,
+  numberedLevels,
+} from '../../server/src/engine/graph';
 import { seededRandom } from '../seededRandom';
 
 /** The levels as sorted lists; throws when the graph has a cycle not among `cyclic`. */

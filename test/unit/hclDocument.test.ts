@@ -5,11 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
-import type { Expr } from '../../server/src/engine/expression';
-import type { HclBlock } from '../../server/src/engine/hclBody';
-import { parseHclDocument, parseHclExpression } from '../../server/src/engine/hclDocument';
-import { hclParser } from '../../server/src/engine/hclParser';
-import type { Range } from '../../server/src/engine/position';
+import type { Expr, HclBlock, Range } from '../../server/src/engine/hcl';
+import { parseHclDocument, parseHclExpression } from '../treeSitter/hclDocument';
+import { hclParser } from '../treeSitter/hclParser';
 
 let parser: Parser;
 before(async () => {

@@ -4,13 +4,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
-import { evaluate } from '../../server/src/engine/evaluate';
-import { keepBody } from '../../server/src/engine/fileFacts';
-import type { HclBlock, HclDocument, HclSyntaxError, ParseOptions } from '../../server/src/engine/hclBody';
-import { parseHclDocument } from '../../server/src/engine/hclDocument';
-import { hclParser } from '../../server/src/engine/hclParser';
-import { parseHcl } from '../../server/src/engine/hclSyntaxParser';
+import { evaluate } from '../../server/src/engine/evaluation';
+import {
+  type HclBlock,
+  type HclDocument,
+  type HclSyntaxError,
+  type ParseOptions,
+  parseHcl,
+} from '../../server/src/engine/hcl';
+import { keepBody } from '../../server/src/engine/workspace';
 import { seededRandom } from '../seededRandom';
+import { parseHclDocument } from '../treeSitter/hclDocument';
+import { hclParser } from '../treeSitter/hclParser';
 import { hclFiles } from './hclFiles';
 
 /**

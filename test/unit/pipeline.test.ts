@@ -3,13 +3,18 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
-import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
-import { GITLAB_MAX_NEEDS, gitlabPipeline } from '../../server/src/engine/gitlabPipeline';
-import { generatePipeline, isGeneratedByTerrace, type PipelineRequest } from '../../server/src/engine/pipeline';
-import { defaultPipelineOptions, type PipelineOptions } from '../../server/src/engine/pipelineConfig';
-import { jobSlugs, PipelineCycleError, type PipelinePlan } from '../../server/src/engine/pipelinePlan';
-import { parseTerraceConfig } from '../../server/src/engine/terraceConfig';
-import type { AnalysisResult } from '../../server/src/engine/workspaceAnalysis';
+import { type AnalysisResult, analyzeDirectory } from '../../server/src/engine/analysis';
+import { defaultPipelineOptions, type PipelineOptions, parseTerraceConfig } from '../../server/src/engine/config';
+import {
+  GITLAB_MAX_NEEDS,
+  generatePipeline,
+  gitlabPipeline,
+  isGeneratedByTerrace,
+  jobSlugs,
+  PipelineCycleError,
+  type PipelinePlan,
+  type PipelineRequest,
+} from '../../server/src/engine/pipeline';
 
 /** The generated pipelines, parsed back, on the fixture monorepos. */
 const repo = path.resolve(__dirname, '../..');

@@ -4,11 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import {
+  defaultPipelineOptions,
+  loadWorkspaceConfig,
+  parseTerraceConfig,
+  parseTerraciConfig,
+} from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
-import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
-import { loadWorkspaceConfig, parseTerraceConfig } from '../../server/src/engine/terraceConfig';
-import { parseTerraciConfig } from '../../server/src/engine/terraciConfig';
-import { WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
 
 /** The execution/gitlab/github sections of .terrace.yaml, and TerraCi's .terraci.yaml read in its place. */
 const repo = path.resolve(__dirname, '../..');

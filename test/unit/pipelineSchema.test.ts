@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { parseTerraceConfig } from '../../server/src/engine/terraceConfig';
+import { parseTerraceConfig } from '../../server/src/engine/config';
 
 /**
  * The JSON Schema of .terrace.yaml shipped in the extension (completion and checks in the editor)

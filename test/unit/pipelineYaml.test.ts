@@ -2,13 +2,18 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { analyzeDirectory } from '../../server/src/engine/analyzeDirectory';
-import { githubWorkflow } from '../../server/src/engine/githubWorkflow';
-import { gitlabPipeline } from '../../server/src/engine/gitlabPipeline';
-import { CI_SYSTEMS, generatePipeline } from '../../server/src/engine/pipeline';
-import { defaultPipelineOptions } from '../../server/src/engine/pipelineConfig';
-import { type CiFile, planPipeline } from '../../server/src/engine/pipelinePlan';
-import { yamlConstant, yamlText } from '../../server/src/engine/pipelineYaml';
+import { analyzeDirectory } from '../../server/src/engine/analysis';
+import { defaultPipelineOptions } from '../../server/src/engine/config';
+import {
+  CI_SYSTEMS,
+  type CiFile,
+  generatePipeline,
+  githubWorkflow,
+  gitlabPipeline,
+  planPipeline,
+  yamlConstant,
+  yamlText,
+} from '../../server/src/engine/pipeline';
 
 /** The pipelines' YAML writer, with the `yaml` package as the reader: what is written is what is read, in YAML 1.1 and 1.2. */
 const read = (text: string, version: '1.1' | '1.2') => parse(text, { version });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
+import { DependencyGraph } from '../../server/src/engine/graph';
 import {
   backoffDelay,
   type ExecutorOutcome,
@@ -9,7 +9,7 @@ import {
   RunCycleError,
   type RunEvent,
   runScheduled,
-} from '../../server/src/engine/runScheduler';
+} from '../../server/src/engine/run';
 
 /**
  * The run scheduler with a fake executor (the terraform behaviours are tested against the real

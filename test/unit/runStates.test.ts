@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DependencyGraph } from '../../server/src/engine/dependencyGraph';
-import { runStateLine } from '../../server/src/engine/hoverText';
-import { describeCounts, summarizePlanJson } from '../../server/src/engine/planSummary';
-import type { ModuleRunResult } from '../../server/src/engine/runScheduler';
-import { selectModules, UnknownModuleError } from '../../server/src/engine/runSelection';
-import { deriveRunState, type ModuleRecord, type PlanRecord, stalePlanReason } from '../../server/src/engine/runState';
+import { runStateLine } from '../../server/src/engine/features';
+import { DependencyGraph } from '../../server/src/engine/graph';
+import {
+  deriveRunState,
+  describeCounts,
+  type ModuleRecord,
+  type ModuleRunResult,
+  type PlanRecord,
+  selectModules,
+  stalePlanReason,
+  summarizePlanJson,
+  UnknownModuleError,
+} from '../../server/src/engine/run';
 import type { ModuleOutcome } from '../../server/src/runner/runModules';
 import {
   formatDuration,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { defaultOptions } from '../../server/src/engine/analysisOptions';
-import { parseAnalysisOptions } from '../../server/src/engine/terraceConfig';
+import { defaultOptions, parseAnalysisOptions } from '../../server/src/engine/config';
 
 describe('.terrace.yaml', () => {
   test('an empty file gives the defaults', () => {

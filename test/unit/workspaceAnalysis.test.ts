@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { defaultOptions } from '../../server/src/engine/analysisOptions';
-import { type AnalysisResult, WorkspaceAnalysis } from '../../server/src/engine/workspaceAnalysis';
+import { type AnalysisResult, WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { defaultOptions } from '../../server/src/engine/config';
 import { generateMonorepo, type SyntheticMonorepo } from '../bench/syntheticMonorepo';
 import { seededRandom } from '../seededRandom';
 

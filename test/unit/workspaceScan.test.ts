@@ -3,9 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { defaultOptions } from '../../server/src/engine/analysisOptions';
-import { moduleSegments } from '../../server/src/engine/discovery';
-import { scanWorkspace } from '../../server/src/engine/workspaceScan';
+import { defaultOptions } from '../../server/src/engine/config';
+import { moduleSegments, scanWorkspace } from '../../server/src/engine/workspace';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-scan-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-import { deriveRunState, type ModuleRunState } from '../engine/runState';
+import { deriveRunState, type ModuleRunState } from '../engine/run';
 import { moduleFingerprint } from './moduleFingerprint';
 import { lockOwner } from './moduleLock';
 import type { RunTarget } from './runModules';

@@ -1,15 +1,18 @@
 import { createWriteStream, existsSync, mkdirSync, type WriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type PlanCounts, summarizePlanJson } from '../engine/planSummary';
 import {
   checkRunnable,
+  deriveRunState,
   type ExecutorOutcome,
   effectiveParallelism,
+  type ModuleRecord,
+  type PlanCounts,
   type RunEvent,
   type RunResult,
   runScheduled,
-} from '../engine/runScheduler';
-import { deriveRunState, type ModuleRecord, stalePlanReason } from '../engine/runState';
+  stalePlanReason,
+  summarizePlanJson,
+} from '../engine/run';
 import { gitHead } from './gitHead';
 import { fileChecksum, moduleFingerprint } from './moduleFingerprint';
 import { acquireModuleLock, ModuleBusyError } from './moduleLock';

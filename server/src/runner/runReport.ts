@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { compareIds } from '../engine/cycles';
-import { describeCounts, type PlanCounts } from '../engine/planSummary';
-import type { ModuleRunResult, RunEvent } from '../engine/runScheduler';
+import { compareIds } from '../engine/graph';
+import { describeCounts, type ModuleRunResult, type PlanCounts, type RunEvent } from '../engine/run';
 import type { ModuleOutcome, RunKind, RunReport, RunTarget } from './runModules';
 
 /**

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { ModuleRecord, RunStateFile } from '../engine/runState';
+import type { ModuleRecord, RunStateFile } from '../engine/run';
 import { stateFile } from './runLayout';
 
 /** `.terrace/state.json`: the records the run states are derived from (see engine/runState.ts). */

@@ -1,6 +1,5 @@
-import { calledFolders, type FactsSource } from '../engine/changedModules';
-import { type RunSelection, selectModules } from '../engine/runSelection';
-import type { AnalysisResult } from '../engine/workspaceAnalysis';
+import { type AnalysisResult, calledFolders, type FactsSource } from '../engine/analysis';
+import { type RunSelection, selectModules } from '../engine/run';
 import type { RunTarget } from './runModules';
 
 /**

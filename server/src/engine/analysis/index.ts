@@ -1,0 +1,4 @@
+/** The analysis: scan, facts, matches and graph of one workspace, kept up to date as files change; the modules a Git change touches. */
+export { analyzeDirectory } from './analyzeDirectory';
+export { affectedModules, ChangedFilesError, calledFolders, changedFiles, type FactsSource } from './changedModules';
+export { type AnalysisResult, type ModuleSummary, WorkspaceAnalysis } from './workspaceAnalysis';

@@ -1,0 +1,428 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { AnalysisOptions } from '../config';
+import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
+import { parseHcl, type Range, tfJsonDocument } from '../hcl';
+import { type MatchResult, mergeMatches, ReferenceMatcher, writerAddresses } from '../state';
+import {
+  discoverRoots,
+  EMPTY_FACTS,
+  type EvaluatedModule,
+  evaluateModule,
+  type FileFacts,
+  type FileInput,
+  factsFromDocument,
+  fileRole,
+  keepBody,
+  localSource,
+  mayHaveFacts,
+  moduleSegments,
+  type ScannedDir,
+  type ScanProblem,
+  scanWorkspace,
+  varFileOrder,
+} from '../workspace';
+
+/** A root module as the analysis reports it. */
+export interface ModuleSummary {
+  id: string;
+  dir: string;
+  segments: Record<string, string>;
+  level: number;
+  inCycle: boolean;
+  backend: { type: string; address: string | undefined; file: string; range: Range; headerRange: Range } | undefined;
+  /** The module's first `.tf` file, to open when it declares no backend. */
+  firstFile: string;
+}
+
+export interface FileProblem {
+  file: string;
+  range: Range | undefined;
+  message: string;
+}
+
+export interface AnalysisResult extends MatchResult {
+  root: string;
+  /** Sorted by id. */
+  modules: ModuleSummary[];
+  graph: DependencyGraph;
+  levels: string[][];
+  /** Closed paths, `["a", "b", "a"]`, sorted. */
+  cycles: string[][];
+  /** The modules of each cycle (a strongly connected component), parallel to `cycles`. */
+  cycleMembers: string[][];
+  syntaxErrors: FileProblem[];
+  /** Files that could not be read, module-level problems (duplicate locals, recursive module calls). */
+  problems: FileProblem[];
+}
+
+interface LastGraph {
+  modules: readonly EvaluatedModule[];
+  matches: readonly MatchResult[];
+  dependencies: readonly (readonly number[])[];
+  summaries: readonly ModuleSummary[];
+}
+
+interface CachedFile {
+  hash: string;
+  facts: FileFacts;
+}
+
+/**
+ * The analysis of one workspace folder, kept current file by file: per-file facts are cached by
+ * content hash, a change re-evaluates only the root modules that read the changed folder, and the
+ * graph (matching, cycles, levels: linear in the number of references) is rebuilt from those.
+ */
+export class WorkspaceAnalysis {
+  private dirs = new Map<string, ScannedDir>();
+  private readonly files = new Map<string, CachedFile>();
+  private readonly factsByHash = new Map<string, { facts: FileFacts; uses: number }>();
+  private readonly evaluated = new Map<string, EvaluatedModule>();
+  /** For each root id, the folders its evaluation read (itself and its local child modules). */
+  private readonly readDirs = new Map<string, Set<string>>();
+  private scanProblems: ScanProblem[] = [];
+  private readProblems = new Map<string, string>();
+  private cached: AnalysisResult | undefined;
+  /** The root module ids, sorted; undefined when they must be decided again. */
+  private roots: string[] | undefined;
+  /** Each root id's position among the sorted roots: its node number in the graph. */
+  private rootNumbers = new Map<string, number>();
+  /** What the last graph was made of, by root number; forgotten when the roots change. */
+  private lastGraph: LastGraph | undefined;
+  private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
+  /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
+  private readonly brokenFiles = new Set<string>();
+  private readonly matcher: ReferenceMatcher;
+  private readonly backendMatchers: ((name: string) => boolean)[];
+
+  constructor(
+    readonly root: string,
+    readonly options: AnalysisOptions,
+  ) {
+    this.matcher = new ReferenceMatcher(root);
+    this.backendMatchers = options.discovery.backendConfigFiles.map((glob) =>
+      picomatch(glob, { dot: true, basename: true }),
+    );
+  }
+
+  /** Scans the folder and reads every Terraform file. `onProgress` is called as files are read. */
+  async load(onProgress?: (done: number, total: number) => void): Promise<void> {
+    const scan = await scanWorkspace(this.root, this.options.discovery);
+    this.dirs = scan.dirs;
+    this.scanProblems = scan.problems;
+    const all = [...this.dirs.values()].flatMap((dir) => [...dir.tfFiles, ...dir.varFiles, ...dir.backendFiles]);
+    // Synchronous reads of small files are several times faster than fs.promises (one
+    // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
+    for (let start = 0; start < all.length; start += LOAD_BATCH) {
+      for (const file of all.slice(start, start + LOAD_BATCH)) this.readAndCache(file);
+      onProgress?.(Math.min(start + LOAD_BATCH, all.length), all.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.evaluated.clear();
+    this.roots = undefined;
+    this.cached = undefined;
+  }
+
+  /**
+   * A file changed: `text` is its new content (an editor buffer), or undefined to read it from
+   * disk again (saved, closed, created or deleted).
+   */
+  async updateFile(file: string, text?: string): Promise<void> {
+    const listed = this.ensureListed(file);
+    if (listed === 'ignored') return;
+    const changed = text === undefined ? this.readAndCache(file) : this.cache(file, text);
+    // An unchanged text (a hover flushing an open buffer, a save) keeps every cached result.
+    if (listed === 'new') this.roots = undefined;
+    if (changed || listed === 'new') this.invalidate(path.dirname(file));
+  }
+
+  /** The file is gone: forget it. */
+  removeFile(file: string): void {
+    const dir = this.dirOf(path.dirname(file));
+    if (dir) {
+      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles]) {
+        const at = list.indexOf(file);
+        if (at >= 0) list.splice(at, 1);
+      }
+    }
+    this.forget(file);
+    this.readProblems.delete(file);
+    this.roots = undefined;
+    this.invalidate(path.dirname(file));
+  }
+
+  result(): AnalysisResult {
+    this.cached ??= this.compute();
+    return this.cached;
+  }
+
+  /** The facts of one file as last read or edited. */
+  factsOf(file: string): FileFacts | undefined {
+    return this.files.get(file)?.facts;
+  }
+
+  private compute(): AnalysisResult {
+    const rootIds = this.rootIds();
+    const modules = rootIds.map((id) => this.evaluatedModule(id));
+    const matches = this.matcher.matchEach(modules);
+    const last = this.lastGraph;
+    // Positions are root numbers; what a module's evaluation and matches decide is reused from
+    // the last graph wherever they are the same objects (all but the edited modules).
+    const dependencies = matches.map((own, n) =>
+      last?.matches[n] === own ? last.dependencies[n]! : this.dependencyNumbers(own),
+    );
+    const graph = DependencyGraph.fromNumbered(rootIds, this.rootNumbers, dependencies);
+    // Most graphs are DAGs: Kahn's algorithm alone proves it; Tarjan's runs only when it cannot.
+    let components: string[][] = [];
+    let levelOf = numberedLevels(graph, components);
+    if (!levelOf) {
+      components = cyclicComponents(graph);
+      levelOf = numberedLevels(graph, components)!;
+    }
+    const inCycle = new Set(components.flat());
+    const summaries: ModuleSummary[] = new Array(modules.length);
+    for (let n = 0; n < modules.length; n++) {
+      const module = modules[n]!;
+      const level = levelOf[n]!;
+      const cyclic = inCycle.size > 0 && inCycle.has(module.id);
+      const before = last?.modules[n] === module ? last.summaries[n] : undefined;
+      summaries[n] =
+        before?.level === level && before.inCycle === cyclic ? before : this.summary(module, level, cyclic);
+    }
+    this.lastGraph = { modules, matches, dependencies, summaries };
+    return {
+      root: this.root,
+      ...mergeMatches(matches),
+      modules: summaries,
+      graph,
+      levels: levelLists(graph, levelOf),
+      cycles: components.map((component) => cyclePath(graph, component)),
+      cycleMembers: components,
+      syntaxErrors: this.syntaxErrors(),
+      problems: this.problems(modules),
+    };
+  }
+
+  /** The numbers (positions among the roots) of the modules that one module's matches depend on. */
+  private dependencyNumbers(own: MatchResult): number[] {
+    const numbers: number[] = [];
+    for (const edge of own.edges) {
+      const to = this.rootNumbers.get(edge.to)!;
+      if (!numbers.includes(to)) numbers.push(to);
+    }
+    return numbers;
+  }
+
+  /**
+   * The root modules, decided again only when something that decides them changed: a file added
+   * or removed, or a file whose backend blocks or module calls changed.
+   */
+  private rootIds(): string[] {
+    if (!this.roots) {
+      const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
+      const roots = discoverRoots(this.dirs, factsOf, this.options.discovery).sort(compareIds);
+      this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
+      this.lastGraph = undefined;
+      for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
+      this.roots = roots;
+    }
+    return this.roots;
+  }
+
+  private evaluatedModule(id: string): EvaluatedModule {
+    const cached = this.evaluated.get(id);
+    if (cached) return cached;
+    const dir = this.dirs.get(id)!;
+    const read = new Set<string>([dir.dir]);
+    const inputs = (files: readonly string[]): FileInput[] =>
+      files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+    const module = evaluateModule(
+      {
+        id,
+        dir: dir.dir,
+        files: inputs(dir.tfFiles),
+        varFiles: inputs(dir.varFiles),
+        backendFiles: inputs(dir.backendFiles),
+        terraformWorkspace: this.options.terraformWorkspace,
+      },
+      (childDir) => {
+        read.add(childDir);
+        const child = this.dirOf(childDir);
+        return child ? inputs(child.tfFiles) : undefined;
+      },
+    );
+    this.evaluated.set(id, module);
+    this.readDirs.set(id, read);
+    return module;
+  }
+
+  private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
+    let base = this.summaries.get(module);
+    if (!base) {
+      base = this.summaryBase(module);
+      this.summaries.set(module, base);
+    }
+    return base.level === level && base.inCycle === inCycle ? base : { ...base, level, inCycle };
+  }
+
+  /** What a module's summary says apart from its place in the graph; cached per evaluation. */
+  private summaryBase(module: EvaluatedModule): ModuleSummary {
+    const dir = this.dirs.get(module.id)!;
+    const backend = module.backend;
+    const own = writerAddresses(module, 'default', this.root);
+    const address = own.length === 1 && own[0]!.known ? own[0]!.address : undefined;
+    return {
+      id: module.id,
+      dir: module.dir,
+      segments: moduleSegments(module.id, this.options.discovery.pattern),
+      level: 0,
+      inCycle: false,
+      backend: backend && {
+        type: backend.type,
+        address,
+        file: backend.file,
+        range: backend.range,
+        headerRange: backend.headerRange,
+      },
+      firstFile: dir.tfFiles[0]!,
+    };
+  }
+
+  private syntaxErrors(): FileProblem[] {
+    const errors: FileProblem[] = [];
+    for (const file of this.brokenFiles) {
+      for (const error of this.files.get(file)?.facts.syntaxErrors ?? [])
+        errors.push({ file, range: error.range, message: error.message });
+    }
+    return errors.sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : a.range!.start.line - b.range!.start.line,
+    );
+  }
+
+  /** Scan, read and module problems; a child module called from several roots reports its problem once. */
+  private problems(modules: readonly EvaluatedModule[]): FileProblem[] {
+    const all: FileProblem[] = [
+      ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
+      ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
+    ];
+    for (const module of modules) for (const problem of module.problems) all.push({ ...problem });
+    const seen = new Set<string>();
+    return all.filter((problem) => {
+      const key = `${problem.file}:${problem.range?.start.line ?? ''}:${problem.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  /** Reads a file and caches its facts; true when what the analysis knows of it changed. */
+  private readAndCache(file: string): boolean {
+    try {
+      const changed = this.cache(file, readFileSync(file, 'utf8'));
+      return this.readProblems.delete(file) || changed;
+    } catch (error) {
+      this.forget(file);
+      this.roots = undefined;
+      this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+      return true;
+    }
+  }
+
+  /**
+   * Caches the facts of `text` for `file`; true when the content changed. Facts are shared by
+   * content hash (many files are identical), and dropped when no file has that content any more,
+   * so a long editing session does not keep every version it typed.
+   */
+  private cache(file: string, text: string): boolean {
+    const hash = createHash('sha1').update(text).digest('base64');
+    if (this.files.get(file)?.hash === hash) return false;
+    let shared = this.factsByHash.get(hash);
+    if (!shared) {
+      shared = { facts: this.extract(file, text), uses: 0 };
+      this.factsByHash.set(hash, shared);
+    }
+    const before = this.files.get(file)?.facts;
+    if (!before || decidesRoots(before) !== decidesRoots(shared.facts)) this.roots = undefined;
+    this.forget(file);
+    shared.uses++;
+    this.files.set(file, { hash, facts: shared.facts });
+    if (shared.facts.syntaxErrors.length > 0) this.brokenFiles.add(file);
+    return true;
+  }
+
+  private forget(file: string): void {
+    const previous = this.files.get(file);
+    if (!previous) return;
+    this.files.delete(file);
+    this.brokenFiles.delete(file);
+    const shared = this.factsByHash.get(previous.hash);
+    if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
+  }
+
+  private extract(file: string, text: string): FileFacts {
+    if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
+    if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
+    return factsFromDocument(parseHcl(text, { keepBody }));
+  }
+
+  /** Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the analysis does not read it. */
+  private ensureListed(file: string): 'listed' | 'new' | 'ignored' {
+    const folder = path.dirname(file);
+    const relative = path.relative(this.root, folder);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return 'ignored';
+    const role = fileRole(path.basename(file), this.backendMatchers);
+    if (role === undefined) return 'ignored';
+    let dir = this.dirOf(folder);
+    if (role === 'lock') {
+      // A lock file can make its folder a root module; it has no facts of its own.
+      if (!dir || dir.hasLockFile) return 'ignored';
+      dir.hasLockFile = true;
+      return 'new';
+    }
+    let status: 'listed' | 'new' = 'listed';
+    if (!dir) {
+      if (role !== 'tfFiles') return 'ignored';
+      const id = relative === '' ? '.' : relative.split(path.sep).join('/');
+      dir = { dir: folder, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
+      this.dirs.set(id, dir);
+    }
+    const list = dir[role];
+    if (!list.includes(file)) {
+      list.push(file);
+      list.sort(role === 'varFiles' ? varFileOrder : undefined);
+      status = 'new';
+    }
+    return status;
+  }
+
+  private dirOf(folder: string): ScannedDir | undefined {
+    const relative = path.relative(this.root, folder);
+    return this.dirs.get(relative === '' ? '.' : relative.split(path.sep).join('/'));
+  }
+
+  /** Forgets the evaluation of every root that read `folder`. */
+  private invalidate(folder: string): void {
+    for (const [id, read] of this.readDirs) {
+      if (read.has(folder)) {
+        this.evaluated.delete(id);
+        this.readDirs.delete(id);
+      }
+    }
+    this.cached = undefined;
+  }
+}
+
+/** What a file says that decides which folders are root modules: backends and module sources. */
+function decidesRoots(facts: FileFacts): string {
+  const sources = facts.moduleCalls.map((call) => localSource(call.source) ?? '');
+  return `${facts.backends.length > 0}|${sources.join('|')}`;
+}
+
+function isAttributeFile(file: string): boolean {
+  return !file.endsWith('.tf');
+}
+
+/** Files read between two turns of the event loop while loading. */
+const LOAD_BATCH = 200;

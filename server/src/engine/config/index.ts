@@ -1,0 +1,21 @@
+/** The settings: .terrace.yaml, terraci's config, the analysis and pipeline options with their defaults. */
+export { type AnalysisOptions, type DiscoveryOptions, defaultOptions } from './analysisOptions';
+export type { ConfigRecord } from './configValues';
+export {
+  defaultPipelineOptions,
+  type ExecutionOptions,
+  type GithubOptions,
+  type GitlabJobKey,
+  type GitlabJobSettings,
+  type GitlabOptions,
+  type PipelineOptions,
+} from './pipelineConfig';
+export {
+  CONFIG_FILE,
+  ConfigError,
+  loadAnalysisOptions,
+  loadWorkspaceConfig,
+  parseAnalysisOptions,
+  parseTerraceConfig,
+} from './terraceConfig';
+export { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';

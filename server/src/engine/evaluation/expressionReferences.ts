@@ -1,0 +1,121 @@
+import type { Expr, Range, TemplatePart, TraversalStep } from '../hcl';
+
+/** One variable reference in an expression: `local.env` is root `local`, names `["env"]`. */
+export interface ExpressionReference {
+  root: string;
+  /** The attribute names right after the root, up to the first index or splat step. */
+  names: string[];
+  range: Range;
+}
+
+/**
+ * Every reference an expression makes to a variable root (`local`, `var`, `data`, `module`, `each`,
+ * a resource type, …), in source order. Names bound by for-expressions and `%{ for }` directives
+ * are not references inside their bodies.
+ */
+export function expressionReferences(expr: Expr): ExpressionReference[] {
+  const found: ExpressionReference[] = [];
+  collect(expr, new Set(), found);
+  return found;
+}
+
+/** The distinct names referenced under `root`, e.g. the locals a local depends on. */
+export function referencedNames(expr: Expr, root: string): Set<string> {
+  const names = new Set<string>();
+  for (const reference of expressionReferences(expr)) {
+    if (reference.root === root && reference.names[0] !== undefined) names.add(reference.names[0]);
+  }
+  return names;
+}
+
+function collect(expr: Expr, bound: ReadonlySet<string>, found: ExpressionReference[]): void {
+  switch (expr.kind) {
+    case 'literal':
+    case 'unsupported':
+      return;
+    case 'template':
+      collectParts(expr.parts, bound, found);
+      return;
+    case 'traversal':
+      if (!bound.has(expr.root)) found.push({ root: expr.root, names: leadingNames(expr.steps), range: expr.range });
+      collectSteps(expr.steps, bound, found);
+      return;
+    case 'call':
+      for (const arg of expr.args) collect(arg, bound, found);
+      return;
+    case 'conditional':
+      collect(expr.condition, bound, found);
+      collect(expr.then, bound, found);
+      collect(expr.else, bound, found);
+      return;
+    case 'tuple':
+      for (const item of expr.items) collect(item, bound, found);
+      return;
+    case 'object':
+      for (const item of expr.items) {
+        collect(item.key, bound, found);
+        collect(item.value, bound, found);
+      }
+      return;
+    case 'for': {
+      collect(expr.collection, bound, found);
+      const inner = withBound(bound, expr.keyVar, expr.valueVar);
+      for (const part of [expr.key, expr.value, expr.condition]) if (part) collect(part, inner, found);
+      return;
+    }
+    case 'index':
+      collect(expr.target, bound, found);
+      collect(expr.key, bound, found);
+      return;
+    case 'getattr':
+      collect(expr.target, bound, found);
+      return;
+    case 'splat':
+      collect(expr.target, bound, found);
+      collectSteps(expr.steps, bound, found);
+      return;
+    case 'unary':
+      collect(expr.operand, bound, found);
+      return;
+    case 'binary':
+      collect(expr.left, bound, found);
+      collect(expr.right, bound, found);
+      return;
+  }
+}
+
+function collectParts(parts: readonly TemplatePart[], bound: ReadonlySet<string>, found: ExpressionReference[]): void {
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if ('range' in part) {
+      collect(part, bound, found);
+    } else if (part.kind === 'if') {
+      collect(part.condition, bound, found);
+      collectParts(part.then, bound, found);
+      collectParts(part.else, bound, found);
+    } else {
+      collect(part.collection, bound, found);
+      collectParts(part.body, withBound(bound, part.keyVar, part.valueVar), found);
+    }
+  }
+}
+
+function collectSteps(steps: readonly TraversalStep[], bound: ReadonlySet<string>, found: ExpressionReference[]): void {
+  for (const step of steps) if (step.kind === 'index') collect(step.key, bound, found);
+}
+
+function leadingNames(steps: readonly TraversalStep[]): string[] {
+  const names: string[] = [];
+  for (const step of steps) {
+    if (step.kind !== 'attr') break;
+    names.push(step.name);
+  }
+  return names;
+}
+
+function withBound(bound: ReadonlySet<string>, keyVar: string | undefined, valueVar: string): Set<string> {
+  const inner = new Set(bound);
+  if (keyVar !== undefined) inner.add(keyVar);
+  inner.add(valueVar);
+  return inner;
+}

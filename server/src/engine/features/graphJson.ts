@@ -1,0 +1,108 @@
+import path from 'node:path';
+import type { AnalysisResult } from '../analysis';
+import type { UnmatchedReference } from '../state';
+
+/**
+ * The stable JSON form of an analysis (`terrace graph --format json`), read by other tools: ids
+ * are paths relative to the root with `/`, files are relative to the root, lines are 1-based.
+ */
+export interface GraphJson {
+  root: string;
+  modules: {
+    id: string;
+    path: string;
+    level: number;
+    segments: Record<string, string>;
+    backend: { type: string; address: string | null } | null;
+  }[];
+  edges: {
+    from: string;
+    to: string;
+    file: string;
+    line: number;
+    name: string;
+    instance: string | null;
+    address: string;
+    matchedBy: 'backend-address' | 'path-convention';
+  }[];
+  levels: string[][];
+  cycles: string[][];
+  unresolved: { from: string; file: string; line: number; name: string; instance: string | null; reason: string }[];
+  ambiguous: {
+    from: string;
+    file: string;
+    line: number;
+    name: string;
+    instance: string | null;
+    address: string;
+    writers: string[];
+  }[];
+  syntaxErrors: { file: string; line: number; column: number; message: string }[];
+  problems: { file: string; line: number | null; message: string }[];
+}
+
+export function graphJson(result: AnalysisResult): GraphJson {
+  const rel = (file: string) => relativeFile(result.root, file);
+  const place = (item: { from: string; reference: UnmatchedReference['reference'] }) => ({
+    from: item.from,
+    file: rel(item.reference.file),
+    line: item.reference.headerRange.start.line + 1,
+    name: item.reference.name,
+    instance: item.reference.instance,
+  });
+  return {
+    root: result.root,
+    modules: result.modules.map((module) => ({
+      id: module.id,
+      path: module.dir,
+      level: module.level,
+      segments: module.segments,
+      backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? null } : null,
+    })),
+    edges: sortByPlace(
+      result.edges.map((edge) => ({ ...place(edge), to: edge.to, address: edge.address, matchedBy: edge.matchedBy })),
+    ).map(({ from, to, file, line, name, instance, address, matchedBy }) => ({
+      from,
+      to,
+      file,
+      line,
+      name,
+      instance,
+      address,
+      matchedBy,
+    })),
+    levels: result.levels,
+    cycles: result.cycles,
+    unresolved: sortByPlace(result.unresolved.map((item) => ({ ...place(item), reason: item.reason }))),
+    ambiguous: sortByPlace(
+      result.ambiguous.map((item) => ({ ...place(item), address: item.address ?? '', writers: item.writers })),
+    ),
+    syntaxErrors: result.syntaxErrors.map((error) => ({
+      file: rel(error.file),
+      line: (error.range?.start.line ?? 0) + 1,
+      column: (error.range?.start.character ?? 0) + 1,
+      message: error.message,
+    })),
+    problems: result.problems.map((problem) => ({
+      file: rel(problem.file),
+      line: problem.range ? problem.range.start.line + 1 : null,
+      message: problem.message,
+    })),
+  };
+}
+
+export function relativeFile(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+}
+
+/** Sorted by reader, file, line, instance: the order a person reads them in. */
+function sortByPlace<T extends { from: string; file: string; line: number; instance: string | null }>(items: T[]): T[] {
+  const key = (item: T) => [item.from, item.file, String(item.line).padStart(8, '0'), item.instance ?? ''];
+  return items.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+    return 0;
+  });
+}

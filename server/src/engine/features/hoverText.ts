@@ -1,0 +1,89 @@
+import { pathToFileURL } from 'node:url';
+import type { AnalysisResult, ModuleSummary } from '../analysis';
+import { formatAge, type ModuleRunState } from '../run';
+import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
+
+/**
+ * Hover contents as Markdown: compact, with links that open modules (file links with a line
+ * fragment, which need no trusted command).
+ */
+export function referenceHover(result: AnalysisResult, outcomes: readonly ReferenceOutcome[]): string {
+  const first = outcomes[0];
+  if (!first) return '';
+  const reference = first.kind === 'edge' ? first.edge.reference : first.item.reference;
+  const backend = typeof reference.backend === 'string' ? ` · ${reference.backend}` : '';
+  const lines = [`**data.terraform_remote_state.${reference.name}**${backend}`, ''];
+  for (const outcome of outcomes) lines.push(`- ${outcomeLine(result, outcome)}`);
+  return lines.join('\n');
+}
+
+function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string {
+  const reference = outcome.kind === 'edge' ? outcome.edge.reference : outcome.item.reference;
+  const instance = reference.instance === null ? '' : `\`${reference.instance}\`: `;
+  switch (outcome.kind) {
+    case 'edge': {
+      const { edge } = outcome;
+      const writer = moduleById(result, edge.to);
+      const convention = edge.matchedBy === 'path-convention' ? ' (by path convention)' : '';
+      return `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · level ${writer?.level ?? '?'}${convention}`;
+    }
+    case 'ambiguous':
+      return `${instance}\`${outcome.item.address}\` → written by ${outcome.item.writers.length} modules: ${linkIds(result, outcome.item.writers)}`;
+    case 'unresolved':
+      return outcome.item.address !== undefined
+        ? `${instance}\`${outcome.item.address}\` → no module in this workspace writes it`
+        : `${instance}${outcome.item.reason}`;
+  }
+}
+
+/** The hover on a module's backend block: id, level, what it writes, dependencies and dependents, its run state. */
+export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
+  const { dependencies, dependents } = neighbours(result, module.id);
+  const cycle = cycleOf(result, module.id);
+  const lines = [`**Module \`${module.id}\`** · level ${module.level}`, ''];
+  if (module.backend?.address) lines.push(`Writes \`${module.backend.address}\``, '');
+  lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
+  lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
+  if (cycle) lines.push('', `In a cycle: ${cycle.join(' -> ')}`);
+  if (runState) lines.push('', runStateLine(runState));
+  return lines.join('\n');
+}
+
+/** `Run state: **ApplyNeeded** — 1 to add, 0 to change, 0 to destroy · planned 5 min ago`. */
+export function runStateLine(runState: ModuleRunState, now = Date.now()): string {
+  const parts = [`Run state: **${runState.state}** — ${runState.reason}`];
+  if (runState.plannedAt) parts.push(`planned ${ago(runState.plannedAt, now)}`);
+  if (runState.appliedAt) parts.push(`applied ${ago(runState.appliedAt, now)}`);
+  if (runState.running) parts.push(`running now (${runState.running.command}, pid ${runState.running.pid})`);
+  return parts.join(' · ');
+}
+
+function ago(time: string, now: number): string {
+  const ms = now - Date.parse(time);
+  return ms < 60_000 ? 'just now' : `${formatAge(ms)} ago`;
+}
+
+function linkIds(result: AnalysisResult, ids: readonly string[]): string {
+  return ids
+    .map((id) => {
+      const module = moduleById(result, id);
+      return module ? moduleLink(module) : `\`${id}\``;
+    })
+    .join(', ');
+}
+
+export function moduleLink(module: ModuleSummary): string {
+  const { file, range } = moduleLocation(module);
+  return `[${module.id}](${pathToFileURL(file).href}#L${range.start.line + 1})`;
+}
+
+/** The code lens title above a backend block: `level 2 · 3 dependencies · 5 dependents` (` · ApplyNeeded`). */
+export function moduleLensTitle(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
+  const { dependencies, dependents } = neighbours(result, module.id);
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const cycle = cycleOf(result, module.id) ? ' · in a cycle' : '';
+  const run = runState
+    ? ` · ${runState.running ? 'running' : runState.state}${runState.drifted ? ' (drifted)' : ''}`
+    : '';
+  return `level ${module.level} · ${plural(dependencies.length, 'dependency', 'dependencies')} · ${plural(dependents.length, 'dependent', 'dependents')}${cycle}${run}`;
+}

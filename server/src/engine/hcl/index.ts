@@ -1,0 +1,20 @@
+/** The HCL language: lexer, parser, the document and expression trees, positions; .tf.json read as the same document; the hcl2json syntax check. */
+export type {
+  BinaryExpr,
+  ConditionalExpr,
+  Expr,
+  ForExpr,
+  ObjectExpr,
+  TemplateExpr,
+  TemplatePart,
+  TraversalExpr,
+  TraversalStep,
+  UnaryExpr,
+} from './expression';
+export type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
+export { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } from './hclExpression';
+export { parseHcl } from './hclSyntaxParser';
+export { findLine, lineStarts } from './lineIndex';
+export type { Location, Position, Range } from './position';
+export { type TerraformSyntaxError, terraformSyntaxErrors } from './terraformSyntax';
+export { tfJsonDocument } from './tfJsonDocument';

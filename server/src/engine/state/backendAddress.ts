@@ -1,0 +1,200 @@
+import path from 'node:path';
+import { findUnknown, isObjectValue, isUnknown, type ObjectValue, type Value } from '../evaluation';
+
+/**
+ * Where a Terraform state lives, as one canonical string: the one place that decides state
+ * addresses, for writers (a root module's own backend) and readers (`terraform_remote_state`)
+ * alike, so that the two compare by equality. See terraform-facts: the location fields (bucket,
+ * storage account, organization) are part of the address, so one key in two buckets is two states.
+ */
+export type StateAddress =
+  | { known: true; address: string /** The key-ish part, for the path-convention fallback. */; key: string | undefined }
+  | { known: false; reasons: string[]; key: string | undefined };
+
+export interface AddressInput {
+  /** `s3`, `gcs`, `azurerm`, `local`, `remote` (the `cloud {}` block is `remote`), … */
+  type: string;
+  /** The backend configuration: the block's attributes, or the reader's `config`. */
+  config: ObjectValue;
+  /** The workspace whose state is meant. */
+  workspace: string;
+  /** Absolute directory that relative `local` paths resolve against: the module that runs. */
+  moduleDir: string;
+  /** Absolute workspace root; `local` addresses are shown relative to it. */
+  root: string;
+}
+
+const DEFAULT_WORKSPACE = 'default';
+
+export function stateAddress(input: AddressInput): StateAddress {
+  switch (input.type) {
+    case 's3':
+      return s3Address(input);
+    case 'gcs':
+      return gcsAddress(input);
+    case 'azurerm':
+      return azurermAddress(input);
+    case 'local':
+      return localAddress(input);
+    case 'remote':
+      return remoteAddress(input);
+    default:
+      return genericAddress(input);
+  }
+}
+
+/** Reads string fields; unknown or missing required fields become the reasons of an unknown address. */
+class Fields {
+  readonly reasons: string[] = [];
+  constructor(
+    private readonly input: AddressInput,
+    private readonly what: string,
+  ) {}
+
+  required(name: string): string {
+    const value = this.input.config[name];
+    if (value === undefined || value === null) {
+      this.reasons.push(`${this.what} sets no ${name}`);
+      return '';
+    }
+    return this.asString(name, value);
+  }
+
+  optional(name: string, fallback: string): string {
+    const value = this.input.config[name];
+    if (value === undefined || value === null) return fallback;
+    return this.asString(name, value);
+  }
+
+  private asString(name: string, value: Value): string {
+    const unknownPart = findUnknown(value);
+    if (unknownPart) {
+      this.reasons.push(...unknownPart.reasons.map((reason) => `${name}: ${reason}`));
+      return '';
+    }
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    this.reasons.push(`${name} is not a string`);
+    return '';
+  }
+
+  /** The key-ish field, when it is known, for the path-convention fallback. */
+  peek(name: string): string | undefined {
+    const value = this.input.config[name];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  result(address: string, key: string | undefined): StateAddress {
+    return this.reasons.length === 0 ? { known: true, address, key } : { known: false, reasons: this.reasons, key };
+  }
+}
+
+function what(input: AddressInput): string {
+  return `the ${input.type} backend configuration`;
+}
+
+function s3Address(input: AddressInput): StateAddress {
+  const f = new Fields(input, what(input));
+  const bucket = f.required('bucket');
+  const key = f.required('key');
+  const prefix = f.optional('workspace_key_prefix', 'env:');
+  const object = input.workspace === DEFAULT_WORKSPACE ? key : `${prefix}/${input.workspace}/${key}`;
+  return f.result(`s3://${bucket}/${object}`, f.peek('key'));
+}
+
+function gcsAddress(input: AddressInput): StateAddress {
+  const f = new Fields(input, what(input));
+  const bucket = f.required('bucket');
+  const prefix = f.optional('prefix', '').replace(/\/+$/, '');
+  const object = prefix ? `${prefix}/${input.workspace}.tfstate` : `${input.workspace}.tfstate`;
+  return f.result(`gcs://${bucket}/${object}`, f.peek('prefix'));
+}
+
+function azurermAddress(input: AddressInput): StateAddress {
+  const f = new Fields(input, what(input));
+  const account = f.required('storage_account_name');
+  const container = f.required('container_name');
+  const key = f.required('key');
+  const blob = input.workspace === DEFAULT_WORKSPACE ? key : `${key}env:${input.workspace}`;
+  return f.result(`azurerm://${account}/${container}/${blob}`, f.peek('key'));
+}
+
+function localAddress(input: AddressInput): StateAddress {
+  const f = new Fields(input, what(input));
+  const statePath = f.optional('path', 'terraform.tfstate');
+  const workspaceDir = f.optional('workspace_dir', 'terraform.tfstate.d');
+  const file =
+    input.workspace === DEFAULT_WORKSPACE
+      ? path.resolve(input.moduleDir, statePath)
+      : path.resolve(input.moduleDir, workspaceDir, input.workspace, 'terraform.tfstate');
+  const relative = path.relative(input.root, file);
+  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  return f.result(`local://${shown.split(path.sep).join('/')}`, f.peek('path'));
+}
+
+/** `remote` backends and `cloud {}` blocks: a workspace is named, or is a prefix plus the workspace. */
+function remoteAddress(input: AddressInput): StateAddress {
+  const f = new Fields(input, what(input));
+  const hostname = f.optional('hostname', 'app.terraform.io');
+  const organization = f.required('organization');
+  const workspaces = input.config['workspaces'];
+  const block = Array.isArray(workspaces) ? workspaces[0] : workspaces;
+  let name = '';
+  if (block === undefined || block === null) f.reasons.push(`${what(input)} sets no workspaces`);
+  else if (isUnknown(block)) f.reasons.push(...block.reasons);
+  else if (isObjectValue(block)) name = remoteWorkspaceName(block, input.workspace, f);
+  else f.reasons.push('workspaces is not an object');
+  return f.result(`remote://${hostname}/${organization}/${name}`, name || undefined);
+}
+
+function remoteWorkspaceName(block: ObjectValue, workspace: string, f: Fields): string {
+  const { name, prefix, tags } = block;
+  if (typeof name === 'string') return name;
+  if (typeof prefix === 'string') return `${prefix}${workspace}`;
+  const unknownPart = findUnknown(name ?? prefix ?? null);
+  if (unknownPart) f.reasons.push(...unknownPart.reasons);
+  else if (tags !== undefined) f.reasons.push('workspaces selected by tags cannot be matched statically');
+  else f.reasons.push('workspaces sets neither name nor prefix');
+  return '';
+}
+
+/**
+ * A writer that selects its remote workspaces by prefix writes a whole family of states: every
+ * `remote://host/org/<prefix><W>`. A reader may name one of them directly (`name = "net-stage"`),
+ * so the family's common start is matched too. Undefined for every other writer.
+ */
+export function addressFamily(input: AddressInput): string | undefined {
+  if (input.type !== 'remote') return undefined;
+  const { hostname, organization, workspaces } = input.config;
+  const block = Array.isArray(workspaces) ? workspaces[0] : workspaces;
+  if (!block || !isObjectValue(block) || typeof block.prefix !== 'string' || typeof block.name === 'string')
+    return undefined;
+  if (typeof organization !== 'string' || (hostname !== undefined && typeof hostname !== 'string')) return undefined;
+  return `remote://${hostname ?? 'app.terraform.io'}/${organization}/${block.prefix}`;
+}
+
+/** Other backends: the type plus every known setting, so equal configurations still compare equal. */
+function genericAddress(input: AddressInput): StateAddress {
+  const entries = Object.keys(input.config)
+    .sort()
+    .map((name) => [name, input.config[name]!] as const);
+  const unknownPart = entries.map(([, value]) => findUnknown(value)).find((found) => found !== undefined);
+  if (unknownPart) return { known: false, reasons: [...unknownPart.reasons], key: undefined };
+  const settings = entries.map(
+    ([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
+  const workspace = input.workspace === DEFAULT_WORKSPACE ? '' : `#${input.workspace}`;
+  return { known: true, address: `${input.type}://${settings.join(',')}${workspace}`, key: undefined };
+}
+
+/**
+ * The path convention (TerraCi's): a state key names the module that writes it when the key,
+ * minus `/terraform.tfstate` or `.tfstate` and a leading `env:/<workspace>/`, is the module's id.
+ */
+export function moduleIdFromKey(key: string): string {
+  return key
+    .replace(/^env:\/[^/]+\//, '')
+    .replace(/^\/+/, '')
+    .replace(/\/terraform\.tfstate$/, '')
+    .replace(/\.tfstate$/, '');
+}

@@ -1,0 +1,214 @@
+import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ObjectExpr, Range } from '../hcl';
+
+/**
+ * What one Terraform file contributes to its module's analysis: backend, remote-state reads,
+ * locals, variables and module calls, each with its range. Extracted once per file content and
+ * cached; the tree it came from is already freed.
+ */
+export interface FileFacts {
+  backends: BackendBlock[];
+  remoteStates: RemoteStateBlock[];
+  locals: NamedExpr[];
+  variables: VariableDecl[];
+  moduleCalls: ModuleCall[];
+  /** Top-level attributes: the contents of `.tfvars` and backend config files. */
+  attributes: NamedExpr[];
+  syntaxErrors: HclSyntaxError[];
+}
+
+export interface NamedExpr {
+  name: string;
+  expr: Expr;
+  range: Range;
+}
+
+/** `terraform { backend "<type>" {…} }`, or `terraform { cloud {…} }` (type `remote`). */
+export interface BackendBlock {
+  type: string;
+  /** The settings as one object expression (attributes and nested blocks such as `workspaces`). */
+  config: ObjectExpr;
+  range: Range;
+  headerRange: Range;
+  cloud: boolean;
+}
+
+export interface RemoteStateBlock {
+  name: string;
+  range: Range;
+  headerRange: Range;
+  backend: Expr | undefined;
+  /** `config = {…}` or the old `config {…}` block, as one expression. */
+  config: Expr | undefined;
+  workspace: Expr | undefined;
+  forEach: Expr | undefined;
+  count: Expr | undefined;
+  defaults: Expr | undefined;
+}
+
+export interface VariableDecl {
+  name: string;
+  default: Expr | undefined;
+  range: Range;
+}
+
+export interface ModuleCall {
+  name: string;
+  source: Expr | undefined;
+  /** The call's arguments: the child module's input variables. */
+  args: NamedExpr[];
+  forEach: Expr | undefined;
+  count: Expr | undefined;
+  range: Range;
+}
+
+/** Meta-arguments of a module call that are not the child's variables. */
+const MODULE_META = new Set(['source', 'version', 'providers', 'depends_on', 'count', 'for_each']);
+
+/** Blocks whose contents the analysis reads; the parser skips the bodies of all others. */
+export function keepBody(type: string, labels: readonly string[], depth: number): boolean {
+  if (depth === 0) {
+    if (type === 'data') return labels[0] === 'terraform_remote_state';
+    return type === 'terraform' || type === 'locals' || type === 'variable' || type === 'module';
+  }
+  return true;
+}
+
+/**
+ * Whether a file can contribute anything: a file without any of these words needs no parse.
+ * Cheap enough to run on every file of a large workspace.
+ */
+const RELEVANT = /terraform_remote_state|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b/;
+export function mayHaveFacts(text: string): boolean {
+  return RELEVANT.test(text);
+}
+
+export const EMPTY_FACTS: FileFacts = Object.freeze({
+  backends: [],
+  remoteStates: [],
+  locals: [],
+  variables: [],
+  moduleCalls: [],
+  attributes: [],
+  syntaxErrors: [],
+}) as FileFacts;
+
+export function factsFromDocument(document: HclDocument): FileFacts {
+  const facts: FileFacts = {
+    backends: [],
+    remoteStates: [],
+    locals: [],
+    variables: [],
+    moduleCalls: [],
+    attributes: document.body.attributes.map(named),
+    syntaxErrors: document.errors,
+  };
+  for (const block of document.body.blocks) {
+    if (!block.body) continue;
+    switch (block.type) {
+      case 'terraform':
+        facts.backends.push(...backendsOf(block.body));
+        break;
+      case 'data':
+        if (block.labels[0] === 'terraform_remote_state' && block.labels[1] !== undefined) {
+          facts.remoteStates.push(remoteStateOf(block, block.body));
+        }
+        break;
+      case 'locals':
+        facts.locals.push(...block.body.attributes.map(named));
+        break;
+      case 'variable':
+        if (block.labels[0] !== undefined) {
+          facts.variables.push({
+            name: block.labels[0],
+            default: attribute(block.body, 'default'),
+            range: block.range,
+          });
+        }
+        break;
+      case 'module':
+        if (block.labels[0] !== undefined) facts.moduleCalls.push(moduleCallOf(block.labels[0], block, block.body));
+        break;
+    }
+  }
+  return facts;
+}
+
+function named(attr: HclAttribute): NamedExpr {
+  return { name: attr.name, expr: attr.expr, range: attr.range };
+}
+
+function attribute(body: HclBody, name: string): Expr | undefined {
+  return body.attributes.find((attr) => attr.name === name)?.expr;
+}
+
+function backendsOf(body: HclBody): BackendBlock[] {
+  const backends: BackendBlock[] = [];
+  for (const block of body.blocks) {
+    if (!block.body) continue;
+    if (block.type === 'backend' && block.labels[0] !== undefined) {
+      backends.push({
+        type: block.labels[0],
+        config: bodyAsObject(block.body, block.range),
+        range: block.range,
+        headerRange: block.headerRange,
+        cloud: false,
+      });
+    } else if (block.type === 'cloud') {
+      backends.push({
+        type: 'remote',
+        config: bodyAsObject(block.body, block.range),
+        range: block.range,
+        headerRange: block.headerRange,
+        cloud: true,
+      });
+    }
+  }
+  return backends;
+}
+
+function remoteStateOf(block: HclBlock, body: HclBody): RemoteStateBlock {
+  const configBlock = body.blocks.find((inner) => inner.type === 'config' && inner.body);
+  return {
+    name: block.labels[1]!,
+    range: block.range,
+    headerRange: block.headerRange,
+    backend: attribute(body, 'backend'),
+    config:
+      attribute(body, 'config') ?? (configBlock?.body ? bodyAsObject(configBlock.body, configBlock.range) : undefined),
+    workspace: attribute(body, 'workspace'),
+    forEach: attribute(body, 'for_each'),
+    count: attribute(body, 'count'),
+    defaults: attribute(body, 'defaults'),
+  };
+}
+
+function moduleCallOf(name: string, block: HclBlock, body: HclBody): ModuleCall {
+  return {
+    name,
+    source: attribute(body, 'source'),
+    args: body.attributes.filter((attr) => !MODULE_META.has(attr.name)).map(named),
+    forEach: attribute(body, 'for_each'),
+    count: attribute(body, 'count'),
+    range: block.range,
+  };
+}
+
+/**
+ * A block body as one object expression: attributes as keys, nested blocks as objects under their
+ * type (`workspaces { prefix = "x" }` → `workspaces = { prefix = "x" }`), the shape Terraform
+ * gives the same settings written as an attribute.
+ */
+export function bodyAsObject(body: HclBody, range: Range): ObjectExpr {
+  const items: ObjectExpr['items'] = body.attributes.map((attr) => ({
+    key: { kind: 'literal', value: attr.name, range: attr.nameRange },
+    value: attr.expr,
+  }));
+  for (const block of body.blocks) {
+    if (!block.body) continue;
+    items.push({
+      key: { kind: 'literal', value: block.type, range: block.headerRange },
+      value: bodyAsObject(block.body, block.range),
+    });
+  }
+  return { kind: 'object', items, range };
+}

@@ -1,0 +1,336 @@
+import path from 'node:path';
+import {
+  type EvalScope,
+  evaluate,
+  evaluateNamed,
+  isObjectValue,
+  isUnknown,
+  type ObjectValue,
+  type Unknown,
+  unknown,
+  type Value,
+} from '../evaluation';
+import type { Expr, Range } from '../hcl';
+import { localSource } from './discovery';
+import type { BackendBlock, FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
+
+/** A file and what it contributes. */
+export interface FileInput {
+  file: string;
+  facts: FileFacts;
+}
+
+/** One root module's inputs: its own files, its variable files and its partial backend files. */
+export interface ModuleInput {
+  id: string;
+  /** Absolute folder: the working directory Terraform runs in, against which local paths resolve. */
+  dir: string;
+  files: readonly FileInput[];
+  varFiles: readonly FileInput[];
+  backendFiles: readonly FileInput[];
+  /** The value of `terraform.workspace`. */
+  terraformWorkspace: string;
+}
+
+/** The `.tf` files of a local child module's folder, or undefined when the folder has none. */
+export type ChildModules = (dir: string) => readonly FileInput[] | undefined;
+
+/** A module's own backend: where it writes its state. */
+export interface ModuleBackend {
+  type: string;
+  file: string;
+  range: Range;
+  headerRange: Range;
+  /** One configuration per partial backend file (merged over the block), or the block's alone. */
+  configs: { config: ObjectValue | Unknown; from: string | undefined }[];
+}
+
+/** One instance of a `terraform_remote_state` block, evaluated in the root that runs it. */
+export interface Reference {
+  name: string;
+  /** The file that holds the block: the root's own, or a child module's. */
+  file: string;
+  range: Range;
+  headerRange: Range;
+  /** The for_each key or count index; for a block in a child module, prefixed with the call (`module.x`). */
+  instance: string | null;
+  backend: string | Unknown;
+  config: ObjectValue | Unknown;
+  workspace: string | Unknown;
+  /** The root module's folder (Terraform's working directory), for local paths. */
+  cwd: string;
+}
+
+export interface ModuleProblem {
+  file: string;
+  range: Range;
+  message: string;
+}
+
+export interface EvaluatedModule {
+  id: string;
+  dir: string;
+  backend: ModuleBackend | undefined;
+  references: Reference[];
+  problems: ModuleProblem[];
+}
+
+/** How deep local module calls are followed; deeper nesting is reported, not followed. */
+const MAX_MODULE_DEPTH = 10;
+
+export function evaluateModule(input: ModuleInput, children: ChildModules): EvaluatedModule {
+  const problems: ModuleProblem[] = [];
+  const tfvars = tfvarValues(input.varFiles);
+  const context: ModuleContext = {
+    dir: input.dir,
+    rootDir: input.dir,
+    files: input.files,
+    variables: (name) => (tfvars.has(name) ? tfvars.get(name) : undefined),
+    prefix: '',
+    stack: [input.dir],
+    terraformWorkspace: input.terraformWorkspace,
+  };
+  const references = moduleReferences(context, children, problems);
+  return { id: input.id, dir: input.dir, backend: moduleBackend(input, problems), references, problems };
+}
+
+interface ModuleContext {
+  /** The module's own folder. */
+  dir: string;
+  /** The root module's folder. */
+  rootDir: string;
+  files: readonly FileInput[];
+  /** Values given from outside: tfvars for a root, call arguments for a child. */
+  variables: (name: string) => Value | undefined;
+  /** The module call path for instance names, e.g. `module.reader` (empty for the root). */
+  prefix: string;
+  /** Folders on the call path, to stop recursive calls. */
+  stack: string[];
+  terraformWorkspace: string;
+}
+
+function moduleReferences(context: ModuleContext, children: ChildModules, problems: ModuleProblem[]): Reference[] {
+  const scope = moduleScope(context, problems);
+  const references: Reference[] = [];
+  for (const { file, facts } of context.files) {
+    for (const block of facts.remoteStates) references.push(...blockInstances(block, file, scope, context));
+    for (const call of facts.moduleCalls)
+      references.push(...childReferences(call, file, scope, context, children, problems));
+  }
+  return references;
+}
+
+/** `var`, `local`, `path` and `terraform` for one module. */
+function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalScope {
+  const base = new Map<string, Value>([
+    ['path', { module: relativeModulePath(context), root: '.', cwd: context.rootDir }],
+    ['terraform', { workspace: context.terraformWorkspace }],
+  ]);
+  const vars: Record<string, Value> = {};
+  for (const { facts } of context.files) {
+    for (const variable of facts.variables) {
+      vars[variable.name] =
+        context.variables(variable.name) ??
+        (variable.default ? evaluate(variable.default, base) : unknown(`var.${variable.name} has no default`));
+    }
+  }
+  base.set('var', vars);
+  const locals = new Map<string, Expr>();
+  const where = new Map<string, { file: string; range: Range }>();
+  for (const { file, facts } of context.files) {
+    for (const local of facts.locals) {
+      if (locals.has(local.name))
+        problems.push({ file, range: local.range, message: `local.${local.name} is defined more than once` });
+      locals.set(local.name, local.expr);
+      where.set(local.name, { file, range: local.range });
+    }
+  }
+  const evaluated = evaluateNamed(locals, 'local', base);
+  for (const cycle of evaluated.cycles) {
+    const at = where.get(cycle[0]!)!;
+    problems.push({ ...at, message: `${cycle.map((name) => `local.${name}`).join(' -> ')} is a cycle` });
+  }
+  base.set('local', Object.fromEntries(evaluated.values));
+  return base;
+}
+
+function relativeModulePath(context: ModuleContext): string {
+  const relative = path.relative(context.rootDir, context.dir);
+  return relative === '' ? '.' : relative.split(path.sep).join('/');
+}
+
+/** One reference per `for_each` key or `count` index, or one for a plain block. */
+function blockInstances(block: RemoteStateBlock, file: string, scope: EvalScope, context: ModuleContext): Reference[] {
+  const make = (instance: string | null, instanceScope: EvalScope): Reference => ({
+    name: block.name,
+    file,
+    range: block.range,
+    headerRange: block.headerRange,
+    instance: joinInstance(context.prefix, instance),
+    backend: stringValue(
+      block.backend ? evaluate(block.backend, instanceScope) : unknown('backend is not set'),
+      'backend',
+    ),
+    config: objectValue(block.config ? evaluate(block.config, instanceScope) : {}, 'config'),
+    workspace: block.workspace ? stringValue(evaluate(block.workspace, instanceScope), 'workspace') : 'default',
+    cwd: context.rootDir,
+  });
+  return expand(block.forEach, block.count, scope).map(({ key, scope: s }) => make(key, s));
+}
+
+interface Instance {
+  key: string | null;
+  scope: EvalScope;
+}
+
+/**
+ * The instances of a block with `for_each` or `count`: one per element, with `each` or `count`
+ * in scope. An unknown collection gives one instance whose `each`/`count` is unknown, so the
+ * reference is reported unresolved with the reason.
+ */
+function expand(forEach: Expr | undefined, count: Expr | undefined, scope: EvalScope): Instance[] {
+  if (forEach) {
+    const collection = evaluate(forEach, scope);
+    if (isUnknown(collection)) {
+      const each = unknown(...collection.reasons.map((reason) => `for_each: ${reason}`));
+      return [{ key: null, scope: withRoot(scope, 'each', { key: each, value: each }) }];
+    }
+    const entries: [string, Value][] = Array.isArray(collection)
+      ? collection.map((item) => [typeof item === 'string' ? item : JSON.stringify(item), item])
+      : isObjectValue(collection)
+        ? Object.entries(collection)
+        : [];
+    return entries.map(([key, value]) => ({ key, scope: withRoot(scope, 'each', { key, value }) }));
+  }
+  if (count) {
+    const n = evaluate(count, scope);
+    if (typeof n !== 'number') {
+      const reasons = isUnknown(n) ? n.reasons : ['count is not a number'];
+      return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(...reasons.map((r) => `count: ${r}`)) }) }];
+    }
+    return Array.from({ length: Math.max(0, Math.floor(n)) }, (_, index) => ({
+      key: String(index),
+      scope: withRoot(scope, 'count', { index }),
+    }));
+  }
+  return [{ key: null, scope }];
+}
+
+function withRoot(scope: EvalScope, name: string, value: Value): EvalScope {
+  return new Map(scope).set(name, value);
+}
+
+function joinInstance(prefix: string, key: string | null): string | null {
+  if (!prefix) return key;
+  return key === null ? prefix : `${prefix}[${JSON.stringify(key)}]`;
+}
+
+/** The remote_state blocks of a local child module, evaluated with the call's arguments. */
+function childReferences(
+  call: FileFacts['moduleCalls'][number],
+  file: string,
+  scope: EvalScope,
+  context: ModuleContext,
+  children: ChildModules,
+  problems: ModuleProblem[],
+): Reference[] {
+  const source = localSource(call.source);
+  if (source === undefined) return [];
+  const childDir = path.resolve(context.dir, source);
+  if (context.stack.includes(childDir)) {
+    problems.push({
+      file,
+      range: call.range,
+      message: `module.${call.name} calls ${source}, which is already on the call path`,
+    });
+    return [];
+  }
+  if (context.stack.length > MAX_MODULE_DEPTH) {
+    problems.push({
+      file,
+      range: call.range,
+      message: `module.${call.name} is nested deeper than ${MAX_MODULE_DEPTH} calls; not followed`,
+    });
+    return [];
+  }
+  const childFiles = children(childDir);
+  if (!childFiles) {
+    problems.push({ file, range: call.range, message: `module.${call.name}: no Terraform files in ${source}` });
+    return [];
+  }
+  const references: Reference[] = [];
+  for (const instance of expand(call.forEach, call.count, scope)) {
+    const args = new Map(call.args.map((arg: NamedExpr) => [arg.name, evaluate(arg.expr, instance.scope)]));
+    const callName = `module.${call.name}`;
+    const childContext: ModuleContext = {
+      dir: childDir,
+      rootDir: context.rootDir,
+      files: childFiles,
+      variables: (name) => args.get(name),
+      prefix: context.prefix ? `${context.prefix}.${callName}` : callName,
+      stack: [...context.stack, childDir],
+      terraformWorkspace: context.terraformWorkspace,
+    };
+    if (instance.key !== null) childContext.prefix += `[${JSON.stringify(instance.key)}]`;
+    references.push(...moduleReferences(childContext, children, problems));
+  }
+  return references;
+}
+
+/** Values from terraform.tfvars and *.auto.tfvars; later files override earlier ones. */
+function tfvarValues(varFiles: readonly FileInput[]): Map<string, Value> {
+  const values = new Map<string, Value>();
+  const empty: EvalScope = new Map();
+  for (const { facts } of varFiles)
+    for (const attr of facts.attributes) values.set(attr.name, evaluate(attr.expr, empty));
+  return values;
+}
+
+/**
+ * The module's backend. Terraform allows no variables in a backend block, so it is evaluated in an
+ * empty scope; partial backend files each complete it into one alternative configuration.
+ */
+function moduleBackend(input: ModuleInput, problems: ModuleProblem[]): ModuleBackend | undefined {
+  const found: { file: string; block: BackendBlock }[] = [];
+  for (const { file, facts } of input.files) for (const block of facts.backends) found.push({ file, block });
+  const first = found[0];
+  if (!first) return undefined;
+  for (const extra of found.slice(1)) {
+    problems.push({
+      file: extra.file,
+      range: extra.block.headerRange,
+      message: 'a module can declare only one backend; this one is ignored',
+    });
+  }
+  const empty: EvalScope = new Map();
+  const blockConfig = objectValue(evaluate(first.block.config, empty), 'backend configuration');
+  const configs: ModuleBackend['configs'] =
+    input.backendFiles.length === 0
+      ? [{ config: blockConfig, from: undefined }]
+      : input.backendFiles.map(({ file, facts }) => ({
+          config: isUnknown(blockConfig)
+            ? blockConfig
+            : {
+                ...blockConfig,
+                ...Object.fromEntries(facts.attributes.map((attr) => [attr.name, evaluate(attr.expr, empty)])),
+              },
+          from: file,
+        }));
+  return {
+    type: first.block.type,
+    file: first.file,
+    range: first.block.range,
+    headerRange: first.block.headerRange,
+    configs,
+  };
+}
+
+function stringValue(value: Value, what: string): string | Unknown {
+  if (typeof value === 'string' || isUnknown(value)) return value;
+  return unknown(`${what} is not a string`);
+}
+
+function objectValue(value: Value, what: string): ObjectValue | Unknown {
+  if (isObjectValue(value) || isUnknown(value)) return value;
+  return unknown(`${what} is not an object`);
+}

@@ -1,0 +1,168 @@
+import type { Dirent } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import type { DiscoveryOptions } from '../config';
+
+/** One folder that holds Terraform files, with the files the analysis reads. */
+export interface ScannedDir {
+  /** Absolute path. */
+  dir: string;
+  /** Path relative to the root with `/`; `.` for the root itself. */
+  id: string;
+  /** `.tf` and `.tf.json` files, absolute, sorted. */
+  tfFiles: string[];
+  /** `terraform.tfvars` and `*.auto.tfvars` (and their `.json` forms), in Terraform's load order. */
+  varFiles: string[];
+  /** Partial backend configuration files matching `backendConfigFiles`, sorted. */
+  backendFiles: string[];
+  hasLockFile: boolean;
+}
+
+export interface ScanProblem {
+  path: string;
+  message: string;
+}
+
+export interface ScanResult {
+  dirs: Map<string, ScannedDir>;
+  problems: ScanProblem[];
+}
+
+/** Folders never worth reading: provider caches, VCS data, JavaScript packages, Terrace's own runs. */
+const SKIPPED = new Set(['.terraform', '.git', 'node_modules', '.terrace']);
+
+/** What a file is to the analysis, by its name. */
+export function fileRole(
+  name: string,
+  backendMatchers: readonly ((name: string) => boolean)[],
+): keyof Pick<ScannedDir, 'tfFiles' | 'varFiles' | 'backendFiles'> | 'lock' | undefined {
+  if (name.endsWith('.tf') || name.endsWith('.tf.json')) return 'tfFiles';
+  if (
+    name === 'terraform.tfvars' ||
+    name === 'terraform.tfvars.json' ||
+    name.endsWith('.auto.tfvars') ||
+    name.endsWith('.auto.tfvars.json')
+  )
+    return 'varFiles';
+  if (name === '.terraform.lock.hcl') return 'lock';
+  if (backendMatchers.some((matches) => matches(name))) return 'backendFiles';
+  return undefined;
+}
+
+/** Terraform loads terraform.tfvars first, then *.auto.tfvars in lexical order; later values win. */
+export function varFileOrder(a: string, b: string): number {
+  const rank = (file: string) => (path.basename(file).startsWith('terraform.tfvars') ? 0 : 1);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * Walks `root` and lists every folder with Terraform files. Skips `.terraform/`, `.git/`,
+ * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below) and
+ * the `exclude` globs. Symbolic links to folders are followed once (a loop is cut and reported).
+ */
+export async function scanWorkspace(root: string, options: DiscoveryOptions): Promise<ScanResult> {
+  const result: ScanResult = { dirs: new Map(), problems: [] };
+  const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
+  const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
+  const visited = new Set<string>();
+
+  /** `real` is the folder's real path: derived from its parent's, and asked of the system only behind a symbolic link. */
+  function walk(dir: string, id: string, real: string, rules: readonly { base: string; ig: Ignore }[]): void {
+    if (visited.has(real)) {
+      result.problems.push({ path: dir, message: 'skipped: a symbolic link loops back to a folder already read' });
+      return;
+    }
+    visited.add(real);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      result.problems.push({ path: dir, message: describe(error) });
+      return;
+    }
+    const ownRules = entries.some((entry) => entry.name === '.gitignore')
+      ? gitignoreRules(dir, id, rules, result)
+      : rules;
+    const subdirs: [string, string, string][] = [];
+    const scanned: ScannedDir = { dir, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
+    // Folders here are absolute and normalized already: joining by hand saves path.join's
+    // normalizing on every entry of a large tree.
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    for (const entry of entries) {
+      const childId = id === '.' ? entry.name : `${id}/${entry.name}`;
+      const full = prefix + entry.name;
+      const isLink = entry.isSymbolicLink();
+      const isDir = entry.isDirectory() || (isLink && isDirectory(full));
+      if (isIgnored(ownRules, childId, isDir)) continue;
+      if (isDir) {
+        if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
+        const childReal = isLink ? realOrSelf(full) : (real.endsWith(path.sep) ? real : real + path.sep) + entry.name;
+        subdirs.push([full, childId, childReal]);
+        continue;
+      }
+      const role = fileRole(entry.name, backendMatchers);
+      if (role === 'lock') scanned.hasLockFile = true;
+      else if (role) scanned[role].push(full);
+    }
+    if (scanned.tfFiles.length > 0) {
+      scanned.tfFiles.sort();
+      scanned.varFiles.sort(varFileOrder);
+      scanned.backendFiles.sort();
+      result.dirs.set(id, scanned);
+    }
+    for (const [full, childId, childReal] of subdirs) walk(full, childId, childReal, ownRules);
+  }
+
+  try {
+    walk(path.normalize(root), '.', realpathSync(root), []);
+  } catch (error) {
+    result.problems.push({ path: root, message: describe(error) });
+  }
+  return result;
+}
+
+function gitignoreRules(
+  dir: string,
+  id: string,
+  inherited: readonly { base: string; ig: Ignore }[],
+  result: ScanResult,
+): readonly { base: string; ig: Ignore }[] {
+  try {
+    const text = readFileSync(path.join(dir, '.gitignore'), 'utf8');
+    return [...inherited, { base: id === '.' ? '' : `${id}/`, ig: ignore().add(text) }];
+  } catch (error) {
+    result.problems.push({ path: path.join(dir, '.gitignore'), message: describe(error) });
+    return inherited;
+  }
+}
+
+function isIgnored(rules: readonly { base: string; ig: Ignore }[], id: string, isDir: boolean): boolean {
+  for (const { base, ig } of rules) {
+    if (!id.startsWith(base)) continue;
+    const relative = id.slice(base.length);
+    if (ig.ignores(isDir ? `${relative}/` : relative)) return true;
+  }
+  return false;
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

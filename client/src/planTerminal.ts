@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { summaryRowModule } from '../../server/src/runner/runReport';
+import { summaryRowModule } from '../../runner/src';
 
 /**
  * The integrated terminal of a run (`Terrace: plan`, `Terrace: apply`, `Terrace: drift`): a

@@ -1,6 +1,17 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  applyCandidates,
+  LOG_FILE,
+  moduleRunDir,
+  type RunKind,
+  RunPrinter,
+  type RunReport,
+  resolveTerraformBinary,
+  runModules,
+  TerraformNotFoundError,
+} from '../../runner/src';
 import { describeCounts, ParallelismError, RunCycleError } from '../../server/src/engine/run';
 import {
   ModuleForUriRequest,
@@ -9,10 +20,6 @@ import {
   RunTargetsRequest,
   type RunTargetWire,
 } from '../../server/src/protocol';
-import { LOG_FILE, moduleRunDir } from '../../server/src/runner/runLayout';
-import { applyCandidates, type RunKind, type RunReport, runModules } from '../../server/src/runner/runModules';
-import { RunPrinter } from '../../server/src/runner/runReport';
-import { resolveTerraformBinary, TerraformNotFoundError } from '../../server/src/runner/terraformBinary';
 import { PlanTerminal } from './planTerminal';
 import { planMaxAgeMs, runSettingsFor } from './runSettings';
 

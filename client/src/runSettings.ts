@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
+import type { RunSettings } from '../../runner/src';
 import type { RunTargetsResult } from '../../server/src/protocol';
-import type { RunSettings } from '../../server/src/runner/runModules';
 
 /**
  * The settings of Run Plans for a folder: the editor's `terrace.*` settings where the user set

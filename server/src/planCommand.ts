@@ -1,11 +1,7 @@
+import { killAllProcessGroups, RunPrinter, runModules, runTargets, TerraformNotFoundError } from '../../runner/src';
 import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
 import { ParallelismError, RunCycleError, UnknownModuleError } from './engine/run';
-import { runModules } from './runner/runModules';
-import { RunPrinter } from './runner/runReport';
-import { runTargets } from './runner/runTargets';
-import { TerraformNotFoundError } from './runner/terraformBinary';
-import { killAllProcessGroups } from './runner/terraformProcess';
 
 export interface PlanFlags {
   parallelism?: string;

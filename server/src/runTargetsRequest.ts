@@ -1,8 +1,8 @@
+import { runTargets } from '../../runner/src';
 import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import { UnknownModuleError } from './engine/run';
 import type { RunTargetsParams, RunTargetsResult } from './protocol';
-import { runTargets } from './runner/runTargets';
 import type { FolderState } from './workspaceFolders';
 
 /**

@@ -44,7 +44,7 @@ import {
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
 } from './protocol';
-import { RunStates } from './runStates';
+import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
 import { type EditorSettings, type FolderState, WorkspaceFolders } from './workspaceFolders';
 
@@ -71,7 +71,7 @@ const folders = new WorkspaceFolders(
 );
 
 /** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
-const runStates = new RunStates(async (root) => {
+const runStateCache = new RunStateCache(async (root) => {
   const hours = ((await editorSettings(root)) as { planMaxAge?: unknown }).planMaxAge;
   return typeof hours === 'number' ? hours : DEFAULT_PLAN_MAX_AGE_HOURS;
 });
@@ -143,7 +143,7 @@ documents.onDidClose((event) => folders.fileChanged(uriToPath(event.document.uri
 
 connection.onDidChangeWatchedFiles((params) => {
   if (params.changes.some((change) => !uriToPath(change.uri).includes(`${path.sep}.terrace${path.sep}`)))
-    runStates.filesChanged();
+    runStateCache.filesChanged();
   for (const change of params.changes) {
     const file = uriToPath(change.uri);
     if (file.includes(`${path.sep}.terrace${path.sep}`)) {
@@ -166,7 +166,7 @@ connection.onHover(async (params): Promise<Hover | null> => {
   if (outcomes.length > 0) return markdown(referenceHover(result, outcomes));
   const module = moduleWithBackendAt(result, file, params.position);
   if (!module) return null;
-  const runState = (await runStates.forFolder(found.folder))?.get(module.id);
+  const runState = (await runStateCache.forFolder(found.folder))?.get(module.id);
   return markdown(moduleHover(result, module, runState));
 });
 
@@ -208,7 +208,7 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return [];
   const { result, file, folder } = found;
-  const states = await runStates.forFolder(folder);
+  const states = await runStateCache.forFolder(folder);
   return result.modules
     .filter((module) => module.backend?.file === file)
     .map((module) => ({
@@ -226,7 +226,7 @@ connection.onRequest(GraphRequest.type, async (params) => {
   if (!folder) return null;
   await folder.ready;
   const model = toGraphModel(folder.analysis.result(), folder.version);
-  const states = await runStates.forFolder(folder);
+  const states = await runStateCache.forFolder(folder);
   if (states) for (const module of model.modules) module.runState = states.get(module.id);
   return model;
 });
@@ -258,7 +258,7 @@ connection.onNotification(RunStateChangedNotification.type, () => runStatesChang
  * the graph panel ask again, once per burst of changes.
  */
 function runStatesChanged(): void {
-  runStates.changed();
+  runStateCache.changed();
   if (runStateTimer) clearTimeout(runStateTimer);
   runStateTimer = setTimeout(() => {
     runStateTimer = undefined;
@@ -408,7 +408,7 @@ function sendStatus(): void {
 
 function forgetFolder(root: string): void {
   folders.remove(root);
-  runStates.forget(root);
+  runStateCache.forget(root);
   for (const file of published.get(root) ?? [])
     void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
   published.delete(root);

@@ -10,6 +10,7 @@ import {
   FileChangeType,
   type Hover,
 } from 'vscode-languageserver-protocol/node';
+import { moduleFingerprint, updateModuleRecord } from '../../runner/src';
 import {
   type GraphModel,
   GraphRequest,
@@ -17,8 +18,6 @@ import {
   RunTargetsRequest,
   type ServerStatusParams,
 } from '../../server/src/protocol';
-import { moduleFingerprint } from '../../server/src/runner/moduleFingerprint';
-import { updateModuleRecord } from '../../server/src/runner/runState';
 import { LspTestClient, repoRoot } from './lspClient';
 
 /**

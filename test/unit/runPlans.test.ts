@@ -15,24 +15,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseArgs } from 'node:util';
-import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
-import { defaultOptions } from '../../server/src/engine/config';
-import { ParallelismError, RunCycleError, type RunEvent, type RunSelection } from '../../server/src/engine/run';
-import { planCommand } from '../../server/src/planCommand';
-import { acquireModuleLock } from '../../server/src/runner/moduleLock';
-import { moduleRunStates } from '../../server/src/runner/moduleStates';
 import {
+  acquireModuleLock,
   applyCandidates,
   type ModuleOutcome,
+  moduleRunStates,
   type RunReport,
   type RunRequest,
   type RunSettings,
   type RunTarget,
+  readRunState,
   runModules,
-} from '../../server/src/runner/runModules';
-import { readRunState } from '../../server/src/runner/runState';
-import { runTargets } from '../../server/src/runner/runTargets';
-import { TerraformNotFoundError } from '../../server/src/runner/terraformBinary';
+  runTargets,
+  TerraformNotFoundError,
+} from '../../runner/src';
+import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { defaultOptions } from '../../server/src/engine/config';
+import { ParallelismError, RunCycleError, type RunEvent, type RunSelection } from '../../server/src/engine/run';
+import { planCommand } from '../../server/src/planCommand';
 
 /**
  * Run Plans against the real terraform binary, offline: the run-levels fixture (builtin

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import {
+  formatDuration,
+  idColor,
+  type ModuleOutcome,
+  orderByDependencies,
+  resultText,
+  summaryRowModule,
+} from '../../runner/src';
 import { runStateLine } from '../../server/src/engine/features';
 import { DependencyGraph } from '../../server/src/engine/graph';
 import {
@@ -13,14 +21,6 @@ import {
   summarizePlanJson,
   UnknownModuleError,
 } from '../../server/src/engine/run';
-import type { ModuleOutcome } from '../../server/src/runner/runModules';
-import {
-  formatDuration,
-  idColor,
-  orderByDependencies,
-  resultText,
-  summaryRowModule,
-} from '../../server/src/runner/runReport';
 
 /** The pure parts of Run Plans: run states, plan summaries, selections and what the terminal prints. */
 const T0 = Date.parse('2025-06-01T10:00:00.000Z');

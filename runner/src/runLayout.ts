@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * Where runs keep their files, all under `<workspace>/.terrace/` (which belongs in .gitignore):
  *
- *     .terrace/state.json                        the run states of the modules (runState.ts)
+ *     .terrace/state.json                        the run states of the modules (stateFile.ts)
  *     .terrace/locks/<module id>.lock            one per module being run (moduleLock.ts)
  *     .terrace/runs/<timestamp>/<module id>/     plan.tfplan, terraform.log, summary.json
  */

@@ -12,12 +12,12 @@ import {
   runScheduled,
   stalePlanReason,
   summarizePlanJson,
-} from '../engine/run';
+} from '../../server/src/engine/run';
 import { gitHead } from './gitHead';
 import { fileChecksum, moduleFingerprint } from './moduleFingerprint';
 import { acquireModuleLock, ModuleBusyError } from './moduleLock';
 import { createRunDir, LOG_FILE, moduleRunDir, PLAN_FILE, SUMMARY_FILE } from './runLayout';
-import { readRunState, updateModuleRecord } from './runState';
+import { readRunState, updateModuleRecord } from './stateFile';
 import { resolveTerraformBinary, type TerraformBinary } from './terraformBinary';
 import { runTerraform, type TerraformExit } from './terraformProcess';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { compareIds } from '../engine/graph';
-import { describeCounts, type ModuleRunResult, type PlanCounts, type RunEvent } from '../engine/run';
+import { compareIds } from '../../server/src/engine/graph';
+import { describeCounts, type ModuleRunResult, type PlanCounts, type RunEvent } from '../../server/src/engine/run';
 import type { ModuleOutcome, RunKind, RunReport, RunTarget } from './runModules';
 
 /**

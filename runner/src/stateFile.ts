@@ -10,10 +10,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { ModuleRecord, RunStateFile } from '../engine/run';
+import type { ModuleRecord, RunStateFile } from '../../server/src/engine/run';
 import { stateFile } from './runLayout';
 
-/** `.terrace/state.json`: the records the run states are derived from (see engine/runState.ts). */
+/** `.terrace/state.json`: the records the run states are derived from (see the engine's run/runStateDerivation.ts). */
 export function emptyRunState(): RunStateFile {
   return { version: 1, modules: {} };
 }

@@ -1,8 +1,8 @@
-import { deriveRunState, type ModuleRunState } from '../engine/run';
+import { deriveRunState, type ModuleRunState } from '../../server/src/engine/run';
 import { moduleFingerprint } from './moduleFingerprint';
 import { lockOwner } from './moduleLock';
 import type { RunTarget } from './runModules';
-import { readRunState } from './runState';
+import { readRunState } from './stateFile';
 
 export interface StateOptions {
   /** Plans older than this need planning again (`terrace.planMaxAge`); 0 = no limit. */

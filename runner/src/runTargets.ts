@@ -1,5 +1,5 @@
-import { type AnalysisResult, calledFolders, type FactsSource } from '../engine/analysis';
-import { type RunSelection, selectModules } from '../engine/run';
+import { type AnalysisResult, calledFolders, type FactsSource } from '../../server/src/engine/analysis';
+import { type RunSelection, selectModules } from '../../server/src/engine/run';
 import type { RunTarget } from './runModules';
 
 /**

@@ -1,8 +1,5 @@
+import { hasRunState, moduleFingerprint, moduleRunStates, runTargets } from '../../runner/src';
 import type { ModuleRunState } from './engine/run';
-import { moduleFingerprint } from './runner/moduleFingerprint';
-import { moduleRunStates } from './runner/moduleStates';
-import { hasRunState } from './runner/runState';
-import { runTargets } from './runner/runTargets';
 import type { FolderState } from './workspaceFolders';
 
 /** How long computed run states are reused at most (they age: `terrace.planMaxAge`). */
@@ -14,7 +11,7 @@ const FRESH_MS = 30_000;
  * change (or the state file changes on disk), or half a minute passes. Undefined for a folder
  * where no run has happened, so that nothing is shown there.
  */
-export class RunStates {
+export class RunStateCache {
   private readonly cache = new Map<string, { key: string; at: number; states: Map<string, ModuleRunState> }>();
   private generation = 0;
   /**

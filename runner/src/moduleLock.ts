@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LockOwner } from '../engine/run';
+import type { LockOwner } from '../../server/src/engine/run';
 import { lockFile } from './runLayout';
 
 /**

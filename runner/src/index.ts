@@ -1,0 +1,20 @@
+/** Running terraform, for Run Plans in the extension host and for `terrace plan` in the CLI: processes, locks, logs, the .terrace/ files, run states. */
+export { moduleFingerprint } from './moduleFingerprint';
+export { acquireModuleLock } from './moduleLock';
+export { moduleRunStates } from './moduleRunStates';
+export { LOG_FILE, moduleRunDir } from './runLayout';
+export {
+  applyCandidates,
+  type ModuleOutcome,
+  type RunKind,
+  type RunReport,
+  type RunRequest,
+  type RunSettings,
+  type RunTarget,
+  runModules,
+} from './runModules';
+export { formatDuration, idColor, orderByDependencies, RunPrinter, resultText, summaryRowModule } from './runReport';
+export { runTargets } from './runTargets';
+export { hasRunState, readRunState, updateModuleRecord } from './stateFile';
+export { resolveTerraformBinary, TerraformNotFoundError } from './terraformBinary';
+export { killAllProcessGroups } from './terraformProcess';

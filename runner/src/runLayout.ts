@@ -10,10 +10,6 @@ import path from 'node:path';
  */
 export const TERRACE_DIR = '.terrace';
 
-export function terraceDir(root: string): string {
-  return path.join(root, TERRACE_DIR);
-}
-
 export function stateFile(root: string): string {
   return path.join(root, TERRACE_DIR, 'state.json');
 }

@@ -106,9 +106,6 @@ export interface RunReport {
   targets: RunTarget[];
 }
 
-/** A failure of the run as a whole, before any module ran (its message is for the user as is). */
-export class RunError extends Error {}
-
 /**
  * Runs `kind` over the targets in dependency order. Throws before anything starts on a bad
  * parallelism (`ParallelismError`), a missing binary (`TerraformNotFoundError`) or a cycle among

@@ -37,11 +37,6 @@ export interface TerraformExit {
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/** The process groups this process started that are still running (for tests and the status). */
-export function runningProcessGroups(): number[] {
-  return [...liveGroups];
-}
-
 /** Kills every terraform process group this process started: when it exits, nothing stays behind. */
 export function killAllProcessGroups(): void {
   for (const group of liveGroups) killGroup(group, 'SIGKILL');

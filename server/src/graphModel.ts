@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from './engine/analysis';
 import { moduleLocation } from './engine/features';
+import { assumedValues } from './engine/state';
 import type { GraphModel, GraphModule } from './protocol';
 
 /** The analysis as the protocol's graph model: what the client and the graph panel receive. */
@@ -28,6 +29,8 @@ export function toGraphModel(result: AnalysisResult, version: number): GraphMode
       instance: edge.reference.instance,
       address: edge.address,
       matchedBy: edge.matchedBy,
+      match: edge.match,
+      assumed: assumedValues(edge.assumed),
       inCycle: cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
     })),
     levels: result.levels,

@@ -64,7 +64,11 @@ export interface GraphEdge {
   name: string;
   instance: string | null;
   address: string;
-  matchedBy: 'backend-address' | 'path-convention';
+  matchedBy: 'backend-address' | 'path-convention' | 'known-text';
+  /** `exact`; `inferred` (one writer fits the known parts of the address); `ambiguous` (several fit). */
+  match: 'exact' | 'inferred' | 'ambiguous';
+  /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
+  assumed: Record<string, string | null>;
   inCycle: boolean;
 }
 

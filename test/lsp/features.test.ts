@@ -196,7 +196,7 @@ describe('references that resolve to nothing, or to two writers', () => {
             'unresolved-reference',
             3,
             27,
-            'The state address cannot be resolved statically: key: var.stackname has no default',
+            'The state address cannot be resolved statically: key: var.stackname has no default; its known part `${var.stackname}/terraform.tfstate` is too common to tell which module writes it',
           ],
         ],
       );
@@ -207,7 +207,7 @@ describe('references that resolve to nothing, or to two writers', () => {
       assert.deepEqual(hover.contents, {
         kind: 'markdown',
         value:
-          '**data.terraform_remote_state.upstream** · s3\n\n- the state address cannot be resolved statically: key: var.stackname has no default',
+          '**data.terraform_remote_state.upstream** · s3\n\n- the state address cannot be resolved statically: key: var.stackname has no default; its known part `${var.stackname}/terraform.tfstate` is too common to tell which module writes it',
       });
     } finally {
       await client.dispose();

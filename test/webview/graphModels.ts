@@ -33,6 +33,8 @@ export function edge(from: string, to: string, inCycle = false): GraphEdge {
     instance: null,
     address: `s3://acme-state/${to}/terraform.tfstate`,
     matchedBy: 'backend-address',
+    match: 'exact',
+    assumed: {},
     inCycle,
   };
 }
@@ -193,6 +195,8 @@ export function realGraph(folder: string, repoRoot: string): GraphModel {
       instance: e.instance,
       address: e.address,
       matchedBy: e.matchedBy,
+      match: e.match,
+      assumed: e.assumed,
       inCycle: cycleSets.some((set) => set.has(e.from) && set.has(e.to)),
     })),
     levels: cli.levels,

@@ -3,15 +3,25 @@ import type {
   ConditionalExpr,
   Expr,
   ForExpr,
+  TemplatePart as HclTemplatePart,
   ObjectExpr,
   TemplateExpr,
-  TemplatePart,
   TraversalExpr,
   TraversalStep,
   UnaryExpr,
 } from '../hcl';
 import { callFunction, LAZY_FUNCTIONS } from './functions';
-import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, type Unknown, unknown, type Value } from './value';
+import { hole, type TemplatePart, template } from './textTemplate';
+import {
+  isObjectValue,
+  isUnknown,
+  mergeUnknowns,
+  type ObjectValue,
+  type Unknown,
+  unknown,
+  unknownText,
+  type Value,
+} from './value';
 import {
   catchValue,
   caughtValue,
@@ -235,70 +245,80 @@ function evaluateTemplate(expr: TemplateExpr, scope: EvalScope): Value {
   const only = expr.parts[0];
   // `"${x}"` is x itself, not its string form (HCL unwraps interpolation-only templates).
   if (expr.parts.length === 1 && typeof only !== 'string' && isExpr(only)) return evaluateExpr(only, scope);
-  const unknowns: Unknown[] = [];
-  const text = renderParts(expr.parts, scope, unknowns);
-  return unknowns.length > 0 ? mergeUnknowns(unknowns) : text;
+  const rendered: Rendered = { pieces: [], unknowns: [] };
+  renderParts(expr.parts, scope, rendered);
+  if (rendered.unknowns.length === 0) return rendered.pieces.join('');
+  const merged = mergeUnknowns(rendered.unknowns);
+  // What is known of the text is kept, for matching state addresses by their known parts; not after an error.
+  return merged.error ? merged : unknownText(template(rendered.pieces), merged.reasons);
 }
 
-function isExpr(part: TemplatePart): part is Expr {
+/** A template's text so far: literal pieces and holes, and the unknowns that made the holes. */
+interface Rendered {
+  pieces: TemplatePart[];
+  unknowns: Unknown[];
+}
+
+function isExpr(part: HclTemplatePart): part is Expr {
   return typeof part !== 'string' && 'range' in part;
 }
 
-/** Renders parts to text; unknown parts are collected (all of them, for complete reasons). */
-function renderParts(parts: readonly TemplatePart[], scope: EvalScope, unknowns: Unknown[]): string {
-  let text = '';
+/** Renders parts; an unknown part leaves a hole (all of them collected, for complete reasons). */
+function renderParts(parts: readonly HclTemplatePart[], scope: EvalScope, out: Rendered): void {
   for (const part of parts) {
-    if (typeof part === 'string') text += part;
-    else if (isExpr(part)) text += renderValue(evaluate(part, scope), part, unknowns);
-    else if (part.kind === 'if') text += renderIf(part.condition, part.then, part.else, scope, unknowns);
-    else text += renderFor(part.keyVar, part.valueVar, part.collection, part.body, scope, unknowns);
+    if (typeof part === 'string') out.pieces.push(part);
+    else if (isExpr(part)) renderValue(evaluate(part, scope), part, out);
+    else if (part.kind === 'if') renderIf(part.condition, part.then, part.else, scope, out);
+    else renderFor(part.keyVar, part.valueVar, part.collection, part.body, scope, out);
   }
-  return text;
 }
 
-function renderValue(value: Value, expr: Expr, unknowns: Unknown[]): string {
+function renderValue(value: Value, expr: Expr, out: Rendered): void {
   const text = catchValue(() => toStringValue(value, `${label(expr)} in the template`));
   if (isUnknown(text)) {
-    unknowns.push(text);
-    return '';
+    out.unknowns.push(text);
+    // An unknown string known in part keeps its parts; any other is one hole named after the expression.
+    const known = isUnknown(value) && value.text ? value.text : undefined;
+    out.pieces.push(...(known ?? [hole(label(expr), text.reasons)]));
+    return;
   }
-  return text as string;
+  out.pieces.push(text as string);
 }
 
 function renderIf(
   condition: Expr,
-  then: readonly TemplatePart[],
-  otherwise: readonly TemplatePart[],
+  then: readonly HclTemplatePart[],
+  otherwise: readonly HclTemplatePart[],
   scope: EvalScope,
-  unknowns: Unknown[],
-): string {
+  out: Rendered,
+): void {
   const value = catchValue(() => toBoolValue(evaluateOrFail(condition, scope), 'the %{if} condition'));
   if (isUnknown(value)) {
-    unknowns.push(value);
-    return '';
+    out.unknowns.push(value);
+    out.pieces.push(hole(`%{if ${label(condition)}}`, value.reasons));
+    return;
   }
-  return renderParts(value ? then : otherwise, scope, unknowns);
+  renderParts(value ? then : otherwise, scope, out);
 }
 
 function renderFor(
   keyVar: string | undefined,
   valueVar: string,
   collection: Expr,
-  body: readonly TemplatePart[],
+  body: readonly HclTemplatePart[],
   scope: EvalScope,
-  unknowns: Unknown[],
-): string {
+  out: Rendered,
+): void {
   const value = evaluate(collection, scope);
   const entries = catchValue(() => iterationEntries(value, 'the %{for} collection'));
   if (isUnknown(entries)) {
-    unknowns.push(entries);
-    return '';
+    out.unknowns.push(entries);
+    out.pieces.push(hole(`%{for … in ${label(collection)}}`, entries.reasons));
+    return;
   }
-  let text = '';
   for (const [key, item] of entries as [Value, Value][]) {
-    text += renderParts(body, bindLoop(scope, keyVar, valueVar, key, item), unknowns);
+    renderParts(body, bindLoop(scope, keyVar, valueVar, key, item), out);
   }
-  return text;
 }
 
 // ---- calls, conditionals, collections -----------------------------------------------------------

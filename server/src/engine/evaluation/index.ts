@@ -3,5 +3,25 @@ export { type EvalScope, evaluate } from './evaluate';
 export { expressionReferences, referencedNames } from './expressionReferences';
 export { formatValue } from './functions';
 export { evaluateNamed } from './locals';
-export { findUnknown, isObjectValue, isUnknown, type ObjectValue, type Unknown, unknown, type Value } from './value';
+export {
+  type Hole,
+  hole,
+  holesOf,
+  isHole,
+  literalText,
+  showTemplate,
+  type Template,
+  type TemplatePart,
+  template,
+} from './textTemplate';
+export {
+  findUnknown,
+  isObjectValue,
+  isUnknown,
+  type ObjectValue,
+  type Unknown,
+  unknown,
+  unknownText,
+  type Value,
+} from './value';
 export { formatNumber } from './valueConversion';

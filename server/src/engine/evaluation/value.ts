@@ -1,3 +1,5 @@
+import type { Template } from './textTemplate';
+
 /**
  * Values as Terraform's evaluator would produce them, plus *unknown*: what cannot be known
  * statically. An unknown carries the reasons (e.g. `var.stackname has no default`) so that a
@@ -18,10 +20,20 @@ export interface Unknown {
    * later; `try()` and `can()` treat such a value as an error, any other unknown as undecided.
    */
   readonly error?: true;
+  /**
+   * For a string known in part (`"${var.stack}/search.tfstate"`), what is known of its text: literal text
+   * and holes. Absent when nothing is known of it, or it is not a string.
+   */
+  readonly text?: Template;
 }
 
 export function unknown(...reasons: string[]): Unknown {
   return { unknown: true, reasons: [...new Set(reasons)] };
+}
+
+/** An unknown string of which `text` is known (see `Unknown.text`). */
+export function unknownText(text: Template, reasons: readonly string[]): Unknown {
+  return { unknown: true, reasons: [...new Set(reasons)], text };
 }
 
 /** An unknown that records an evaluation error (see `Unknown.error`). */

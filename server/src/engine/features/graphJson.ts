@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult } from '../analysis';
-import type { UnmatchedReference } from '../state';
+import { assumedValues, type MatchKind, type UnmatchedReference } from '../state';
 
 /**
  * The stable JSON form of an analysis (`terrace graph --format json`), read by other tools: ids
@@ -23,7 +23,11 @@ export interface GraphJson {
     name: string;
     instance: string | null;
     address: string;
-    matchedBy: 'backend-address' | 'path-convention';
+    matchedBy: 'backend-address' | 'path-convention' | 'known-text';
+    /** `exact`; `inferred` (one writer fits the known parts); `ambiguous` (several fit: an edge to each). */
+    match: MatchKind;
+    /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
+    assumed: Record<string, string | null>;
   }[];
   levels: string[][];
   cycles: string[][];
@@ -60,8 +64,15 @@ export function graphJson(result: AnalysisResult): GraphJson {
       backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? null } : null,
     })),
     edges: sortByPlace(
-      result.edges.map((edge) => ({ ...place(edge), to: edge.to, address: edge.address, matchedBy: edge.matchedBy })),
-    ).map(({ from, to, file, line, name, instance, address, matchedBy }) => ({
+      result.edges.map((edge) => ({
+        ...place(edge),
+        to: edge.to,
+        address: edge.address,
+        matchedBy: edge.matchedBy,
+        match: edge.match,
+        assumed: assumedValues(edge.assumed),
+      })),
+    ).map(({ from, to, file, line, name, instance, address, matchedBy, match, assumed }) => ({
       from,
       to,
       file,
@@ -70,6 +81,8 @@ export function graphJson(result: AnalysisResult): GraphJson {
       instance,
       address,
       matchedBy,
+      match,
+      assumed,
     })),
     levels: result.levels,
     cycles: result.cycles,

@@ -1,5 +1,16 @@
 import path from 'node:path';
-import { findUnknown, isObjectValue, isUnknown, type ObjectValue, type Value } from '../evaluation';
+import {
+  findUnknown,
+  type Hole,
+  hole,
+  isHole,
+  isObjectValue,
+  isUnknown,
+  type ObjectValue,
+  type Template,
+  template,
+  type Value,
+} from '../evaluation';
 
 /**
  * Where a Terraform state lives, as one canonical string: the one place that decides state
@@ -197,4 +208,92 @@ export function moduleIdFromKey(key: string): string {
     .replace(/^\/+/, '')
     .replace(/\/terraform\.tfstate$/, '')
     .replace(/\.tfstate$/, '');
+}
+
+/**
+ * The workspace a template is for: the default one, a named one, or any other than default (a writer's
+ * states in every workspace it may be selected in; a reader whose workspace is known only at run time).
+ */
+export type WorkspaceSpec = { kind: 'default' } | { kind: 'named'; name: string } | { kind: 'hole'; hole: Hole };
+
+/** A state address with unknown parts, in the form `stateAddress` writes known ones. */
+export interface TemplateAddress {
+  template: Template;
+  /** The object within its location (s3 key with any workspace prefix, gcs object, azurerm blob): the text that tells one module's state from another's. */
+  key: Template;
+}
+
+/** Values users copy from examples and never replaced: not a real bucket, so unknown. */
+const PLACEHOLDER = /^(update[-_ ]?me|replace[-_ ]?me|change[-_ ]?me|replace-with-.*|your[-_].*|<.*>|x{3,}|todo|tbd)$/i;
+
+/**
+ * The address of `input`'s configuration in `workspace` as a template: each field that is not known
+ * (a variable without a default, a placeholder, a field given only at `terraform init`) is a hole.
+ * Undefined for backends whose addresses are compared only when fully known (local paths, remote, others).
+ */
+export function templateAddress(
+  type: string,
+  config: ObjectValue,
+  workspace: WorkspaceSpec,
+): TemplateAddress | undefined {
+  const field = (name: string, options: FieldOptions = {}) => fieldTemplate(type, config, name, options);
+  const ws = workspace.kind === 'hole' ? [workspace.hole] : workspace.kind === 'named' ? [workspace.name] : ['default'];
+  switch (type) {
+    case 's3': {
+      const bucket = field('bucket', { location: true });
+      const key = field('key');
+      const object =
+        workspace.kind === 'default'
+          ? key
+          : template(field('workspace_key_prefix', { fallback: 'env:' }), '/', ws, '/', key);
+      return { template: template('s3://', bucket, '/', object), key: object };
+    }
+    case 'gcs': {
+      const bucket = field('bucket', { location: true });
+      const prefix = trimTrailingSlashes(field('prefix', { fallback: '' }));
+      const object = prefix.length > 0 ? template(prefix, '/', ws, '.tfstate') : template(ws, '.tfstate');
+      return { template: template('gcs://', bucket, '/', object), key: object };
+    }
+    case 'azurerm': {
+      const account = field('storage_account_name', { location: true });
+      const container = field('container_name', { location: true });
+      const key = field('key');
+      const blob = workspace.kind === 'default' ? key : template(key, 'env:', ws);
+      return { template: template('azurerm://', account, '/', container, '/', blob), key: blob };
+    }
+    default:
+      return undefined;
+  }
+}
+
+interface FieldOptions {
+  /** The value when the field is not set (an optional field). */
+  fallback?: string;
+  /** A location field (bucket, account, container): one segment, and placeholders count as unknown. */
+  location?: boolean;
+}
+
+function fieldTemplate(type: string, config: ObjectValue, name: string, options: FieldOptions): Template {
+  const value = config[name];
+  const segment = options.location === true;
+  if (value === undefined || value === null) {
+    if (options.fallback !== undefined) return template(options.fallback);
+    return [hole(name, [`the ${type} backend configuration sets no ${name}`], segment)];
+  }
+  if (typeof value === 'string') {
+    if (segment && PLACEHOLDER.test(value)) return [hole(name, [`${name} "${value}" is a placeholder`], true)];
+    return template(value);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (isUnknown(value)) {
+    if (!value.text) return [hole(name, value.reasons, segment)];
+    return segment ? value.text.map((part) => (isHole(part) ? { ...part, segment: true } : part)) : value.text;
+  }
+  return [hole(name, [`${name} is not a string`], segment)];
+}
+
+function trimTrailingSlashes(parts: Template): Template {
+  const last = parts[parts.length - 1];
+  if (typeof last !== 'string') return parts;
+  return template(parts.slice(0, -1), last.replace(/\/+$/, ''));
 }

@@ -1,7 +1,9 @@
 /** Remote state: backend addresses, and the matching of each remote-state read to the module that writes that state. */
-export { type AddressInput, moduleIdFromKey, stateAddress } from './backendAddress';
+export { assumedValues, type Binding, describeAssumed, unify } from './addressTemplate';
+export { type AddressInput, moduleIdFromKey, stateAddress, templateAddress } from './backendAddress';
 export {
   type MatchedEdge,
+  type MatchKind,
   type MatchResult,
   mergeMatches,
   ReferenceMatcher,

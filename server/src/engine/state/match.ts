@@ -1,14 +1,47 @@
-import { isUnknown, type ObjectValue } from '../evaluation';
+import {
+  type Hole,
+  hole,
+  holesOf,
+  isHole,
+  isUnknown,
+  literalText,
+  type ObjectValue,
+  showTemplate,
+  type Template,
+  type Unknown,
+} from '../evaluation';
 import type { EvaluatedModule, Reference } from '../workspace';
-import { addressFamily, moduleIdFromKey, type StateAddress, stateAddress } from './backendAddress';
+import { type Binding, unify } from './addressTemplate';
+import {
+  addressFamily,
+  moduleIdFromKey,
+  type StateAddress,
+  stateAddress,
+  type TemplateAddress,
+  templateAddress,
+  type WorkspaceSpec,
+} from './backendAddress';
+
+/**
+ * How sure an edge is: `exact` (the reader's address is the writer's, or the path convention names it),
+ * `inferred` (parts of the address are known only at run time, and exactly one writer fits what is
+ * known), `ambiguous` (several writers fit: an edge to each, since running after all of them is safe).
+ */
+export type MatchKind = 'exact' | 'inferred' | 'ambiguous';
 
 /** A reference matched to the module that writes its state. */
 export interface MatchedEdge {
   from: string;
   to: string;
   reference: Reference;
+  /** The address as known: literal, or with `${…}` where a part is known only at run time. */
   address: string;
-  matchedBy: 'backend-address' | 'path-convention';
+  matchedBy: 'backend-address' | 'path-convention' | 'known-text';
+  match: MatchKind;
+  /** For an inferred or ambiguous edge: what the unknown parts must be for this writer to fit. */
+  assumed: readonly Binding[];
+  /** For an ambiguous edge: every writer that fits, this one included. */
+  candidates: readonly string[];
 }
 
 /** A reference that leads to no single writer. */
@@ -112,6 +145,9 @@ function writerSignature(module: EvaluatedModule): string {
 
 function matchOne(from: string, reference: Reference, writers: WriterIndex, root: string, result: MatchResult): void {
   const { backend, config, workspace } = reference;
+  if (!isUnknown(backend) && !isUnknown(config) && isUnknown(workspace)) {
+    if (matchByKnownText(from, reference, backend, config, workspace, writers, result, workspace.reasons)) return;
+  }
   if (isUnknown(backend) || isUnknown(config) || isUnknown(workspace)) {
     const reasons = [backend, config, workspace].filter(isUnknown).flatMap((part) => part.reasons);
     result.unresolved.push({
@@ -125,6 +161,7 @@ function matchOne(from: string, reference: Reference, writers: WriterIndex, root
   }
   const address = readerAddress(reference, backend, config, workspace, root);
   if (!address.known) {
+    if (matchByKnownText(from, reference, backend, config, workspace, writers, result, address.reasons)) return;
     result.unresolved.push({
       from,
       reference,
@@ -136,25 +173,28 @@ function matchOne(from: string, reference: Reference, writers: WriterIndex, root
   }
   const byAddress = writers.writersOf(address.address, workspace);
   if (byAddress.length === 1) {
-    result.edges.push({ from, to: byAddress[0]!, reference, address: address.address, matchedBy: 'backend-address' });
+    result.edges.push(exactEdge(from, byAddress[0]!, reference, address.address, 'backend-address'));
     return;
   }
   if (byAddress.length > 1) {
-    result.ambiguous.push({
+    pushAmbiguous(
+      result,
       from,
       reference,
-      reason: `${byAddress.length} modules write ${address.address}: ${byAddress.join(', ')}`,
-      address: address.address,
-      writers: byAddress,
-    });
+      address.address,
+      byAddress.map((to) => ({ to, assumed: [] })),
+      'backend-address',
+    );
     return;
   }
   const byConvention =
     address.key === undefined ? undefined : writers.conventionWriter(moduleIdFromKey(address.key), backend);
   if (byConvention) {
-    result.edges.push({ from, to: byConvention, reference, address: address.address, matchedBy: 'path-convention' });
+    result.edges.push(exactEdge(from, byConvention, reference, address.address, 'path-convention'));
     return;
   }
+  // The writer may write it from one of its other workspaces, or through a backend known only in part.
+  if (matchByKnownText(from, reference, backend, config, workspace, writers, result, [])) return;
   result.unresolved.push({
     from,
     reference,
@@ -162,6 +202,125 @@ function matchOne(from: string, reference: Reference, writers: WriterIndex, root
     address: address.address,
     writers: [],
   });
+}
+
+function exactEdge(
+  from: string,
+  to: string,
+  reference: Reference,
+  address: string,
+  matchedBy: MatchedEdge['matchedBy'],
+): MatchedEdge {
+  return { from, to, reference, address, matchedBy, match: 'exact', assumed: [], candidates: [] };
+}
+
+/** Several writers fit: an edge to each (running after all of them is safe), and the reference reported. */
+function pushAmbiguous(
+  result: MatchResult,
+  from: string,
+  reference: Reference,
+  address: string,
+  fits: readonly { to: string; assumed: readonly Binding[] }[],
+  matchedBy: MatchedEdge['matchedBy'],
+): void {
+  const candidates = fits.map((fit) => fit.to);
+  for (const fit of fits) {
+    result.edges.push({
+      from,
+      to: fit.to,
+      reference,
+      address,
+      matchedBy,
+      match: 'ambiguous',
+      assumed: fit.assumed,
+      candidates,
+    });
+  }
+  result.ambiguous.push({
+    from,
+    reference,
+    reason: `${candidates.length} modules write ${address}: ${candidates.join(', ')}`,
+    address,
+    writers: candidates,
+  });
+}
+
+/**
+ * Matches a reference whose address is known only in part, or that no writer's known address equals,
+ * by unifying its template with every writer's (see addressTemplate.ts). True when it settled the
+ * reference: an inferred or ambiguous edge, or unresolved because the known text cannot tell writers apart.
+ */
+function matchByKnownText(
+  from: string,
+  reference: Reference,
+  type: string,
+  config: ObjectValue,
+  workspace: string | Unknown,
+  writers: WriterIndex,
+  result: MatchResult,
+  unknownReasons: readonly string[],
+): boolean {
+  const readers = readerTemplates(type, config, workspace);
+  if (readers.length === 0) return false;
+  const shown = showTemplate(readers[0]!.template);
+  if (!readers.some((reader) => tellsWritersApart(reader.key))) {
+    // A known address nobody writes is reported as such by the caller.
+    if (!readers.some((reader) => reader.template.some(isHole))) return false;
+    const unknowns =
+      unknownReasons.length > 0 ? unknownReasons : holesOf(readers[0]!.template).flatMap((part) => part.reasons);
+    result.unresolved.push({
+      from,
+      reference,
+      reason:
+        `the state address cannot be resolved statically: ${[...new Set(unknowns)].join('; ')}; ` +
+        `its known part \`${showTemplate(readers[0]!.key)}\` is too common to tell which module writes it`,
+      address: undefined,
+      writers: [],
+    });
+    return true;
+  }
+  const fits = writers.fitting(type, readers);
+  if (fits.length === 0) return false;
+  if (fits.length === 1) {
+    const fit = fits[0]!;
+    result.edges.push({
+      from,
+      to: fit.to,
+      reference,
+      address: shown,
+      matchedBy: 'known-text',
+      match: 'inferred',
+      assumed: fit.assumed,
+      candidates: [],
+    });
+    return true;
+  }
+  pushAmbiguous(result, from, reference, shown, fits, 'known-text');
+  return true;
+}
+
+/**
+ * Whether the known part of a key can tell one module's state from another's: something besides the
+ * names every state shares (`terraform.tfstate`, `default`, `env:`) and separators.
+ */
+function tellsWritersApart(key: Template): boolean {
+  const known = key.filter((part): part is string => typeof part === 'string').join('');
+  return known.replace(/terraform\.tfstate|\.tfstate|default|env:|[/._-]/g, '').length > 0;
+}
+
+/** The templates of a read: the workspace it names, or, when that is known only at run time, any. */
+function readerTemplates(type: string, config: ObjectValue, workspace: string | Unknown): TemplateAddress[] {
+  const specs: WorkspaceSpec[] = isUnknown(workspace)
+    ? [{ kind: 'default' }, { kind: 'hole', hole: workspaceHole(workspace) }]
+    : workspace === 'default'
+      ? [{ kind: 'default' }]
+      : [{ kind: 'named', name: workspace }];
+  return specs.flatMap((spec) => templateAddress(type, config, spec) ?? []);
+}
+
+function workspaceHole(workspace: Unknown): Hole {
+  const named = workspace.text?.length === 1 && isHole(workspace.text[0]!) ? workspace.text[0] : undefined;
+  return hole(named?.hole ?? 'workspace', workspace.reasons, true);
 }
 
 /** Every module's own state addresses, per workspace (computed when a workspace is first asked for). */
@@ -206,6 +365,57 @@ class WriterIndex {
     return family.length === 0 ? exact : [...exact, ...family.map(({ id }) => id)].sort();
   }
 
+  /**
+   * Every module with a state that fits one of `readers`, with what the fit assumes (the first reader
+   * template a module fits decides). Writers are laid out as templates on first use: each backend
+   * configuration in the default workspace and in any other (a `workspace` hole).
+   */
+  fitting(type: string, readers: readonly TemplateAddress[]): { to: string; assumed: readonly Binding[] }[] {
+    const fits = new Map<string, readonly Binding[]>();
+    for (const reader of readers) {
+      const anchor = longestText(reader.template);
+      for (const writer of this.templatesOf(type)) {
+        if (fits.has(writer.id)) continue;
+        if (writer.literal !== undefined && !writer.literal.includes(anchor)) continue;
+        const bindings = unify(reader.template, writer.template);
+        // s3 and azurerm keep the default workspace's state at the key itself, not under `…/default/`.
+        if (!bindings || crossed(bindings)) continue;
+        if (writer.anyWorkspace && type !== 'gcs' && bindsDefaultWorkspace(bindings)) continue;
+        fits.set(writer.id, bindings);
+      }
+    }
+    return [...fits].sort(([a], [b]) => a.localeCompare(b)).map(([to, assumed]) => ({ to, assumed }));
+  }
+
+  private templates: Map<string, WriterTemplate[]> | undefined;
+
+  private templatesOf(type: string): readonly WriterTemplate[] {
+    if (!this.templates) {
+      this.templates = new Map();
+      for (const module of this.modules) {
+        const backend = module.backend;
+        if (!backend) continue;
+        const list = this.templates.get(backend.type) ?? [];
+        this.templates.set(backend.type, list);
+        for (const { config } of backend.configs) {
+          if (isUnknown(config)) continue;
+          for (const spec of WRITER_WORKSPACES) {
+            const address = templateAddress(backend.type, config, spec);
+            // A writer whose key is all holes would fit every reader: only the path convention can place it.
+            if (!address || !tellsWritersApart(address.key)) continue;
+            list.push({
+              id: module.id,
+              template: address.template,
+              literal: literalText(address.template),
+              anyWorkspace: spec.kind === 'hole',
+            });
+          }
+        }
+      }
+    }
+    return this.templates.get(type) ?? [];
+  }
+
   conventionWriter(id: string, type: string): string | undefined {
     const writerType = this.partial.get(id);
     return writerType === type ? id : undefined;
@@ -216,7 +426,45 @@ class WriterIndex {
   }
 }
 
-/** The addresses a module writes in `workspace`: one per backend configuration (partial backend files give several). */
+/** A writer's state as a template, for matching reads known only in part. */
+interface WriterTemplate {
+  id: string;
+  template: Template;
+  /** Its text when it has no hole: a quick test before unifying. */
+  literal: string | undefined;
+  /** The template of the states it writes in workspaces other than default. */
+  anyWorkspace: boolean;
+}
+
+const WRITER_WORKSPACES: readonly WorkspaceSpec[] = [
+  { kind: 'default' },
+  { kind: 'hole', hole: hole('workspace', ['the workspace is selected at run time'], true) },
+];
+
+/**
+ * A fit in which holes of both sides take the other side's text (`${var.env}/queue/…` against
+ * `shared/dns/${workspace}/…`): each side's known part lands in the other's unknown, so the fit says
+ * nothing about the two being one state.
+ */
+function crossed(bindings: readonly Binding[]): boolean {
+  const takes = (side: Binding['side']) =>
+    bindings.some((binding) => binding.side === side && binding.value !== undefined);
+  return takes('reader') && takes('writer');
+}
+
+function bindsDefaultWorkspace(bindings: readonly Binding[]): boolean {
+  return bindings.some(
+    (binding) => binding.side === 'writer' && binding.hole === 'workspace' && binding.value === 'default',
+  );
+}
+
+/** The longest literal text of a template: any writer that fits must contain it. */
+function longestText(parts: Template): string {
+  let longest = '';
+  for (const part of parts) if (typeof part === 'string' && part.length > longest.length) longest = part;
+  return longest;
+}
+
 /*
  * Addresses depend only on one module's evaluation, which is replaced (not changed) when its files
  * change: they are cached per evaluated module and per reference, so an edit recomputes only the

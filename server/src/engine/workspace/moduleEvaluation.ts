@@ -3,11 +3,13 @@ import {
   type EvalScope,
   evaluate,
   evaluateNamed,
+  hole,
   isObjectValue,
   isUnknown,
   type ObjectValue,
   type Unknown,
   unknown,
+  unknownText,
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
@@ -120,6 +122,12 @@ function moduleReferences(context: ModuleContext, children: ChildModules, proble
   return references;
 }
 
+/** A variable with no default and no value given: known at run time, a hole in any string made from it. */
+function undefinedVariable(name: string): Unknown {
+  const reason = `var.${name} has no default`;
+  return unknownText([hole(`var.${name}`, [reason])], [reason]);
+}
+
 /** `var`, `local`, `path` and `terraform` for one module. */
 function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalScope {
   const base = new Map<string, Value>([
@@ -131,7 +139,7 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
     for (const variable of facts.variables) {
       vars[variable.name] =
         context.variables(variable.name) ??
-        (variable.default ? evaluate(variable.default, base) : unknown(`var.${variable.name} has no default`));
+        (variable.default ? evaluate(variable.default, base) : undefinedVariable(variable.name));
     }
   }
   base.set('var', vars);

@@ -20,9 +20,29 @@ export interface DiscoveryOptions {
 
 export const DEFAULT_PATTERN = '{service}/{environment}/{region}/{module}';
 
+/**
+ * The names partial backend configuration files go by beside a root, each passed as `-backend-config` at
+ * `terraform init` and completing the backend block (one state per file): `prod.tfbackend`,
+ * `backend.hcl`, `production.blue.backend`, `prod.backend.hcl`, `backend.conf`.
+ */
+export const DEFAULT_BACKEND_CONFIG_FILES: readonly string[] = [
+  '*.tfbackend',
+  'backend.hcl',
+  '*.backend',
+  '*.backend.hcl',
+  'backend.conf',
+  '*.backend.conf',
+];
+
 export function defaultOptions(): AnalysisOptions {
   return {
-    discovery: { mode: 'auto', pattern: DEFAULT_PATTERN, exclude: [], include: [], backendConfigFiles: [] },
+    discovery: {
+      mode: 'auto',
+      pattern: DEFAULT_PATTERN,
+      exclude: [],
+      include: [],
+      backendConfigFiles: [...DEFAULT_BACKEND_CONFIG_FILES],
+    },
     terraformWorkspace: 'default',
   };
 }

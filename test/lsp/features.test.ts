@@ -256,6 +256,64 @@ describe('for_each: one line per instance', () => {
   });
 });
 
+describe('addresses known only in part', () => {
+  test('inferred and ambiguous reads in the Problems view and the hover, with what they assume', async () => {
+    const root = fixture('known-text-matching');
+    const api = path.join(root, 'app/api/main.tf');
+    const client = await started(root);
+    try {
+      const diagnostics = await diagnosticsFor(client, api, (list) => list.length >= 5);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, d.severity, d.range.start.line]).sort((a, b) => Number(a[2]) - Number(b[2])),
+        [
+          ['inferred-reference', 3, 13],
+          ['inferred-reference', 3, 22],
+          ['ambiguous-writer', 2, 31],
+          ['inferred-reference', 3, 40],
+          ['unresolved-reference', 3, 49],
+        ],
+      );
+      const search = diagnostics.find((d) => d.range.start.line === 13)!;
+      assert.equal(
+        search.message,
+        'Inferred: bucket: var.remote_state_bucket has no default; key: var.stack has no default: only the state of search/blue fits s3://${var.remote_state_bucket}/${var.stack}/search.tfstate, assuming var.remote_state_bucket = "acme-tfstate", var.stack = "blue". Give the variables values (terraform.tfvars or *.auto.tfvars beside the module) to make the match exact.',
+      );
+      const dns = diagnostics.find((d) => d.range.start.line === 40)!;
+      assert.equal(
+        dns.message,
+        'Inferred: only the state of shared/dns fits s3://acme-tfstate/shared/dns/prod-1/terraform.tfstate, assuming workspace = "prod-1".',
+      );
+      const hover = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: uri(api) },
+        position: pos(15),
+      })) as Hover;
+      const text = (hover.contents as { value: string }).value;
+      assert.match(
+        text,
+        /^\*\*data\.terraform_remote_state\.search\*\* · s3\n\n- `s3:\/\/\$\{var\.remote_state_bucket\}\/\$\{var\.stack\}\/search\.tfstate` → \[search\/blue\]\(file:\/\/\S+\/search\/blue\/main\.tf#L3\) · level 0\n {2}- \*\*inferred\*\*: bucket: var\.remote_state_bucket has no default; key: var\.stack has no default; only search\/blue's state fits, assuming var\.remote_state_bucket = "acme-tfstate", var\.stack = "blue"$/,
+      );
+      const queue = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri: uri(api) },
+        position: pos(33),
+      })) as Hover;
+      assert.match(
+        (queue.contents as { value: string }).value,
+        /- `s3:\/\/acme-tfstate\/\$\{var\.env\}\/queue\/terraform\.tfstate` → written by 2 modules: \[app\/queue-prod\]\(\S+\), \[app\/queue-stage\]\(\S+\) · \*\*ambiguous\*\*: it runs after all of them$/,
+      );
+      const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+      assert.deepEqual(graph.edges.map((edge) => [edge.to, edge.match, edge.assumed]).sort(), [
+        ['app/queue-prod', 'ambiguous', { 'var.env': 'prod' }],
+        ['app/queue-stage', 'ambiguous', { 'var.env': 'stage' }],
+        ['network/vpc', 'inferred', { 'var.remote_state_bucket': null, bucket: null }],
+        ['search/blue', 'inferred', { 'var.remote_state_bucket': 'acme-tfstate', 'var.stack': 'blue' }],
+        ['shared/dns', 'inferred', { workspace: 'prod-1' }],
+      ]);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
 describe('syntax errors', () => {
   test("broken HCL gets Terraform's own message; the rest of the module is still analysed", async () => {
     const root = fixture('broken-hcl');

@@ -1,12 +1,12 @@
 import type { AnalysisResult } from '../analysis';
 import type { Location, Range } from '../hcl';
-import type { MatchedEdge, UnmatchedReference } from '../state';
+import { describeAssumed, type MatchedEdge, type UnmatchedReference } from '../state';
 
 /** A problem in one file, as the Problems view shows it. LSP-compatible but free of LSP types. */
 export interface EngineDiagnostic {
   range: Range;
   severity: 'error' | 'warning' | 'information';
-  /** `cycle`, `unwritten-state`, `unresolved-reference`, `ambiguous-writer`, `hcl-syntax`, `module-problem`. */
+  /** `cycle`, `unwritten-state`, `unresolved-reference`, `inferred-reference`, `ambiguous-writer`, `hcl-syntax`, `module-problem`. */
   code: DiagnosticCode;
   message: string;
   related: { location: Location; message: string }[];
@@ -16,6 +16,7 @@ export type DiagnosticCode =
   | 'cycle'
   | 'unwritten-state'
   | 'unresolved-reference'
+  | 'inferred-reference'
   | 'ambiguous-writer'
   | 'hcl-syntax'
   | 'module-problem';
@@ -46,6 +47,7 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
     });
   }
   for (const item of result.unresolved) add(item.reference.file, unresolvedDiagnostic(item));
+  for (const edge of result.edges) if (edge.match === 'inferred') add(edge.reference.file, inferredDiagnostic(edge));
   for (const item of result.ambiguous) {
     add(item.reference.file, {
       range: item.reference.headerRange,
@@ -85,6 +87,23 @@ function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
     severity: unwritten ? 'warning' : 'information',
     code: unwritten ? 'unwritten-state' : 'unresolved-reference',
     message: unwritten ? `No module in this workspace writes ${item.address}` : capitalize(item.reason),
+    related: [],
+  };
+}
+
+/** An inferred edge: what it assumes, and how to make it exact. */
+function inferredDiagnostic(edge: MatchedEdge): EngineDiagnostic {
+  const unknown = edge.unknowns.length > 0 ? `${edge.unknowns.join('; ')}: ` : '';
+  const assuming = edge.assumed.length > 0 ? `, assuming ${describeAssumed(edge.assumed)}` : '';
+  const pin =
+    edge.unknowns.length > 0
+      ? ' Give the variables values (terraform.tfvars or *.auto.tfvars beside the module) to make the match exact.'
+      : '';
+  return {
+    range: edge.reference.headerRange,
+    severity: 'information',
+    code: 'inferred-reference',
+    message: `Inferred: ${unknown}only the state of ${edge.to} fits ${edge.address}${assuming}.${pin}`,
     related: [],
   };
 }

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
 import { formatAge, type ModuleRunState } from '../run';
+import { describeAssumed, type MatchedEdge } from '../state';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
 /**
@@ -13,7 +14,10 @@ export function referenceHover(result: AnalysisResult, outcomes: readonly Refere
   const reference = first.kind === 'edge' ? first.edge.reference : first.item.reference;
   const backend = typeof reference.backend === 'string' ? ` · ${reference.backend}` : '';
   const lines = [`**data.terraform_remote_state.${reference.name}**${backend}`, ''];
-  for (const outcome of outcomes) lines.push(`- ${outcomeLine(result, outcome)}`);
+  // An ambiguous read's edges are said once, by its ambiguous line.
+  for (const outcome of outcomes) {
+    if (outcome.kind !== 'edge' || outcome.edge.match !== 'ambiguous') lines.push(`- ${outcomeLine(result, outcome)}`);
+  }
   return lines.join('\n');
 }
 
@@ -25,15 +29,26 @@ function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string 
       const { edge } = outcome;
       const writer = moduleById(result, edge.to);
       const convention = edge.matchedBy === 'path-convention' ? ' (by path convention)' : '';
-      return `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · level ${writer?.level ?? '?'}${convention}`;
+      const line = `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · level ${writer?.level ?? '?'}${convention}`;
+      return edge.match === 'inferred' ? `${line}\n  - ${inferredWhy(edge)}` : line;
     }
     case 'ambiguous':
-      return `${instance}\`${outcome.item.address}\` → written by ${outcome.item.writers.length} modules: ${linkIds(result, outcome.item.writers)}`;
+      return `${instance}\`${outcome.item.address}\` → written by ${outcome.item.writers.length} modules: ${linkIds(result, outcome.item.writers)} · **ambiguous**: it runs after all of them`;
     case 'unresolved':
       return outcome.item.address !== undefined
         ? `${instance}\`${outcome.item.address}\` → no module in this workspace writes it`
         : `${instance}${outcome.item.reason}`;
   }
+}
+
+/**
+ * Why an inferred edge is believed, and what it takes for granted: `**inferred**: var.stack has no default;
+ * only search/blue's state fits, assuming var.stack = "blue"`.
+ */
+export function inferredWhy(edge: MatchedEdge): string {
+  const unknown = edge.unknowns.length > 0 ? edge.unknowns.join('; ') : 'no backend names this address literally';
+  const assuming = edge.assumed.length > 0 ? `, assuming ${describeAssumed(edge.assumed)}` : '';
+  return `**inferred**: ${unknown}; only ${edge.to}'s state fits${assuming}`;
 }
 
 /** The hover on a module's backend block: id, level, what it writes, dependencies and dependents, its run state. */

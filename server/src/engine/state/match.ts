@@ -42,6 +42,8 @@ export interface MatchedEdge {
   assumed: readonly Binding[];
   /** For an ambiguous edge: every writer that fits, this one included. */
   candidates: readonly string[];
+  /** For an inferred or ambiguous edge: why parts of the address are unknown (`var.stack has no default`). */
+  unknowns: readonly string[];
 }
 
 /** A reference that leads to no single writer. */
@@ -211,7 +213,7 @@ function exactEdge(
   address: string,
   matchedBy: MatchedEdge['matchedBy'],
 ): MatchedEdge {
-  return { from, to, reference, address, matchedBy, match: 'exact', assumed: [], candidates: [] };
+  return { from, to, reference, address, matchedBy, match: 'exact', assumed: [], candidates: [], unknowns: [] };
 }
 
 /** Several writers fit: an edge to each (running after all of them is safe), and the reference reported. */
@@ -222,6 +224,7 @@ function pushAmbiguous(
   address: string,
   fits: readonly { to: string; assumed: readonly Binding[] }[],
   matchedBy: MatchedEdge['matchedBy'],
+  unknowns: readonly string[] = [],
 ): void {
   const candidates = fits.map((fit) => fit.to);
   for (const fit of fits) {
@@ -234,6 +237,7 @@ function pushAmbiguous(
       match: 'ambiguous',
       assumed: fit.assumed,
       candidates,
+      unknowns,
     });
   }
   result.ambiguous.push({
@@ -263,16 +267,19 @@ function matchByKnownText(
   const readers = readerTemplates(type, config, workspace);
   if (readers.length === 0) return false;
   const shown = showTemplate(readers[0]!.template);
+  const unknowns = [
+    ...new Set(
+      unknownReasons.length > 0 ? unknownReasons : holesOf(readers[0]!.template).flatMap((part) => part.reasons),
+    ),
+  ];
   if (!readers.some((reader) => tellsWritersApart(reader.key))) {
     // A known address nobody writes is reported as such by the caller.
     if (!readers.some((reader) => reader.template.some(isHole))) return false;
-    const unknowns =
-      unknownReasons.length > 0 ? unknownReasons : holesOf(readers[0]!.template).flatMap((part) => part.reasons);
     result.unresolved.push({
       from,
       reference,
       reason:
-        `the state address cannot be resolved statically: ${[...new Set(unknowns)].join('; ')}; ` +
+        `the state address cannot be resolved statically: ${unknowns.join('; ')}; ` +
         `its known part \`${showTemplate(readers[0]!.key)}\` is too common to tell which module writes it`,
       address: undefined,
       writers: [],
@@ -292,10 +299,11 @@ function matchByKnownText(
       match: 'inferred',
       assumed: fit.assumed,
       candidates: [],
+      unknowns,
     });
     return true;
   }
-  pushAmbiguous(result, from, reference, shown, fits, 'known-text');
+  pushAmbiguous(result, from, reference, shown, fits, 'known-text', unknowns);
   return true;
 }
 

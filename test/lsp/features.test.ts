@@ -262,7 +262,7 @@ describe('addresses known only in part', () => {
     const api = path.join(root, 'app/api/main.tf');
     const client = await started(root);
     try {
-      const diagnostics = await diagnosticsFor(client, api, (list) => list.length >= 5);
+      const diagnostics = await diagnosticsFor(client, api, (list) => list.length >= 6);
       assert.deepEqual(
         diagnostics.map((d) => [d.code, d.severity, d.range.start.line]).sort((a, b) => Number(a[2]) - Number(b[2])),
         [
@@ -271,6 +271,7 @@ describe('addresses known only in part', () => {
           ['ambiguous-writer', 2, 31],
           ['inferred-reference', 3, 40],
           ['unresolved-reference', 3, 49],
+          ['inferred-reference', 3, 59],
         ],
       );
       const search = diagnostics.find((d) => d.range.start.line === 13)!;
@@ -307,6 +308,7 @@ describe('addresses known only in part', () => {
         ['network/vpc', 'inferred', { 'var.remote_state_bucket': null, bucket: null }],
         ['search/blue', 'inferred', { 'var.remote_state_bucket': 'acme-tfstate', 'var.stack': 'blue' }],
         ['shared/dns', 'inferred', { workspace: 'prod-1' }],
+        ['shared/dns', 'inferred', { 'terraform.workspace': null, workspace: null }],
       ]);
     } finally {
       await client.dispose();

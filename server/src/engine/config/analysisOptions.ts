@@ -1,8 +1,12 @@
 /** How a workspace is analysed: discovery settings plus evaluation defaults. */
 export interface AnalysisOptions {
   discovery: DiscoveryOptions;
-  /** The value of `terraform.workspace` while evaluating; Terraform's own default is `default`. */
-  terraformWorkspace: string;
+  /**
+   * The value of `terraform.workspace` while evaluating. Undefined when not chosen: then it is
+   * Terraform's own default, `default`, and a read that finds no writer that way is tried again with
+   * the workspace as unknown (any workspace the module runs in).
+   */
+  terraformWorkspace: string | undefined;
 }
 
 export interface DiscoveryOptions {
@@ -43,6 +47,6 @@ export function defaultOptions(): AnalysisOptions {
       include: [],
       backendConfigFiles: [...DEFAULT_BACKEND_CONFIG_FILES],
     },
-    terraformWorkspace: 'default',
+    terraformWorkspace: undefined,
   };
 }

@@ -111,8 +111,39 @@ function sameWriters(before: readonly EvaluatedModule[], after: readonly Evaluat
 
 function matchModule(module: EvaluatedModule, writers: WriterIndex, root: string): MatchResult {
   const own: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
-  for (const reference of module.references) matchOne(module.id, reference, writers, root, own);
+  for (const reference of module.references) {
+    const unresolved = own.unresolved.length;
+    matchOne(module.id, reference, writers, root, own);
+    if (own.unresolved.length > unresolved && reference.anyWorkspace) {
+      matchInAnyWorkspace(module.id, reference, reference.anyWorkspace, writers, own, unresolved);
+    }
+  }
   return own;
+}
+
+/**
+ * A read that finds no writer in the `default` workspace, tried again with `terraform.workspace` unknown
+ * (`…/vpc/eks/${terraform.workspace}/terraform.tfstate` is written by the root with that workspace
+ * prefix, in whichever workspace both run). Only a match replaces the unresolved entry.
+ */
+function matchInAnyWorkspace(
+  from: string,
+  reference: Reference,
+  alternative: NonNullable<Reference['anyWorkspace']>,
+  writers: WriterIndex,
+  own: MatchResult,
+  unresolved: number,
+): void {
+  const { backend } = reference;
+  if (isUnknown(backend) || isUnknown(alternative.config)) return;
+  const attempt: MatchResult = { edges: [], unresolved: [], ambiguous: [] };
+  const reasons = ['terraform.workspace is the workspace selected at run time'];
+  if (!matchByKnownText(from, reference, backend, alternative.config, alternative.workspace, writers, attempt, reasons))
+    return;
+  if (attempt.edges.length === 0) return;
+  own.unresolved.length = unresolved;
+  own.edges.push(...attempt.edges);
+  own.ambiguous.push(...attempt.ambiguous);
 }
 
 /** The matches of several modules as one result, in their order. */

@@ -30,8 +30,8 @@ export interface ModuleInput {
   files: readonly FileInput[];
   varFiles: readonly FileInput[];
   backendFiles: readonly FileInput[];
-  /** The value of `terraform.workspace`. */
-  terraformWorkspace: string;
+  /** The value of `terraform.workspace`; undefined when not chosen (see AnalysisOptions.terraformWorkspace). */
+  terraformWorkspace: string | undefined;
 }
 
 /** The `.tf` files of a local child module's folder, or undefined when the folder has none. */
@@ -61,6 +61,11 @@ export interface Reference {
   workspace: string | Unknown;
   /** The root module's folder (Terraform's working directory), for local paths. */
   cwd: string;
+  /**
+   * When no workspace was chosen and the address depends on `terraform.workspace`: the configuration
+   * and workspace evaluated with it unknown, tried when the `default` workspace's address finds no writer.
+   */
+  anyWorkspace?: { config: ObjectValue | Unknown; workspace: string | Unknown };
 }
 
 export interface ModuleProblem {
@@ -90,10 +95,34 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     variables: (name) => (tfvars.has(name) ? tfvars.get(name) : undefined),
     prefix: '',
     stack: [input.dir],
-    terraformWorkspace: input.terraformWorkspace,
+    terraformWorkspace: input.terraformWorkspace ?? 'default',
+    readsWorkspace: { read: false },
   };
   const references = moduleReferences(context, children, problems);
+  if (input.terraformWorkspace === undefined && context.readsWorkspace.read) {
+    addAnyWorkspace(references, moduleReferences({ ...context, terraformWorkspace: ANY_WORKSPACE }, children, []));
+  }
   return { id: input.id, dir: input.dir, backend: moduleBackend(input, problems), references, problems };
+}
+
+/**
+ * Gives each reference whose address depends on `terraform.workspace` its address in any workspace, for
+ * the matcher to try when the `default` one finds no writer. The second evaluation's references are
+ * paired by block and instance (an instance that exists only in one evaluation has no alternative).
+ */
+function addAnyWorkspace(references: Reference[], anyWorkspace: readonly Reference[]): void {
+  const key = (reference: Reference) => `${reference.file}\0${reference.name}\0${reference.instance}`;
+  const byKey = new Map(anyWorkspace.map((reference) => [key(reference), reference]));
+  for (const reference of references) {
+    const other = byKey.get(key(reference));
+    if (!other || (sameValue(other.config, reference.config) && sameValue(other.workspace, reference.workspace)))
+      continue;
+    reference.anyWorkspace = { config: other.config, workspace: other.workspace };
+  }
+}
+
+function sameValue(a: Value, b: Value): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 interface ModuleContext {
@@ -108,7 +137,10 @@ interface ModuleContext {
   prefix: string;
   /** Folders on the call path, to stop recursive calls. */
   stack: string[];
-  terraformWorkspace: string;
+  /** `terraform.workspace`: a name, or unknown (any workspace). */
+  terraformWorkspace: string | Unknown;
+  /** Set when an expression read `terraform.workspace`. */
+  readsWorkspace: { read: boolean };
 }
 
 function moduleReferences(context: ModuleContext, children: ChildModules, problems: ModuleProblem[]): Reference[] {
@@ -122,6 +154,22 @@ function moduleReferences(context: ModuleContext, children: ChildModules, proble
   return references;
 }
 
+/** `terraform`, noting whether its `workspace` is read: a module that never reads it needs no second evaluation. */
+function terraformObject(context: ModuleContext): ObjectValue {
+  return {
+    get workspace(): Value {
+      context.readsWorkspace.read = true;
+      return context.terraformWorkspace;
+    },
+  };
+}
+
+/** `terraform.workspace` when no workspace was chosen for the second evaluation: one path segment, unknown. */
+const ANY_WORKSPACE: Unknown = unknownText(
+  [hole('terraform.workspace', ['terraform.workspace is the workspace selected at run time'], true)],
+  ['terraform.workspace is the workspace selected at run time'],
+);
+
 /** A variable with no default and no value given: known at run time, a hole in any string made from it. */
 function undefinedVariable(name: string): Unknown {
   const reason = `var.${name} has no default`;
@@ -132,7 +180,7 @@ function undefinedVariable(name: string): Unknown {
 function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalScope {
   const base = new Map<string, Value>([
     ['path', { module: relativeModulePath(context), root: '.', cwd: context.rootDir }],
-    ['terraform', { workspace: context.terraformWorkspace }],
+    ['terraform', terraformObject(context)],
   ]);
   const vars: Record<string, Value> = {};
   for (const { facts } of context.files) {
@@ -278,6 +326,7 @@ function childReferences(
       prefix: context.prefix ? `${context.prefix}.${callName}` : callName,
       stack: [...context.stack, childDir],
       terraformWorkspace: context.terraformWorkspace,
+      readsWorkspace: context.readsWorkspace,
     };
     if (instance.key !== null) childContext.prefix += `[${JSON.stringify(instance.key)}]`;
     references.push(...moduleReferences(childContext, children, problems));

@@ -2,7 +2,8 @@ import type { GraphJson } from './graphJson';
 
 /**
  * Text renderings of a graph for the CLI: Graphviz DOT, Mermaid and a plain summary. Each returns
- * a string and does no I/O. Edges point from a module to what it depends on; cycle edges are red.
+ * a string and does no I/O. Edges point from a module to what it depends on; cycle edges are red, edges
+ * matched by only the known part of an address (inferred, ambiguous) dashed.
  */
 export function renderDot(graph: GraphJson): string {
   const cycleEdges = cycleEdgeSet(graph);
@@ -10,8 +11,10 @@ export function renderDot(graph: GraphJson): string {
   graph.levels.forEach((ids, level) => {
     lines.push(`  subgraph level_${level} { rank=same; ${ids.map(quote).join('; ')}; }`);
   });
-  for (const { from, to } of uniqueEdges(graph)) {
-    lines.push(`  ${quote(from)} -> ${quote(to)}${cycleEdges.has(`${from}\u0000${to}`) ? ' [color=red]' : ''};`);
+  for (const { from, to, sure } of uniqueEdges(graph)) {
+    // Inferred and ambiguous edges dashed: the reader's address is known only in part.
+    const style = [cycleEdges.has(`${from}\u0000${to}`) ? 'color=red' : '', sure ? '' : 'style=dashed'].filter(Boolean);
+    lines.push(`  ${quote(from)} -> ${quote(to)}${style.length > 0 ? ` [${style.join(', ')}]` : ''};`);
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
@@ -23,8 +26,8 @@ export function renderMermaid(graph: GraphJson): string {
   const lines = ['flowchart LR'];
   for (const module of graph.modules) lines.push(`  ${ids.get(module.id)}["${module.id.replace(/"/g, '#quot;')}"]`);
   const red: number[] = [];
-  uniqueEdges(graph).forEach(({ from, to }, index) => {
-    lines.push(`  ${ids.get(from)} --> ${ids.get(to)}`);
+  uniqueEdges(graph).forEach(({ from, to, sure }, index) => {
+    lines.push(`  ${ids.get(from)} ${sure ? '-->' : '-.->'} ${ids.get(to)}`);
     if (cycleEdges.has(`${from}\u0000${to}`)) red.push(index);
   });
   if (red.length > 0) lines.push(`  linkStyle ${red.join(',')} stroke:red`);
@@ -59,25 +62,39 @@ export function renderText(graph: GraphJson): string {
     out.push('', `Unresolved references (${graph.unresolved.length})`);
     for (const item of graph.unresolved) out.push(`  ${item.file}:${item.line} ${item.name}: ${item.reason}`);
   }
+  const inferred = graph.edges.filter((edge) => edge.match === 'inferred');
+  if (inferred.length > 0) {
+    out.push('', `Inferred references (${inferred.length}): matched by the known part of their address`);
+    for (const edge of inferred) out.push(`  ${edge.file}:${edge.line} ${edge.name} -> ${edge.to}${assuming(edge)}`);
+  }
   if (graph.ambiguous.length > 0) {
-    out.push('', `Ambiguous references (${graph.ambiguous.length})`);
+    out.push('', `Ambiguous references (${graph.ambiguous.length}): depend on every writer`);
     for (const item of graph.ambiguous)
       out.push(`  ${item.file}:${item.line} ${item.name}: ${item.address} is written by ${item.writers.join(', ')}`);
   }
   return `${out.join('\n')}\n`;
 }
 
-function uniqueEdges(graph: GraphJson): { from: string; to: string }[] {
-  const seen = new Set<string>();
-  const edges: { from: string; to: string }[] = [];
-  for (const { from, to } of graph.edges) {
+/** `: assuming var.stack = "blue", bucket unknown`, or nothing. */
+function assuming(edge: GraphJson['edges'][number]): string {
+  const entries = Object.entries(edge.assumed);
+  if (entries.length === 0) return '';
+  const parts = entries.map(([hole, value]) =>
+    value === null ? `${hole} unknown` : `${hole} = ${JSON.stringify(value)}`,
+  );
+  return `: assuming ${parts.join(', ')}`;
+}
+
+/** Each pair of modules once, with the surest match among its edges (exact before inferred before ambiguous). */
+function uniqueEdges(graph: GraphJson): { from: string; to: string; sure: boolean }[] {
+  const byPair = new Map<string, { from: string; to: string; sure: boolean }>();
+  for (const { from, to, match } of graph.edges) {
     const key = `${from}\u0000${to}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      edges.push({ from, to });
-    }
+    const seen = byPair.get(key);
+    if (!seen) byPair.set(key, { from, to, sure: match === 'exact' });
+    else if (match === 'exact') seen.sure = true;
   }
-  return edges;
+  return [...byPair.values()];
 }
 
 /** Edges between consecutive members of a cycle path. */

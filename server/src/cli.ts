@@ -2,8 +2,9 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeDirectory } from './engine/analysis';
-import { ConfigError } from './engine/config';
+import { ConfigError, loadAnalysisOptions } from './engine/config';
 import { type GraphJson, graphJson, renderDot, renderLevels, renderMermaid, renderText } from './engine/features';
+import { UnknownEnvironmentError } from './engine/workspace';
 import { generateCommand } from './generateCommand';
 import { planCommand } from './planCommand';
 
@@ -21,6 +22,10 @@ Commands:
                    [--with-dependents]] [--changed-only --base-ref <ref>] [--retries N] [--binary <path>]
                    [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
                    --detailed-exitcode)
+
+Every command takes --env NAME (-e): analyse one environment, with its variables, tfvars, backend files
+and workspace (named in .terrace.yaml, or by files such as prod.tfvars and prod.tfbackend). Without it,
+every environment's backend files count.
 
 dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
 TerraCi's <dir>/.terraci.yaml).
@@ -49,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
       retries: { type: 'string' },
       binary: { type: 'string' },
       'detailed-exitcode': { type: 'boolean' },
+      env: { type: 'string', short: 'e' },
     },
   });
   const [command, dirArg, ...extra] = positionals;
@@ -60,12 +66,12 @@ async function main(argv: string[]): Promise<number> {
   const root = workspaceDir(dirArg ?? '.');
   switch (command) {
     case 'graph':
-      return graphCommand(root, format(values.format));
+      return graphCommand(root, format(values.format), values.env);
     case 'levels':
-      process.stdout.write(renderLevels(await analyze(root)));
+      process.stdout.write(renderLevels(await analyze(root, values.env)));
       return 0;
     case 'validate':
-      return validateCommand(root);
+      return validateCommand(root, values.env);
     case 'generate':
       return generateCommand(root, values, { usage: (message) => new UsageError(message), write: writeOutput });
     case 'plan':
@@ -99,8 +105,8 @@ function workspaceDir(dir: string): string {
   return root;
 }
 
-async function analyze(root: string): Promise<GraphJson> {
-  const graph = graphJson(await analyzeDirectory(root));
+async function analyze(root: string, environment: string | undefined): Promise<GraphJson> {
+  const graph = graphJson(await analyzeDirectory(root, { ...(await loadAnalysisOptions(root)), environment }));
   for (const error of graph.syntaxErrors)
     process.stderr.write(`Error: ${error.file}:${error.line}:${error.column}: ${error.message}\n`);
   for (const problem of graph.problems)
@@ -108,8 +114,8 @@ async function analyze(root: string): Promise<GraphJson> {
   return graph;
 }
 
-async function graphCommand(root: string, chosen: Format): Promise<number> {
-  const graph = await analyze(root);
+async function graphCommand(root: string, chosen: Format, environment: string | undefined): Promise<number> {
+  const graph = await analyze(root, environment);
   const render = {
     text: renderText,
     json: (g: GraphJson) => `${JSON.stringify(g, null, 2)}\n`,
@@ -120,8 +126,8 @@ async function graphCommand(root: string, chosen: Format): Promise<number> {
   return 0;
 }
 
-async function validateCommand(root: string): Promise<number> {
-  const graph = await analyze(root);
+async function validateCommand(root: string, environment: string | undefined): Promise<number> {
+  const graph = await analyze(root, environment);
   for (const item of graph.unresolved)
     process.stderr.write(
       `Warning: ${item.file}:${item.line}: data.terraform_remote_state.${item.name}: ${item.reason}\n`,
@@ -158,7 +164,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`terrace: ${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError) process.stderr.write(`terrace: ${error.message}\n`);
+    else if (error instanceof ConfigError || error instanceof UnknownEnvironmentError)
+      process.stderr.write(`terrace: ${error.message}\n`);
     else process.stderr.write(`terrace: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 2;
   },

@@ -8,6 +8,8 @@ export interface GenerateFlags {
   'changed-only'?: boolean;
   'base-ref'?: string;
   output?: string;
+  /** The environment to analyse (`--env`). */
+  env?: string;
 }
 
 export interface GenerateIo {
@@ -32,7 +34,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
-  const analysis = new WorkspaceAnalysis(root, config.analysis);
+  const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
   await analysis.load();
   const result = analysis.result();
   for (const error of result.syntaxErrors)

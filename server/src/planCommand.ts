@@ -13,6 +13,8 @@ export interface PlanFlags {
   retries?: string;
   binary?: string;
   'detailed-exitcode'?: boolean;
+  /** The environment to analyse (`--env`). */
+  env?: string;
 }
 
 export interface PlanIo {
@@ -43,7 +45,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) io.err(`Warning: ${warning}\n`);
   const execution = config.pipeline.execution;
-  const analysis = new WorkspaceAnalysis(root, config.analysis);
+  const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
   await analysis.load();
   const result = analysis.result();
 

@@ -9,7 +9,9 @@ import { type MatchResult, mergeMatches, ReferenceMatcher, writerAddresses } fro
 import {
   discoverRoots,
   EMPTY_FACTS,
+  type Environment,
   type EvaluatedModule,
+  environmentNames,
   evaluateModule,
   type FileFacts,
   type FileInput,
@@ -19,6 +21,7 @@ import {
   localSource,
   mayHaveFacts,
   moduleSegments,
+  resolveEnvironment,
   type ScannedDir,
   type ScanProblem,
   scanWorkspace,
@@ -92,6 +95,21 @@ export class WorkspaceAnalysis {
   /** What the last graph was made of, by root number; forgotten when the roots change. */
   private lastGraph: LastGraph | undefined;
   private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
+  /** The selected environment, resolved against the environments the files name; reset when files come and go. */
+  private environment: Environment | undefined;
+
+  private selectedEnvironment(): Environment | undefined {
+    const name = this.options.environment;
+    if (name === undefined) return undefined;
+    this.environment ??= resolveEnvironment(name, this.options.environments, this.environmentNames());
+    return this.environment;
+  }
+
+  /** Every environment: configured in `.terrace.yaml`, or named by a tfvars or backend file. */
+  environmentNames(): string[] {
+    return environmentNames(this.dirs.values(), this.options.environments);
+  }
+
   /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
   private readonly brokenFiles = new Set<string>();
   private readonly matcher: ReferenceMatcher;
@@ -112,7 +130,14 @@ export class WorkspaceAnalysis {
     const scan = await scanWorkspace(this.root, this.options.discovery);
     this.dirs = scan.dirs;
     this.scanProblems = scan.problems;
-    const all = [...this.dirs.values()].flatMap((dir) => [...dir.tfFiles, ...dir.varFiles, ...dir.backendFiles]);
+    // An environment nobody names is the caller's mistake: said before any work.
+    this.selectedEnvironment();
+    const all = [...this.dirs.values()].flatMap((dir) => [
+      ...dir.tfFiles,
+      ...dir.varFiles,
+      ...dir.backendFiles,
+      ...dir.environmentVarFiles,
+    ]);
     // Synchronous reads of small files are several times faster than fs.promises (one
     // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
     for (let start = 0; start < all.length; start += LOAD_BATCH) {
@@ -142,7 +167,7 @@ export class WorkspaceAnalysis {
   removeFile(file: string): void {
     const dir = this.dirOf(path.dirname(file));
     if (dir) {
-      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles]) {
+      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles, dir.environmentVarFiles]) {
         const at = list.indexOf(file);
         if (at >= 0) list.splice(at, 1);
       }
@@ -150,6 +175,7 @@ export class WorkspaceAnalysis {
     this.forget(file);
     this.readProblems.delete(file);
     this.roots = undefined;
+    this.environment = undefined;
     this.invalidate(path.dirname(file));
   }
 
@@ -238,14 +264,18 @@ export class WorkspaceAnalysis {
     const read = new Set<string>([dir.dir]);
     const inputs = (files: readonly string[]): FileInput[] =>
       files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+    const environment = this.selectedEnvironment();
+    const chosen = environment?.inputs(dir);
     const module = evaluateModule(
       {
         id,
         dir: dir.dir,
         files: inputs(dir.tfFiles),
-        varFiles: inputs(dir.varFiles),
-        backendFiles: inputs(dir.backendFiles),
-        terraformWorkspace: this.options.terraformWorkspace,
+        // Terraform's order: terraform.tfvars, *.auto.tfvars, then the -var-files in the order given.
+        varFiles: inputs(chosen ? [...dir.varFiles, ...chosen.varFiles] : dir.varFiles),
+        backendFiles: inputs(chosen ? chosen.backendFiles : dir.backendFiles),
+        terraformWorkspace: environment?.workspace ?? this.options.terraformWorkspace,
+        variables: environment?.variables,
       },
       (childDir) => {
         read.add(childDir);
@@ -385,7 +415,15 @@ export class WorkspaceAnalysis {
     if (!dir) {
       if (role !== 'tfFiles') return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
-      dir = { dir: folder, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
+      dir = {
+        dir: folder,
+        id,
+        tfFiles: [],
+        varFiles: [],
+        backendFiles: [],
+        environmentVarFiles: [],
+        hasLockFile: false,
+      };
       this.dirs.set(id, dir);
     }
     const list = dir[role];
@@ -393,6 +431,8 @@ export class WorkspaceAnalysis {
       list.push(file);
       list.sort(role === 'varFiles' ? varFileOrder : undefined);
       status = 'new';
+      // A new file may name a new environment, which changes whose backend files are whose.
+      this.environment = undefined;
     }
     return status;
   }

@@ -7,6 +7,22 @@ export interface AnalysisOptions {
    * the workspace as unknown (any workspace the module runs in).
    */
   terraformWorkspace: string | undefined;
+  /** Environments named in `.terrace.yaml`; others are found from file names (see workspace/environments.ts). */
+  environments: Record<string, EnvironmentConfig>;
+  /** The environment analysed: its variables, tfvars, backend files and workspace. Undefined: all of them. */
+  environment: string | undefined;
+}
+
+/** One environment: what `terraform` is given when it runs there. */
+export interface EnvironmentConfig {
+  /** Variable values (`-var`), over every tfvars file. */
+  variables: Record<string, unknown>;
+  /** Names of tfvars files beside a root (`-var-file`); default `<name>.tfvars` and `<name>.tfvars.json`. */
+  varFiles: string[] | undefined;
+  /** Names of its backend configuration files (`-backend-config`); default: those named `<name>.…`. */
+  backendConfigFiles: string[] | undefined;
+  /** `terraform.workspace` there; default: as chosen for the workspace, or any. */
+  workspace: string | undefined;
 }
 
 export interface DiscoveryOptions {
@@ -48,5 +64,7 @@ export function defaultOptions(): AnalysisOptions {
       backendConfigFiles: [...DEFAULT_BACKEND_CONFIG_FILES],
     },
     terraformWorkspace: undefined,
+    environments: {},
+    environment: undefined,
   };
 }

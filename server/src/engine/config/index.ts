@@ -1,5 +1,5 @@
 /** The settings: .terrace.yaml, terraci's config, the analysis and pipeline options with their defaults. */
-export { type AnalysisOptions, type DiscoveryOptions, defaultOptions } from './analysisOptions';
+export { type AnalysisOptions, type DiscoveryOptions, defaultOptions, type EnvironmentConfig } from './analysisOptions';
 export type { ConfigRecord } from './configValues';
 export {
   defaultPipelineOptions,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type AnalysisOptions, defaultOptions } from './analysisOptions';
+import { type AnalysisOptions, defaultOptions, type EnvironmentConfig } from './analysisOptions';
 import { ConfigError, folders, oneOf, parseYaml, pattern, record, string, strings, unknownKey } from './configValues';
 import { defaultPipelineOptions, type PipelineOptions, readExecution, readGithub, readGitlab } from './pipelineConfig';
 import { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';
@@ -66,7 +66,7 @@ export function parseAnalysisOptions(
   return parseTerraceConfig(text, file, base).analysis;
 }
 
-const TOP_KEYS = ['discovery', 'terraformWorkspace', 'execution', 'gitlab', 'github'];
+const TOP_KEYS = ['discovery', 'terraformWorkspace', 'environments', 'execution', 'gitlab', 'github'];
 
 /** A `.terrace.yaml` text: its analysis options over `base`, and its pipeline options over the defaults. */
 export function parseTerraceConfig(
@@ -74,7 +74,11 @@ export function parseTerraceConfig(
   file: string,
   base: AnalysisOptions = defaultOptions(),
 ): Omit<WorkspaceConfig, 'file'> {
-  const options: AnalysisOptions = { ...base, discovery: { ...base.discovery } };
+  const options: AnalysisOptions = {
+    ...base,
+    discovery: { ...base.discovery },
+    environments: { ...base.environments },
+  };
   const pipeline = defaultPipelineOptions();
   const top = record(parseYaml(text, file), '', file);
   for (const [key, value] of Object.entries(top)) {
@@ -84,6 +88,9 @@ export function parseTerraceConfig(
         break;
       case 'terraformWorkspace':
         options.terraformWorkspace = string(value, key, file);
+        break;
+      case 'environments':
+        options.environments = readEnvironments(record(value, key, file), file);
         break;
       case 'execution':
         readExecution(record(value, key, file), pipeline.execution, file);
@@ -99,6 +106,39 @@ export function parseTerraceConfig(
     }
   }
   return { analysis: options, pipeline, warnings: [] };
+}
+
+const ENVIRONMENT_KEYS = ['variables', 'varFiles', 'backendConfigFiles', 'workspace'];
+
+function readEnvironments(section: Record<string, unknown>, file: string): Record<string, EnvironmentConfig> {
+  const environments: Record<string, EnvironmentConfig> = {};
+  for (const [name, value] of Object.entries(section)) {
+    const environment: EnvironmentConfig = {
+      variables: {},
+      varFiles: undefined,
+      backendConfigFiles: undefined,
+      workspace: undefined,
+    };
+    for (const [key, setting] of Object.entries(record(value ?? {}, `environments.${name}`, file))) {
+      const at = `environments.${name}.${key}`;
+      switch (key) {
+        case 'variables':
+          environment.variables = record(setting, at, file);
+          break;
+        case 'varFiles':
+        case 'backendConfigFiles':
+          environment[key] = strings(setting, at, file);
+          break;
+        case 'workspace':
+          environment.workspace = string(setting, at, file);
+          break;
+        default:
+          throw unknownKey(file, at, ENVIRONMENT_KEYS);
+      }
+    }
+    environments[name] = environment;
+  }
+  return environments;
 }
 
 const DISCOVERY_KEYS = ['mode', 'pattern', 'exclude', 'include', 'backendConfigFiles', 'libraryModules'];

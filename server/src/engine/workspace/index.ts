@@ -1,5 +1,12 @@
 /** The workspace: its folders scanned, modules discovered, the facts of each file, each module's evaluated backend and remote-state reads. */
 export { discoverRoots, localSource, moduleSegments } from './discovery';
+export {
+  type Environment,
+  environmentNames,
+  environmentOfFile,
+  resolveEnvironment,
+  UnknownEnvironmentError,
+} from './environments';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 export { type EvaluatedModule, evaluateModule, type FileInput, type Reference } from './moduleEvaluation';
 export { fileRole, type ScannedDir, type ScanProblem, scanWorkspace, varFileOrder } from './workspaceScan';

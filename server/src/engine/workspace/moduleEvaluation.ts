@@ -32,6 +32,8 @@ export interface ModuleInput {
   backendFiles: readonly FileInput[];
   /** The value of `terraform.workspace`; undefined when not chosen (see AnalysisOptions.terraformWorkspace). */
   terraformWorkspace: string | undefined;
+  /** Variable values given on the command line (an environment's `-var`s), over every tfvars file. */
+  variables?: ReadonlyMap<string, Value>;
 }
 
 /** The `.tf` files of a local child module's folder, or undefined when the folder has none. */
@@ -88,6 +90,7 @@ const MAX_MODULE_DEPTH = 10;
 export function evaluateModule(input: ModuleInput, children: ChildModules): EvaluatedModule {
   const problems: ModuleProblem[] = [];
   const tfvars = tfvarValues(input.varFiles);
+  for (const [name, value] of input.variables ?? []) tfvars.set(name, value);
   const context: ModuleContext = {
     dir: input.dir,
     rootDir: input.dir,

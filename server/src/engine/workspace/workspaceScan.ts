@@ -17,6 +17,8 @@ export interface ScannedDir {
   varFiles: string[];
   /** Partial backend configuration files matching `backendConfigFiles`, sorted. */
   backendFiles: string[];
+  /** Other `*.tfvars` files (`prod.tfvars`): read only for an environment that names them, sorted. */
+  environmentVarFiles: string[];
   hasLockFile: boolean;
 }
 
@@ -37,7 +39,7 @@ const SKIPPED = new Set(['.terraform', '.git', 'node_modules', '.terrace']);
 export function fileRole(
   name: string,
   backendMatchers: readonly ((name: string) => boolean)[],
-): keyof Pick<ScannedDir, 'tfFiles' | 'varFiles' | 'backendFiles'> | 'lock' | undefined {
+): keyof Pick<ScannedDir, 'tfFiles' | 'varFiles' | 'backendFiles' | 'environmentVarFiles'> | 'lock' | undefined {
   if (name.endsWith('.tf') || name.endsWith('.tf.json')) return 'tfFiles';
   if (
     name === 'terraform.tfvars' ||
@@ -48,6 +50,7 @@ export function fileRole(
     return 'varFiles';
   if (name === '.terraform.lock.hcl') return 'lock';
   if (backendMatchers.some((matches) => matches(name))) return 'backendFiles';
+  if (name.endsWith('.tfvars') || name.endsWith('.tfvars.json')) return 'environmentVarFiles';
   return undefined;
 }
 
@@ -86,7 +89,15 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       ? gitignoreRules(dir, id, rules, result)
       : rules;
     const subdirs: [string, string, string][] = [];
-    const scanned: ScannedDir = { dir, id, tfFiles: [], varFiles: [], backendFiles: [], hasLockFile: false };
+    const scanned: ScannedDir = {
+      dir,
+      id,
+      tfFiles: [],
+      varFiles: [],
+      backendFiles: [],
+      environmentVarFiles: [],
+      hasLockFile: false,
+    };
     // Folders here are absolute and normalized already: joining by hand saves path.join's
     // normalizing on every entry of a large tree.
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
@@ -110,6 +121,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       scanned.tfFiles.sort();
       scanned.varFiles.sort(varFileOrder);
       scanned.backendFiles.sort();
+      scanned.environmentVarFiles.sort();
       result.dirs.set(id, scanned);
     }
     for (const [full, childId, childReal] of subdirs) walk(full, childId, childReal, ownRules);

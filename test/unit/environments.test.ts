@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { type AnalysisOptions, loadAnalysisOptions } from '../../server/src/engine/config';
+import { environmentOfFile, UnknownEnvironmentError } from '../../server/src/engine/workspace';
+
+const repo = path.resolve(__dirname, '..', '..');
+const fixture = (name: string) => path.join(repo, 'test', 'fixtures', name);
+
+async function analysed(root: string, environment?: string): Promise<WorkspaceAnalysis> {
+  const options: AnalysisOptions = { ...(await loadAnalysisOptions(root)), environment };
+  const analysis = new WorkspaceAnalysis(root, options);
+  await analysis.load();
+  return analysis;
+}
+
+function edges(analysis: WorkspaceAnalysis): string[] {
+  return analysis
+    .result()
+    .edges.map((edge) => `${edge.from} -> ${edge.to} ${edge.match} ${edge.address}`)
+    .sort();
+}
+
+describe('environments', () => {
+  test('a file names its environment by its first part', () => {
+    assert.equal(environmentOfFile('/r/app/prod.tfvars'), 'prod');
+    assert.equal(environmentOfFile('/r/app/prod.tfvars.json'), 'prod');
+    assert.equal(environmentOfFile('/r/app/prod.tfbackend'), 'prod');
+    assert.equal(environmentOfFile('/r/app/production.blue.backend'), 'production');
+    assert.equal(environmentOfFile('/r/app/stage.backend.hcl'), 'stage');
+    assert.equal(environmentOfFile('/r/app/backend.hcl'), undefined);
+    assert.equal(environmentOfFile('/r/app/backend.conf'), undefined);
+    assert.equal(environmentOfFile('/r/app/x.backend'), undefined);
+  });
+
+  test('found from file names; one selected reads its own tfvars and backend files only', async () => {
+    const root = fixture('backend-files-by-name');
+    const all = await analysed(root);
+    assert.deepEqual(all.environmentNames(), ['prod', 'stage']);
+    assert.deepEqual(edges(all), [
+      'app/api -> network/dns exact s3://acme-prod-tfstate/prod/dns.tfstate',
+      'app/api -> network/vpc inferred s3://${var.state_bucket}/${var.env}/vpc.tfstate',
+    ]);
+    assert.deepEqual(edges(await analysed(root, 'prod')), [
+      'app/api -> network/dns exact s3://acme-prod-tfstate/prod/dns.tfstate',
+      'app/api -> network/vpc exact s3://acme-prod-tfstate/prod/vpc.tfstate',
+    ]);
+    const stage = await analysed(root, 'stage');
+    assert.deepEqual(edges(stage), [
+      'app/api -> network/dns exact s3://acme-prod-tfstate/prod/dns.tfstate',
+      'app/api -> network/vpc exact s3://acme-stage-tfstate/stage/vpc.tfstate',
+    ]);
+    // backend.hcl belongs to no environment: network/dns keeps it in stage too.
+    const dns = stage.result().modules.find((module) => module.id === 'network/dns');
+    assert.equal(dns?.backend?.address, 's3://acme-prod-tfstate/prod/dns.tfstate');
+  });
+
+  test('named in .terrace.yaml with variables and a workspace: holes get their values', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-environments-'));
+    try {
+      cpSync(fixture('known-text-matching'), root, { recursive: true });
+      writeFileSync(
+        path.join(root, '.terrace.yaml'),
+        'environments:\n  blue:\n    variables: { remote_state_bucket: acme-tfstate, stack: blue, env: stage }\n    workspace: prod-1\n',
+      );
+      const blue = await analysed(root, 'blue');
+      assert.deepEqual(blue.environmentNames(), ['blue']);
+      assert.deepEqual(edges(blue), [
+        'app/api -> app/queue-stage exact s3://acme-tfstate/stage/queue/terraform.tfstate',
+        'app/api -> network/vpc inferred s3://acme-tfstate/network/vpc/terraform.tfstate',
+        'app/api -> search/blue exact s3://acme-tfstate/blue/search.tfstate',
+        // `anything`, key terraform.tfstate: with the bucket known, exactly shared/dns's default workspace.
+        'app/api -> shared/dns exact s3://acme-tfstate/terraform.tfstate',
+        // `dns` and `dns_here` name workspace prod-1 of shared/dns in their keys.
+        'app/api -> shared/dns inferred s3://acme-tfstate/shared/dns/prod-1/terraform.tfstate',
+        'app/api -> shared/dns inferred s3://acme-tfstate/shared/dns/prod-1/terraform.tfstate',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('an environment nobody names is an error before any work, in the engine and the CLI', async () => {
+    await assert.rejects(analysed(fixture('backend-files-by-name'), 'qa'), (error: unknown) => {
+      assert.ok(error instanceof UnknownEnvironmentError);
+      assert.equal(error.message, "no environment 'qa': the environments are prod, stage");
+      return true;
+    });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(repo, 'server/src/cli.ts'),
+        'levels',
+        fixture('backend-files-by-name'),
+        '--env',
+        'qa',
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(cli.status, 2);
+    assert.equal(cli.stderr, "terrace: no environment 'qa': the environments are prod, stage\n");
+  });
+});

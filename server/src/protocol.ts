@@ -4,6 +4,9 @@
  * import it (the webview for its types only).
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+// A type from its own file, not the folder's index.ts: the webview type-checks this file for the browser,
+// and the index would bring in the config folder's Node file readers.
+import type { ExecutionOptions } from './engine/config/pipelineConfig';
 
 /** A zero-based LSP position and range; the graph model carries plain objects, not class instances. */
 export interface WirePosition {
@@ -193,16 +196,8 @@ export type RunTargetsResult =
       /** The workspace folder (where `.terrace/` is). */
       root: string;
       targets: RunTargetWire[];
-      /** The `execution` section of `.terrace.yaml`. */
-      execution: {
-        binary: string;
-        parallelism: number;
-        initArgs: string[];
-        planArgs: string[];
-        env: Record<string, string>;
-        retries: number;
-        init: 'auto' | 'always' | 'never';
-      };
+      /** The `execution` section of `.terrace.yaml`, as the engine reads it. */
+      execution: ExecutionOptions;
     }
   | { kind: 'error'; message: string };
 export namespace RunTargetsRequest {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { type PipelineParams, PipelineRequest, type PipelineResult } from '../../server/src/protocol';
+import { chooseFolder } from './folderPick';
 
 /**
  * The choices of `Terrace: Generate Pipeline`. Each one left out is asked with a quick pick (or an
@@ -37,7 +38,7 @@ export async function generatePipeline(
     );
     return { written: false, reason: 'cancelled' };
   }
-  const folderUri = choices.folderUri ?? (await chooseFolder())?.uri.toString();
+  const folderUri = choices.folderUri ?? (await chooseFolder('Generate the pipeline of which folder?'));
   if (!folderUri) return { written: false, reason: 'cancelled' };
   const ci = choices.ci ?? (await chooseCi());
   if (!ci) return { written: false, reason: 'cancelled' };
@@ -88,14 +89,6 @@ export async function generatePipeline(
     `Terrace: wrote ${result.path}: ${result.jobs.length} job${result.jobs.length === 1 ? '' : 's'} for ${result.modules} module${result.modules === 1 ? '' : 's'}.`,
   );
   return { written: true, uri: result.uri, path: result.path, jobs: result.jobs };
-}
-
-async function chooseFolder(): Promise<vscode.WorkspaceFolder | undefined> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length <= 1) return folders[0];
-  const active = vscode.window.activeTextEditor?.document.uri;
-  const owner = active && vscode.workspace.getWorkspaceFolder(active);
-  return owner ?? vscode.window.showWorkspaceFolderPick({ placeHolder: 'Generate the pipeline of which folder?' });
 }
 
 async function chooseCi(): Promise<PipelineParams['ci'] | undefined> {

@@ -7,9 +7,9 @@ import {
   type PanelToWebview,
   type WebviewToPanel,
 } from '../../server/src/protocol';
+import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { graphPanelHtml, makeNonce } from './graphPanelHtml';
-import { currentGraph } from './graphSource';
 
 /** What the panel needs from the running extension. */
 export interface GraphPanelContext {
@@ -44,7 +44,7 @@ export class GraphPanel {
     folderUri?: string,
     focus?: string,
   ): Promise<GraphPanel | undefined> {
-    const folder = folderUri ?? (await chooseFolder(ctx));
+    const folder = folderUri ?? (await chooseFolder('Show the graph of which folder?'));
     if (!folder) {
       void vscode.window.showInformationMessage('Terrace: open a folder with Terraform modules to see its graph.');
       return undefined;
@@ -251,14 +251,6 @@ export class GraphPanel {
 /** Scripts on; resources only from the extension's `dist/`. */
 function getWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
-}
-
-/** The folder of the active editor, the only folder, or the one the user picks. */
-async function chooseFolder(ctx: GraphPanelContext): Promise<string | undefined> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length === 1) return folders[0]!.uri.toString();
-  const graph = await currentGraph(ctx.client);
-  return graph ? vscode.Uri.file(graph.root).toString() : undefined;
 }
 
 function sameFolder(a: string, b: string): boolean {

@@ -1,24 +1,17 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { type GraphModel, type GraphModule, GraphRequest } from '../../server/src/protocol';
+import { chooseFolder } from './folderPick';
 
 /**
  * The graph of the folder the user is working in: the active editor's workspace folder, the only
  * folder, or the one they pick. Undefined when there is none (or they cancelled).
  */
 export async function currentGraph(client: LanguageClient, folderUri?: string): Promise<GraphModel | undefined> {
-  const folder = folderUri ?? (await chooseFolder())?.uri.toString();
+  const folder = folderUri ?? (await chooseFolder('Which folder’s Terraform modules?'));
   if (!folder) return undefined;
   const graph = await client.sendRequest(GraphRequest.type, { folderUri: folder });
   return graph ?? undefined;
-}
-
-async function chooseFolder(): Promise<vscode.WorkspaceFolder | undefined> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length <= 1) return folders[0];
-  const active = vscode.window.activeTextEditor?.document.uri;
-  const owner = active && vscode.workspace.getWorkspaceFolder(active);
-  return owner ?? vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder’s Terraform modules?' });
 }
 
 /** Opens a module where it declares its backend. */

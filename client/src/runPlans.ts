@@ -20,6 +20,7 @@ import {
   RunTargetsRequest,
   type RunTargetWire,
 } from '../../server/src/protocol';
+import { chooseFolder } from './folderPick';
 import { PlanTerminal } from './planTerminal';
 import { planMaxAgeMs, runSettingsFor } from './runSettings';
 
@@ -405,14 +406,6 @@ function outcomeOf(report: RunReport, terminal: PlanTerminal | undefined): RunOu
     })),
     ...terminalOf(terminal),
   };
-}
-
-async function chooseFolder(placeHolder: string): Promise<string | undefined> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length <= 1) return folders[0]?.uri.toString();
-  const active = vscode.window.activeTextEditor?.document.uri;
-  const owner = active && vscode.workspace.getWorkspaceFolder(active);
-  return (owner ?? (await vscode.window.showWorkspaceFolderPick({ placeHolder })))?.uri.toString();
 }
 
 async function askBaseRef(): Promise<string | undefined> {

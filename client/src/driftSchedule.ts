@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
+import { Config } from './config';
 import type { RunPlans } from './runPlans';
-import { driftCheckIntervalMs } from './runSettings';
 
 /**
  * `terrace.driftCheckInterval` (minutes, 0 = off): checks every workspace folder for drift on a
@@ -14,14 +14,14 @@ export class DriftSchedule implements vscode.Disposable {
   constructor(private readonly runs: RunPlans) {
     this.configure();
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('terrace.driftCheckInterval')) this.configure();
+      if (Config.affects(event, 'driftCheckInterval')) this.configure();
     });
   }
 
   private configure(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    const interval = driftCheckIntervalMs();
+    const interval = Config.of().driftCheckIntervalMs;
     if (interval > 0) this.timer = setInterval(() => void this.tick(), interval);
   }
 

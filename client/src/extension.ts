@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import { ServerStatusNotification } from '../../server/src/protocol';
 import { registerCommands } from './commands';
+import { Config, offerRestartOnChange } from './config';
 import { DriftSchedule } from './driftSchedule';
 import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
@@ -14,6 +15,8 @@ export interface TerraceApi {
   readonly client: LanguageClient;
   /** 'running' once the language server answered `initialize`. */
   clientState(): 'starting' | 'running' | 'stopped';
+  /** The `terrace.*` settings, typed: of a folder (a URI string), or of the workspace. */
+  config(folderUri?: string): Config;
 }
 
 let client: LanguageClient | undefined;
@@ -29,6 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     status,
     runs,
     new DriftSchedule(runs),
+    offerRestartOnChange(),
     vscode.window.registerTerminalLinkProvider(new PlanTerminalLinks()),
     ...registerCommands({ client: running, output, extensionUri: context.extensionUri, runs }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri }),
@@ -44,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     client: running,
     clientState: () =>
       running.state === State.Running ? 'running' : running.state === State.Starting ? 'starting' : 'stopped',
+    config: (folderUri) => Config.of(folderUri),
   };
 }
 

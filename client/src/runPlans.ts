@@ -20,9 +20,10 @@ import {
   RunTargetsRequest,
   type RunTargetWire,
 } from '../../server/src/protocol';
+import { Config, settingId } from './config';
 import { chooseFolder } from './folderPick';
 import { PlanTerminal } from './planTerminal';
-import { planMaxAgeMs, runSettingsFor } from './runSettings';
+import { runSettingsFor } from './runSettings';
 
 /**
  * The run commands: `Terrace: Run Plans`, `Terrace: Check Drift`, `Terrace: Apply Saved Plans`
@@ -125,7 +126,7 @@ export class RunPlans implements vscode.Disposable {
     const found = await this.targets({ folderUri });
     if ('error' in found) return this.fail(found.error);
     const { root, targets, execution } = found;
-    const maxAge = planMaxAgeMs(folderUri);
+    const maxAge = Config.of(folderUri).planMaxAgeMs;
     const candidates = await applyCandidates(root, targets, maxAge);
     const ready = candidates.filter((c) => c.ready);
     const refused = candidates.flatMap((c) => (c.ready ? [] : [{ id: c.id, reason: c.reason }]));
@@ -197,7 +198,7 @@ export class RunPlans implements vscode.Disposable {
         .showErrorMessage(`Terrace: ${error.message}`, 'Open Settings')
         .then(
           (action) =>
-            action && vscode.commands.executeCommand('workbench.action.openSettings', 'terrace.terraformPath'),
+            action && vscode.commands.executeCommand('workbench.action.openSettings', settingId('terraformPath')),
         );
       return { ran: false, reason: 'error', message: error.message };
     }

@@ -1,6 +1,6 @@
-import * as vscode from 'vscode';
 import type { RunSettings } from '../../runner/src';
 import type { RunTargetsResult } from '../../server/src/protocol';
+import { Config, settingId } from './config';
 
 /**
  * The settings of Run Plans for a folder: the editor's `terrace.*` settings where the user set
@@ -12,14 +12,14 @@ export function runSettingsFor(
   command: string,
   parallelism?: number,
 ): RunSettings {
-  const config = vscode.workspace.getConfiguration('terrace', vscode.Uri.parse(folderUri));
-  const terraformPath = explicit<string>(config, 'terraformPath');
+  const config = Config.of(folderUri);
+  const terraformPath = config.explicit('terraformPath');
   return {
     binary: terraformPath?.trim() || execution.binary,
     binarySetting: terraformPath
-      ? 'terrace.terraformPath'
-      : 'terrace.terraformPath (or execution.binary in .terrace.yaml)',
-    parallelism: parallelism ?? explicit<number>(config, 'parallelism') ?? execution.parallelism,
+      ? settingId('terraformPath')
+      : `${settingId('terraformPath')} (or execution.binary in .terrace.yaml)`,
+    parallelism: parallelism ?? config.explicit('parallelism') ?? execution.parallelism,
     initArgs: execution.initArgs,
     planArgs: execution.planArgs,
     env: execution.env,
@@ -27,24 +27,4 @@ export function runSettingsFor(
     init: execution.init,
     command,
   };
-}
-
-/** `terrace.planMaxAge`, in milliseconds (0 = no limit). */
-export function planMaxAgeMs(folderUri?: string): number {
-  const hours = vscode.workspace
-    .getConfiguration('terrace', folderUri ? vscode.Uri.parse(folderUri) : undefined)
-    .get<number>('planMaxAge', 24);
-  return Math.max(0, hours) * 3_600_000;
-}
-
-/** `terrace.driftCheckInterval`, in milliseconds (0 = off). */
-export function driftCheckIntervalMs(): number {
-  const minutes = vscode.workspace.getConfiguration('terrace').get<number>('driftCheckInterval', 0);
-  return Math.max(0, minutes) * 60_000;
-}
-
-/** A setting's value where the user (or the workspace) set it; undefined when it is the default. */
-function explicit<T>(config: vscode.WorkspaceConfiguration, key: string): T | undefined {
-  const inspected = config.inspect<T>(key);
-  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
 }

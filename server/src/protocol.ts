@@ -96,6 +96,23 @@ export interface GraphModel {
   ambiguous: GraphProblem[];
 }
 
+/**
+ * The editor's `terrace.*` settings (package.json `contributes.configuration`): what the client
+ * reads through its config, and the `terrace` section the server asks for per folder with
+ * `workspace/configuration` (read again on `workspace/didChangeConfiguration`).
+ */
+export interface TerraceSettings {
+  /** The binary Run Plans runs; where set, it overrides `execution.binary` of `.terrace.yaml`. */
+  terraformPath: string;
+  /** Modules Run Plans runs at once; where set, it overrides `execution.parallelism`. */
+  parallelism: number;
+  /** Hours after which a plan is too old (0 = no limit). */
+  planMaxAge: number;
+  /** Minutes between automatic drift checks (0 = off). */
+  driftCheckInterval: number;
+  discovery: { mode: 'auto' | 'pattern'; pattern: string; exclude: string[] };
+}
+
 /** The server's health, shown by the client's status bar item. Server → client. */
 export type ServerHealth = 'starting' | 'indexing' | 'ready' | 'error';
 export interface ServerStatusParams {

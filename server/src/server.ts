@@ -18,6 +18,7 @@ import {
   type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { type ReceivedSettings, receivedSettings } from './editorSettings';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from './engine/config';
 import {
   type EngineDiagnostic,
@@ -46,7 +47,7 @@ import {
 } from './protocol';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
-import { type EditorSettings, type FolderState, WorkspaceFolders } from './workspaceFolders';
+import { type FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /**
  * The Terrace language server: LSP wiring only. Requests become engine calls (via the folder
@@ -71,10 +72,9 @@ const folders = new WorkspaceFolders(
 );
 
 /** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
-const runStateCache = new RunStateCache(async (root) => {
-  const hours = ((await editorSettings(root)) as { planMaxAge?: unknown }).planMaxAge;
-  return typeof hours === 'number' ? hours : DEFAULT_PLAN_MAX_AGE_HOURS;
-});
+const runStateCache = new RunStateCache(
+  async (root) => (await editorSettings(root)).planMaxAge ?? DEFAULT_PLAN_MAX_AGE_HOURS,
+);
 const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 let runStateTimer: NodeJS.Timeout | undefined;
 
@@ -127,13 +127,15 @@ connection.onInitialized(() => {
   sendStatus();
 });
 
-async function editorSettings(root: string): Promise<EditorSettings> {
+/**
+ * The one place the server reads the editor's settings: a folder's `terrace` section. Every read
+ * asks again, so a change applies live: discovery through the re-indexing below, `planMaxAge` at
+ * the next run states.
+ */
+async function editorSettings(root: string): Promise<ReceivedSettings> {
   if (!canReadConfiguration) return {};
-  const settings = (await connection.workspace.getConfiguration({
-    scopeUri: pathToUri(root),
-    section: 'terrace',
-  })) as EditorSettings | null;
-  return settings ?? {};
+  const raw: unknown = await connection.workspace.getConfiguration({ scopeUri: pathToUri(root), section: 'terrace' });
+  return receivedSettings(raw);
 }
 
 connection.onDidChangeConfiguration(() => folders.reindexAll());

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ReceivedSettings } from './editorSettings';
 import { type AnalysisResult, WorkspaceAnalysis } from './engine/analysis';
 import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from './engine/config';
 import { type TerraformSyntaxError, terraformSyntaxErrors } from './engine/hcl';
@@ -15,11 +16,6 @@ export interface FolderState {
   /** Why the folder could not be analysed (e.g. an invalid .terrace.yaml). */
   error: string | undefined;
   indexing: boolean;
-}
-
-/** The editor's settings that shape the analysis, read per folder by the server. */
-export interface EditorSettings {
-  discovery?: { mode?: 'auto' | 'pattern'; pattern?: string; exclude?: string[] };
 }
 
 export interface FolderEvents {
@@ -39,7 +35,8 @@ export class WorkspaceFolders {
 
   constructor(
     private readonly events: FolderEvents,
-    private readonly settingsFor: (root: string) => Promise<EditorSettings>,
+    /** The editor's settings of a folder: `discovery` shapes the analysis. */
+    private readonly settingsFor: (root: string) => Promise<ReceivedSettings>,
     /** Debounce for edits of open documents, in milliseconds. */
     private readonly debounce = 150,
   ) {}

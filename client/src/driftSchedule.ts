@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
 import { Config } from './config';
 import type { RunPlans } from './runPlans';
+import type { ServerReadiness } from './serverReadiness';
 
 /**
  * `terrace.driftCheckInterval` (minutes, 0 = off): checks every workspace folder for drift on a
  * schedule, without a terminal; drifted modules are announced and marked in their run states. A
- * tick is skipped while another run is going on.
+ * tick is skipped while another run is going on, or while the language server is not running.
  */
 export class DriftSchedule implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly runs: RunPlans) {
+  constructor(
+    private readonly runs: RunPlans,
+    private readonly server: ServerReadiness,
+  ) {
     this.configure();
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
       if (Config.affects(event, 'driftCheckInterval')) this.configure();
@@ -27,7 +31,8 @@ export class DriftSchedule implements vscode.Disposable {
 
   private async tick(): Promise<void> {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      if (this.runs.running) return;
+      // The server says which modules; without it a tick has nothing to do (the next one will).
+      if (this.runs.running || this.server.phase !== 'ready') return;
       await this.runs.checkDrift({ folderUri: folder.uri.toString(), scope: 'all' }, true);
     }
   }

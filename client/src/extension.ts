@@ -8,6 +8,7 @@ import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
 import { PlanTerminalLinks } from './planTerminal';
 import { RunPlans } from './runPlans';
+import { ServerReadiness } from './serverReadiness';
 import { StatusItem } from './statusItem';
 
 /** What `activate` returns: used by the extension's own tests, and by other extensions. */
@@ -27,14 +28,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   client = createLanguageClient(context, output);
   const running = client;
   const runs = new RunPlans(running, output);
+  const server = new ServerReadiness(running);
   context.subscriptions.push(
     output,
     status,
     runs,
-    new DriftSchedule(runs),
+    server,
+    new DriftSchedule(runs, server),
     offerRestartOnChange(),
     vscode.window.registerTerminalLinkProvider(new PlanTerminalLinks()),
-    ...registerCommands({ client: running, output, extensionUri: context.extensionUri, runs }),
+    ...registerCommands({ client: running, server, output, extensionUri: context.extensionUri, runs }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onDidChangeState((event) => {

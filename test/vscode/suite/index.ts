@@ -12,5 +12,7 @@ export function run(): Promise<void> {
     () => import('./pipeline.test'),
     () => import('./graphPanel.test'),
     () => import('./runPlans.test'),
+    () => import('./config.test'),
+    () => import('./serverReadiness.test'),
   ]);
 }

@@ -11,6 +11,7 @@ import {
   EMPTY_FACTS,
   type Environment,
   type EvaluatedModule,
+  emptyDir,
   environmentNames,
   evaluateModule,
   type FileFacts,
@@ -415,15 +416,7 @@ export class WorkspaceAnalysis {
     if (!dir) {
       if (role !== 'tfFiles') return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
-      dir = {
-        dir: folder,
-        id,
-        tfFiles: [],
-        varFiles: [],
-        backendFiles: [],
-        environmentVarFiles: [],
-        hasLockFile: false,
-      };
+      dir = emptyDir(folder, id);
       this.dirs.set(id, dir);
     }
     const list = dir[role];

@@ -32,6 +32,11 @@ export interface ScanResult {
   problems: ScanProblem[];
 }
 
+/** A folder with no files listed yet. */
+export function emptyDir(dir: string, id: string): ScannedDir {
+  return { dir, id, tfFiles: [], varFiles: [], backendFiles: [], environmentVarFiles: [], hasLockFile: false };
+}
+
 /** Folders never worth reading: provider caches, VCS data, JavaScript packages, Terrace's own runs. */
 const SKIPPED = new Set(['.terraform', '.git', 'node_modules', '.terrace']);
 
@@ -89,15 +94,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       ? gitignoreRules(dir, id, rules, result)
       : rules;
     const subdirs: [string, string, string][] = [];
-    const scanned: ScannedDir = {
-      dir,
-      id,
-      tfFiles: [],
-      varFiles: [],
-      backendFiles: [],
-      environmentVarFiles: [],
-      hasLockFile: false,
-    };
+    const scanned = emptyDir(dir, id);
     // Folders here are absolute and normalized already: joining by hand saves path.join's
     // normalizing on every entry of a large tree.
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;

@@ -171,6 +171,41 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('inferred edges are drawn dashed, ambiguous ones dotted, and the legend says what each means', async () => {
+    const graph: GraphModel = {
+      ...dag,
+      edges: dag.edges.map((e) =>
+        e.from === API && e.to === EKS
+          ? { ...e, match: 'inferred', assumed: { 'var.stack': 'blue' } }
+          : e.from === WORKER && e.to === RDS
+            ? { ...e, match: 'ambiguous', assumed: { 'var.env': 'prod' } }
+            : e,
+      ),
+    };
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    const drawn = await webview.page.locator('svg.graph path.edge').evaluateAll((paths) =>
+      paths.map((p) => ({
+        edge: `${p.getAttribute('data-from')} -> ${p.getAttribute('data-to')}`,
+        kind: p.classList.contains('inferred') ? 'inferred' : p.classList.contains('ambiguous') ? 'ambiguous' : 'exact',
+        dashes: getComputedStyle(p).strokeDasharray,
+      })),
+    );
+    assert.equal(drawn.length, 7);
+    const kinds = Object.fromEntries(drawn.map((d) => [d.edge, d.kind]));
+    assert.equal(kinds[`${API} -> ${EKS}`], 'inferred');
+    assert.equal(kinds[`${WORKER} -> ${RDS}`], 'ambiguous');
+    assert.equal(drawn.filter((d) => d.kind === 'exact').length, 5);
+    const dashes = Object.fromEntries(drawn.map((d) => [d.kind, d.dashes]));
+    assert.equal(dashes.exact, 'none');
+    assert.match(dashes.inferred!, /^6(px)?,? 3(px)?$/);
+    assert.match(dashes.ambiguous!, /^2(px)?,? 3(px)?$/);
+    const legend = await webview.page.locator('.legend li > span').allTextContents();
+    assert.ok(legend.includes('inferred: only B fits what is known of the address'), legend.join(' | '));
+    assert.ok(legend.includes('ambiguous: B is one of several modules that fit'));
+    assert.ok(statSync(await webview.screenshot('edge-kinds')).size > 10_000);
+  });
+
   test('a cycle: its nodes and edges in the error colour, a banner listing it, a click selects it', async () => {
     for (const [name, theme] of [
       ['dark', themes.dark],

@@ -31,6 +31,8 @@ export class Legend {
         'ul',
         {},
         row('edge', 'A depends on B (reads its remote state)'),
+        row('inferred', 'inferred: only B fits what is known of the address'),
+        row('ambiguous', 'ambiguous: B is one of several modules that fit'),
         row('cycle', 'dependency cycle'),
         row('problems', 'unresolved references'),
         row('group', 'collapsed group'),
@@ -46,7 +48,7 @@ export class Legend {
   }
 }
 
-type SampleKind = 'edge' | 'cycle' | 'problems' | 'group';
+type SampleKind = 'edge' | 'inferred' | 'ambiguous' | 'cycle' | 'problems' | 'group';
 
 function row(kind: SampleKind, text: string): HTMLElement {
   return h('li', {}, sample(kind), h('span', {}, text));
@@ -54,7 +56,7 @@ function row(kind: SampleKind, text: string): HTMLElement {
 
 function sample(kind: SampleKind): SVGSVGElement {
   const svg = svgElement('svg', { width: 64, height: 20, class: 'legend-sample', 'aria-hidden': 'true' });
-  if (kind === 'edge' || kind === 'cycle') edgeSample(svg, kind === 'cycle');
+  if (kind === 'edge' || kind === 'inferred' || kind === 'ambiguous' || kind === 'cycle') edgeSample(svg, kind);
   else if (kind === 'problems') {
     const badge = svgElement('g', { class: 'badge problems', transform: 'translate(54 10)' }, svg);
     svgElement('circle', { r: 9 }, badge);
@@ -73,14 +75,15 @@ function sample(kind: SampleKind): SVGSVGElement {
 }
 
 /** Two small nodes, A reading B's remote state. */
-function edgeSample(svg: SVGSVGElement, cycle: boolean): void {
+function edgeSample(svg: SVGSVGElement, kind: 'edge' | 'inferred' | 'ambiguous' | 'cycle'): void {
+  const cycle = kind === 'cycle';
   const box = `node-box${cycle ? ' cycle' : ''}`;
   svgElement('rect', { class: box, x: 1, y: 2, width: 18, height: 16, rx: 3 }, svg);
   svgElement('rect', { class: box, x: 45, y: 2, width: 18, height: 16, rx: 3 }, svg);
   svgElement(
     'path',
     {
-      class: `edge${cycle ? ' cycle' : ''}`,
+      class: kind === 'edge' ? 'edge' : `edge ${kind}`,
       d: 'M45,10 L20,10',
       'marker-end': `url(#arrow-${cycle ? 'cycle' : 'plain'})`,
     },

@@ -128,7 +128,8 @@ export function draw(
     const path = svgElement(
       'path',
       {
-        class: `edge${edge.inCycle ? ' cycle' : ''}`,
+        // Inferred and ambiguous edges are drawn dashed and dotted: their reader's address is known only in part.
+        class: `edge${edge.inCycle ? ' cycle' : ''}${edge.match === 'exact' ? '' : ` ${edge.match}`}`,
         d,
         'marker-end': `url(#arrow-${edge.inCycle ? 'cycle' : 'plain'})`,
         'data-from': edge.from,

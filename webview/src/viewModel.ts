@@ -1,4 +1,4 @@
-import type { GraphModel, GraphModule, RunStateView } from '../../server/src/protocol';
+import type { GraphEdge, GraphModel, GraphModule, RunStateView } from '../../server/src/protocol';
 
 /**
  * What the panel shows of a graph model: the visible nodes (modules, or one node per collapsed group
@@ -76,6 +76,8 @@ export interface ViewEdge {
   inCycle: boolean;
   /** How many module edges it stands for (more than one between collapsed groups). */
   count: number;
+  /** The surest match among them: exact, else inferred (one writer fits a partly known address), else ambiguous. */
+  match: GraphEdge['match'];
 }
 
 export interface ViewGraph {
@@ -261,8 +263,9 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     if (existing) {
       existing.count++;
       existing.inCycle ||= edge.inCycle;
+      if (MATCH_RANK[edge.match] < MATCH_RANK[existing.match]) existing.match = edge.match;
     } else {
-      edges.set(id, { id, from, to, inCycle: edge.inCycle, count: 1 });
+      edges.set(id, { id, from, to, inCycle: edge.inCycle, count: 1, match: edge.match });
     }
   }
 
@@ -274,6 +277,8 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     : [];
   return { nodes, edges: [...edges.values()], levels, groups };
 }
+
+const MATCH_RANK: Record<GraphEdge['match'], number> = { exact: 0, inferred: 1, ambiguous: 2 };
 
 export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   let value = map.get(key);

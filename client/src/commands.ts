@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
+import type { EnvironmentPicker } from './environmentPicker';
 import { generatePipeline, type PipelineChoices } from './generatePipeline';
 import { GraphPanel } from './graphPanel';
 import { currentGraph } from './graphSource';
@@ -15,6 +16,8 @@ export interface CommandContext {
   readonly extensionUri: vscode.Uri;
   /** Run Plans, Apply Saved Plans, Check Drift, Stop Run. */
   readonly runs: RunPlans;
+  /** The environment each folder is analysed in. */
+  readonly environments: EnvironmentPicker;
 }
 
 /** The context of a command that talks to the server: made only while the language client runs. */
@@ -52,6 +55,14 @@ export const commands: Record<string, Command> = {
   checkDrift: server((ctx) => (choices?: unknown) => ctx.runs.checkDrift((choices ?? {}) as RunChoices)),
   // Stops this window's terraform processes: it must work when the server has crashed too.
   stopRun: local((ctx) => () => ctx.runs.stop()),
+  /** An environment name (null: all of them) and a folder URI as arguments, or asked. */
+  selectEnvironment: server(
+    (ctx) => (environment?: unknown, folderUri?: unknown) =>
+      ctx.environments.select(
+        typeof environment === 'string' || environment === null ? environment : undefined,
+        typeof folderUri === 'string' ? folderUri : undefined,
+      ),
+  ),
   showLevels: server((ctx) => async () => {
     const graph = await currentGraph(ctx.client);
     if (!graph) return undefined;

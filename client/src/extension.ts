@@ -4,6 +4,7 @@ import { ServerStatusNotification } from '../../server/src/protocol';
 import { registerCommands } from './commands';
 import { Config, offerRestartOnChange } from './config';
 import { DriftSchedule } from './driftSchedule';
+import { EnvironmentPicker } from './environmentPicker';
 import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
 import { PlanTerminalLinks } from './planTerminal';
@@ -29,7 +30,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const running = client;
   const runs = new RunPlans(running, output);
   const server = new ServerReadiness(running);
+  const environments = new EnvironmentPicker(running, context.workspaceState);
   context.subscriptions.push(
+    environments,
     output,
     status,
     runs,
@@ -37,7 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     new DriftSchedule(runs, server),
     offerRestartOnChange(),
     vscode.window.registerTerminalLinkProvider(new PlanTerminalLinks()),
-    ...registerCommands({ client: running, server, output, extensionUri: context.extensionUri, runs }),
+    ...registerCommands({ client: running, server, output, extensionUri: context.extensionUri, runs, environments }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onDidChangeState((event) => {
@@ -47,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     }),
   );
   await running.start();
+  void environments.restore();
   return {
     client: running,
     clientState: () =>

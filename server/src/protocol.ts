@@ -136,6 +136,33 @@ export namespace GraphRequest {
   export const type = new RequestType<GraphParams, GraphModel | null, void>(method);
 }
 
+/** A folder's environments (configured in `.terrace.yaml` or named by its files) and the one analysed. Client → server. */
+export interface EnvironmentsParams {
+  folderUri: string;
+}
+export interface EnvironmentsResult {
+  environments: string[];
+  /** The environment the folder is analysed in; null: all of them. */
+  selected: string | null;
+}
+export namespace EnvironmentsRequest {
+  export const method = 'terrace/environments';
+  export const type = new RequestType<EnvironmentsParams, EnvironmentsResult, void>(method);
+}
+
+/**
+ * Analyse a folder in one environment (null: all of them); answers once the folder is analysed again.
+ * An environment the folder does not have is an error naming the ones it has. Client → server.
+ */
+export interface SelectEnvironmentParams {
+  folderUri: string;
+  environment: string | null;
+}
+export namespace SelectEnvironmentRequest {
+  export const method = 'terrace/selectEnvironment';
+  export const type = new RequestType<SelectEnvironmentParams, EnvironmentsResult, void>(method);
+}
+
 /** The module that contains a file or folder. Client → server. */
 export interface ModuleForUriParams {
   uri: string;

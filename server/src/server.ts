@@ -6,6 +6,7 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   FileChangeType,
   type Hover,
   type InitializeParams,
@@ -13,6 +14,7 @@ import {
   type Location,
   MarkupKind,
   ProposedFeatures,
+  ResponseError,
   TextDocumentSyncKind,
   TextDocuments,
   type WorkDoneProgressServerReporter,
@@ -36,12 +38,15 @@ import { toGraphModel, toGraphModule } from './graphModel';
 import { toDiagnostic, toLocation } from './lspShapes';
 import { pipelineFor } from './pipelineRequest';
 import {
+  EnvironmentsRequest,
+  type EnvironmentsResult,
   GraphChangedNotification,
   GraphRequest,
   ModuleForUriRequest,
   PipelineRequest,
   RunStateChangedNotification,
   RunTargetsRequest,
+  SelectEnvironmentRequest,
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
 } from './protocol';
@@ -232,6 +237,34 @@ connection.onRequest(GraphRequest.type, async (params) => {
   if (states) for (const module of model.modules) module.runState = states.get(module.id);
   return model;
 });
+
+connection.onRequest(EnvironmentsRequest.type, async (params) => {
+  const folder = folders.get(uriToPath(params.folderUri));
+  if (!folder) return new ResponseError(ErrorCodes.InvalidParams, `not a workspace folder: ${params.folderUri}`);
+  await folder.ready;
+  return environmentsOf(folder);
+});
+
+connection.onRequest(SelectEnvironmentRequest.type, async (params) => {
+  const root = uriToPath(params.folderUri);
+  const folder = folders.get(root);
+  if (!folder) return new ResponseError(ErrorCodes.InvalidParams, `not a workspace folder: ${params.folderUri}`);
+  await folder.ready;
+  const known = folder.analysis.environmentNames();
+  const environment = params.environment ?? undefined;
+  if (environment !== undefined && !known.includes(environment)) {
+    const which = known.length > 0 ? `the environments are ${known.join(', ')}` : 'it has none';
+    return new ResponseError(ErrorCodes.InvalidParams, `no environment '${environment}' in this folder: ${which}`);
+  }
+  return environmentsOf(await folders.selectEnvironment(root, environment));
+});
+
+function environmentsOf(folder: FolderState): EnvironmentsResult {
+  return {
+    environments: folder.analysis.environmentNames(),
+    selected: folders.environmentOf(folder.root) ?? null,
+  };
+}
 
 connection.onRequest(ModuleForUriRequest.type, async (params) => {
   const found = await analysisFor(params.uri);

@@ -32,6 +32,8 @@ export class WorkspaceFolders {
   private readonly folders = new Map<string, FolderState>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly exactSyntax = new Map<string, { hash: string; errors: TerraformSyntaxError[] }>();
+  /** The environment each folder is analysed in, by root; absent: all of them. */
+  private readonly environments = new Map<string, string>();
 
   constructor(
     private readonly events: FolderEvents,
@@ -77,6 +79,20 @@ export class WorkspaceFolders {
 
   remove(root: string): void {
     this.folders.delete(root);
+  }
+
+  /** The environment a folder is analysed in; undefined: all of them. */
+  environmentOf(root: string): string | undefined {
+    return this.environments.get(root);
+  }
+
+  /** Analyses a folder in `environment` (undefined: all of them) from now on; resolves once it is indexed. */
+  async selectEnvironment(root: string, environment: string | undefined): Promise<FolderState> {
+    if (environment === undefined) this.environments.delete(root);
+    else this.environments.set(root, environment);
+    const folder = this.add(root);
+    await folder.ready;
+    return folder;
   }
 
   /** Indexes every folder again, e.g. after the discovery settings changed. */
@@ -141,14 +157,14 @@ export class WorkspaceFolders {
     this.bump(folder);
   }
 
-  /** Defaults, then the editor's settings, then the folder's .terrace.yaml (shared with CI) last. */
+  /** Defaults, then the editor's settings, then the folder's .terrace.yaml (shared with CI), then the environment chosen. */
   private async options(root: string): Promise<AnalysisOptions> {
     const editor = (await this.settingsFor(root)).discovery ?? {};
     const base = defaultOptions();
     if (editor.mode) base.discovery.mode = editor.mode;
     if (editor.pattern) base.discovery.pattern = editor.pattern;
     if (editor.exclude) base.discovery.exclude = editor.exclude;
-    return loadAnalysisOptions(root, base);
+    return { ...(await loadAnalysisOptions(root, base)), environment: this.environments.get(root) };
   }
 
   private bump(folder: FolderState): void {

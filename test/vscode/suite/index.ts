@@ -14,5 +14,6 @@ export function run(): Promise<void> {
     () => import('./runPlans.test'),
     () => import('./config.test'),
     () => import('./serverReadiness.test'),
+    () => import('./environments.test'),
   ]);
 }

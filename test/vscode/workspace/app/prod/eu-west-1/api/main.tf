@@ -20,7 +20,7 @@ data "terraform_remote_state" "vpc" {
   backend = "s3"
   config = {
     bucket = "acme-terraform-state"
-    key    = "network/prod/eu-west-1/vpc/terraform.tfstate"
+    key    = "network/${var.environment}/eu-west-1/vpc/terraform.tfstate"
     region = "eu-west-1"
   }
 }
@@ -31,3 +31,6 @@ resource "terraform_data" "api" {
     vpc     = data.terraform_remote_state.vpc.outputs.vpc_id
   }
 }
+
+# Given by the environment: prod.tfvars beside this file.
+variable "environment" {}

@@ -4,7 +4,6 @@ import {
   holesOf,
   isHole,
   isUnknown,
-  literalText,
   type ObjectValue,
   showTemplate,
   type Template,
@@ -412,10 +411,9 @@ class WriterIndex {
   fitting(type: string, readers: readonly TemplateAddress[]): { to: string; assumed: readonly Binding[] }[] {
     const fits = new Map<string, readonly Binding[]>();
     for (const reader of readers) {
-      const anchor = longestText(reader.template);
+      const pieces = textPieces(reader.template);
       for (const writer of this.templatesOf(type)) {
-        if (fits.has(writer.id)) continue;
-        if (writer.literal !== undefined && !writer.literal.includes(anchor)) continue;
+        if (fits.has(writer.id) || !mayFit(pieces, writer.pieces)) continue;
         const bindings = unify(reader.template, writer.template);
         // s3 and azurerm keep the default workspace's state at the key itself, not under `…/default/`.
         if (!bindings || crossed(bindings)) continue;
@@ -445,7 +443,7 @@ class WriterIndex {
             list.push({
               id: module.id,
               template: address.template,
-              literal: literalText(address.template),
+              pieces: textPieces(address.template),
               anyWorkspace: spec.kind === 'hole',
             });
           }
@@ -469,8 +467,8 @@ class WriterIndex {
 interface WriterTemplate {
   id: string;
   template: Template;
-  /** Its text when it has no hole: a quick test before unifying. */
-  literal: string | undefined;
+  /** Its literal texts, for the quick test before unifying (see `mayFit`). */
+  pieces: readonly string[];
   /** The template of the states it writes in workspaces other than default. */
   anyWorkspace: boolean;
 }
@@ -497,11 +495,23 @@ function bindsDefaultWorkspace(bindings: readonly Binding[]): boolean {
   );
 }
 
-/** The longest literal text of a template: any writer that fits must contain it. */
-function longestText(parts: Template): string {
-  let longest = '';
-  for (const part of parts) if (typeof part === 'string' && part.length > longest.length) longest = part;
-  return longest;
+function textPieces(parts: Template): string[] {
+  return parts.filter((part): part is string => typeof part === 'string');
+}
+
+/**
+ * A quick test that lets through every pair that can fit without crossing (see `crossed`): when no
+ * writer hole takes reader text, every reader text lies within one writer text, since a hole takes at
+ * least one character and so cannot sit inside a text it faces; and the other way round. Most pairs
+ * fail both with a few `includes`, before any unifying.
+ */
+function mayFit(reader: readonly string[], writer: readonly string[]): boolean {
+  return within(reader, writer) || within(writer, reader);
+}
+
+/** Every text of `parts` lies within one of `wholes`. */
+function within(parts: readonly string[], wholes: readonly string[]): boolean {
+  return parts.every((part) => wholes.some((whole) => whole.includes(part)));
 }
 
 /*

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type EnvironmentsResult, type GraphModel, GraphRequest } from '../../../server/src/protocol';
-import { runningApi, waitFor } from './helpers';
+import { hoverTextAt, runningApi, waitFor } from './helpers';
 
 const API = 'app/prod/eu-west-1/api';
 const VPC = 'network/prod/eu-west-1/vpc';
@@ -34,17 +34,7 @@ suite('environments and inferred reads', () => {
 
   test('the hover and the Problems view say an inferred read is inferred, and what it assumes', async () => {
     await vscode.window.showTextDocument(api());
-    const text = await waitFor('a hover on the vpc read', async () => {
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
-        'vscode.executeHoverProvider',
-        api(),
-        new vscode.Position(19, 5),
-      );
-      const all = hovers
-        .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
-        .join('\n');
-      return all.includes('terraform_remote_state.vpc') ? all : undefined;
-    });
+    const text = await hoverTextAt(api(), new vscode.Position(19, 5), 'terraform_remote_state.vpc');
     assert.match(
       text,
       /`s3:\/\/acme-terraform-state\/network\/\$\{var\.environment\}\/eu-west-1\/vpc\/terraform\.tfstate` → \[network\/prod\/eu-west-1\/vpc\]/,

@@ -33,3 +33,14 @@ export async function runningApi(): Promise<TerraceApi> {
   await waitFor('the language client to be running', () => api.clientState() === 'running');
   return api;
 }
+
+/** The hover text at a position, once it includes `expected` (the server answers once it has indexed). */
+export function hoverTextAt(uri: vscode.Uri, position: vscode.Position, expected: string): Promise<string> {
+  return waitFor(`a hover including ${expected}`, async () => {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+    const all = hovers
+      .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
+      .join('\n');
+    return all.includes(expected) ? all : undefined;
+  });
+}

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { runningApi, waitFor } from './helpers';
+import { hoverTextAt, runningApi, waitFor } from './helpers';
 
 /**
  * The language server's features as VS Code users meet them: hover, go to definition, and
@@ -23,17 +23,7 @@ suite('language features', () => {
 
   test('hover on a remote_state block names the module that writes the state, and its level', async () => {
     await vscode.window.showTextDocument(api());
-    const text = await waitFor('a hover from the Terrace server', async () => {
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
-        'vscode.executeHoverProvider',
-        api(),
-        new vscode.Position(9, 5),
-      );
-      const all = hovers
-        .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
-        .join('\n');
-      return all.includes('terraform_remote_state') ? all : undefined;
-    });
+    const text = await hoverTextAt(api(), new vscode.Position(9, 5), 'terraform_remote_state');
     assert.match(text, /\*\*data\.terraform_remote_state\.eks\*\* · s3/);
     assert.match(
       text,

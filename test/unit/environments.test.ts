@@ -35,6 +35,8 @@ describe('environments', () => {
     assert.equal(environmentOfFile('/r/app/backend.hcl'), undefined);
     assert.equal(environmentOfFile('/r/app/backend.conf'), undefined);
     assert.equal(environmentOfFile('/r/app/x.backend'), undefined);
+    assert.equal(environmentOfFile('/r/app/backend/prod.conf'), 'prod');
+    assert.equal(environmentOfFile('/r/app/config/stage/backend.hcl'), 'stage');
   });
 
   test('found from file names; one selected reads its own tfvars and backend files only', async () => {
@@ -57,6 +59,29 @@ describe('environments', () => {
     // backend.hcl belongs to no environment: network/dns keeps it in stage too.
     const dns = stage.result().modules.find((module) => module.id === 'network/dns');
     assert.equal(dns?.backend?.address, 's3://acme-prod-tfstate/prod/dns.tfstate');
+  });
+
+  test("backend files in a root's backend/ and config/<env>/ folders, also when edited", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-environments-'));
+    try {
+      cpSync(fixture('backend-files-in-folders'), root, { recursive: true });
+      const all = await analysed(root);
+      assert.deepEqual(all.environmentNames(), ['prod', 'stage']);
+      const stage = await analysed(root, 'stage');
+      assert.deepEqual(edges(stage), ['app/api -> network/vpc exact s3://acme-stage-tfstate/stage/vpc.tfstate']);
+      const dns = stage.result().modules.find((module) => module.id === 'network/dns');
+      assert.equal(dns?.backend?.address, 's3://acme-stage-tfstate/stage/dns.tfstate');
+      // An edit of backend/stage.conf reaches the root that reads it.
+      const conf = path.join(root, 'network/vpc/backend/stage.conf');
+      await stage.updateFile(conf, 'bucket = "acme-stage-tfstate"\nkey    = "stage/network.tfstate"\n');
+      assert.deepEqual(edges(stage), []);
+      assert.equal(
+        stage.result().unresolved[0]?.reason,
+        'no module in this workspace writes s3://acme-stage-tfstate/stage/vpc.tfstate',
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('named in .terrace.yaml with variables and a workspace: holes get their values', async () => {

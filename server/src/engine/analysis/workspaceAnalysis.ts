@@ -22,6 +22,7 @@ import {
   localSource,
   mayHaveFacts,
   moduleSegments,
+  nestedBackendOwner,
   resolveEnvironment,
   type ScannedDir,
   type ScanProblem,
@@ -166,7 +167,7 @@ export class WorkspaceAnalysis {
 
   /** The file is gone: forget it. */
   removeFile(file: string): void {
-    const dir = this.dirOf(path.dirname(file));
+    const dir = this.nestedBackendDir(file) ?? this.dirOf(path.dirname(file));
     if (dir) {
       for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles, dir.environmentVarFiles]) {
         const at = list.indexOf(file);
@@ -262,7 +263,8 @@ export class WorkspaceAnalysis {
     const cached = this.evaluated.get(id);
     if (cached) return cached;
     const dir = this.dirs.get(id)!;
-    const read = new Set<string>([dir.dir]);
+    // The folders whose changes re-evaluate this root: its own, and those of backend files kept in its sub-folders.
+    const read = new Set<string>([dir.dir, ...dir.backendFiles.map((file) => path.dirname(file))]);
     const inputs = (files: readonly string[]): FileInput[] =>
       files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
     const environment = this.selectedEnvironment();
@@ -403,6 +405,14 @@ export class WorkspaceAnalysis {
     const folder = path.dirname(file);
     const relative = path.relative(this.root, folder);
     if (relative.startsWith('..') || path.isAbsolute(relative)) return 'ignored';
+    const nested = this.nestedBackendDir(file);
+    if (nested) {
+      if (nested.backendFiles.includes(file)) return 'listed';
+      nested.backendFiles.push(file);
+      nested.backendFiles.sort();
+      this.environment = undefined;
+      return 'new';
+    }
     const role = fileRole(path.basename(file), this.backendMatchers);
     if (role === undefined) return 'ignored';
     let dir = this.dirOf(folder);
@@ -428,6 +438,12 @@ export class WorkspaceAnalysis {
       this.environment = undefined;
     }
     return status;
+  }
+
+  /** The root folder whose `backend/` or `config/<env>/` holds `file`, when it is one of its backend files. */
+  private nestedBackendDir(file: string): ScannedDir | undefined {
+    const owner = nestedBackendOwner(file);
+    return owner === undefined ? undefined : this.dirOf(owner);
   }
 
   private dirOf(folder: string): ScannedDir | undefined {

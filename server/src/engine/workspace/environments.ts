@@ -12,9 +12,16 @@ import type { ScannedDir } from './workspaceScan';
  * addresses get their values; with none, every backend file counts (the union of environments).
  */
 
-/** The environment a file belongs to by its name: `prod.tfvars`, `prod.tfbackend`, `prod.network.backend` → `prod`. */
+/**
+ * The environment a file belongs to by its name or place: `prod.tfvars`, `prod.tfbackend`,
+ * `prod.network.backend`, `backend/prod.conf`, `config/prod/backend.hcl` → `prod`.
+ */
 export function environmentOfFile(file: string): string | undefined {
   const name = path.basename(file);
+  // `config/prod/backend.hcl` and `backend/prod.conf`: the folder, or the name before its first dot.
+  if (path.basename(path.dirname(path.dirname(file))) === 'config' && name.startsWith('backend.'))
+    return path.basename(path.dirname(file));
+  if (path.basename(path.dirname(file)) === 'backend' && !name.startsWith('.')) return name.split('.')[0];
   if (/\.tfvars(\.json)?$/.test(name)) return name.replace(/\.tfvars(\.json)?$/, '') || undefined;
   const parts = name.split('.');
   // `backend.hcl`, `backend.conf`: one file for every environment.

@@ -9,4 +9,12 @@ export {
 } from './environments';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 export { type EvaluatedModule, evaluateModule, type FileInput, type Reference } from './moduleEvaluation';
-export { emptyDir, fileRole, type ScannedDir, type ScanProblem, scanWorkspace, varFileOrder } from './workspaceScan';
+export {
+  emptyDir,
+  fileRole,
+  nestedBackendOwner,
+  type ScannedDir,
+  type ScanProblem,
+  scanWorkspace,
+  varFileOrder,
+} from './workspaceScan';

@@ -59,6 +59,54 @@ export function fileRole(
   return undefined;
 }
 
+/**
+ * Backend configuration files a root keeps in folders of its own, one per environment:
+ * `backend/<env>.conf` (or `.hcl`, `.tfbackend`, `.backend`, or a name `backendConfigFiles` takes) and
+ * `config/<env>/backend.hcl` (or `backend.conf`, `backend.tfbackend`).
+ */
+const NESTED_BACKEND_NAME = /\.(conf|hcl|tfbackend|backend)$/;
+const CONFIG_BACKEND_NAME = /^backend\.(hcl|conf|tfbackend)$/;
+
+function nestedBackendFiles(
+  prefix: string,
+  subdirs: readonly string[],
+  backendMatchers: readonly ((name: string) => boolean)[],
+): string[] {
+  const files: string[] = [];
+  const names = (dir: string) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  if (subdirs.includes(`${prefix}backend`)) {
+    for (const entry of names(`${prefix}backend`)) {
+      if (entry.isFile() && (NESTED_BACKEND_NAME.test(entry.name) || backendMatchers.some((m) => m(entry.name))))
+        files.push(`${prefix}backend${path.sep}${entry.name}`);
+    }
+  }
+  if (subdirs.includes(`${prefix}config`)) {
+    for (const environment of names(`${prefix}config`)) {
+      if (!environment.isDirectory()) continue;
+      const folder = `${prefix}config${path.sep}${environment.name}`;
+      for (const entry of names(folder))
+        if (entry.isFile() && CONFIG_BACKEND_NAME.test(entry.name)) files.push(`${folder}${path.sep}${entry.name}`);
+    }
+  }
+  return files;
+}
+
+/** The root folder a backend file in `backend/` or `config/<env>/` belongs to, by where it sits. */
+export function nestedBackendOwner(file: string): string | undefined {
+  const parent = path.dirname(file);
+  if (path.basename(parent) === 'backend' && NESTED_BACKEND_NAME.test(path.basename(file))) return path.dirname(parent);
+  const grandparent = path.dirname(parent);
+  if (path.basename(grandparent) === 'config' && CONFIG_BACKEND_NAME.test(path.basename(file)))
+    return path.dirname(grandparent);
+  return undefined;
+}
+
 /** Terraform loads terraform.tfvars first, then *.auto.tfvars in lexical order; later values win. */
 export function varFileOrder(a: string, b: string): number {
   const rank = (file: string) => (path.basename(file).startsWith('terraform.tfvars') ? 0 : 1);
@@ -117,6 +165,13 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     if (scanned.tfFiles.length > 0) {
       scanned.tfFiles.sort();
       scanned.varFiles.sort(varFileOrder);
+      scanned.backendFiles.push(
+        ...nestedBackendFiles(
+          prefix,
+          subdirs.map(([full]) => full),
+          backendMatchers,
+        ),
+      );
       scanned.backendFiles.sort();
       scanned.environmentVarFiles.sort();
       result.dirs.set(id, scanned);

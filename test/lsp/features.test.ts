@@ -262,7 +262,7 @@ describe('addresses known only in part', () => {
     const api = path.join(root, 'app/api/main.tf');
     const client = await started(root);
     try {
-      const diagnostics = await diagnosticsFor(client, api, (list) => list.length >= 6);
+      const diagnostics = await diagnosticsFor(client, api, (list) => list.length >= 7);
       assert.deepEqual(
         diagnostics.map((d) => [d.code, d.severity, d.range.start.line]).sort((a, b) => Number(a[2]) - Number(b[2])),
         [
@@ -272,6 +272,7 @@ describe('addresses known only in part', () => {
           ['inferred-reference', 3, 40],
           ['unresolved-reference', 3, 49],
           ['inferred-reference', 3, 59],
+          ['inferred-reference', 3, 76],
         ],
       );
       const search = diagnostics.find((d) => d.range.start.line === 13)!;
@@ -305,6 +306,7 @@ describe('addresses known only in part', () => {
       assert.deepEqual(graph.edges.map((edge) => [edge.to, edge.match, edge.assumed]).sort(), [
         ['app/queue-prod', 'ambiguous', { 'var.env': 'prod' }],
         ['app/queue-stage', 'ambiguous', { 'var.env': 'stage' }],
+        ['monitoring/blue', 'inferred', { 'coalesce(…)': 'blue' }],
         ['network/vpc', 'inferred', { 'var.remote_state_bucket': null, bucket: null }],
         ['search/blue', 'inferred', { 'var.remote_state_bucket': 'acme-tfstate', 'var.stack': 'blue' }],
         ['shared/dns', 'inferred', { workspace: 'prod-1' }],

@@ -90,12 +90,14 @@ describe('environments', () => {
       cpSync(fixture('known-text-matching'), root, { recursive: true });
       writeFileSync(
         path.join(root, '.terrace.yaml'),
-        'environments:\n  blue:\n    variables: { remote_state_bucket: acme-tfstate, stack: blue, env: stage }\n    workspace: prod-1\n',
+        'environments:\n  blue:\n    variables: { remote_state_bucket: acme-tfstate, stack: blue, env: stage, stackname: blue }\n    workspace: prod-1\n',
       );
       const blue = await analysed(root, 'blue');
       assert.deepEqual(blue.environmentNames(), ['blue']);
       assert.deepEqual(edges(blue), [
         'app/api -> app/queue-stage exact s3://acme-tfstate/stage/queue/terraform.tfstate',
+        // coalesce(var.monitoring_key_stack, var.stackname) has its value once stackname is set.
+        'app/api -> monitoring/blue exact s3://acme-tfstate/blue/monitoring.tfstate',
         'app/api -> network/vpc inferred s3://acme-tfstate/network/vpc/terraform.tfstate',
         'app/api -> search/blue exact s3://acme-tfstate/blue/search.tfstate',
         // `anything`, key terraform.tfstate: with the bucket known, exactly shared/dns's default workspace.

@@ -248,6 +248,16 @@ table('encodings', [
   ['jsondecode(jsonencode({ k = "v" })).k', 'v'],
 ]);
 
+test('coalesce() of empty arguments is unknown until run time, not an error', () => {
+  const value = run('"${coalesce("", null)}/monitoring.tfstate"');
+  assert.ok(isUnknown(value));
+  assert.equal(value.error, undefined);
+  assert.deepEqual(
+    value.text?.map((part) => (typeof part === 'string' ? part : part.hole)),
+    ['coalesce(…)', '/monitoring.tfstate'],
+  );
+});
+
 failures('encoding errors', [['jsondecode("{")', /invalid JSON/]]);
 
 table('paths', [

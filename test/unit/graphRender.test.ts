@@ -12,7 +12,7 @@ describe('text renderings of a graph', () => {
     const text = renderText(graph);
     assert.match(
       text,
-      /\nInferred references \(4\): matched by the known part of their address\n {2}app\/api\/main\.tf:14 search -> search\/blue: assuming var\.remote_state_bucket = "acme-tfstate", var\.stack = "blue"\n {2}app\/api\/main\.tf:23 vpc -> network\/vpc: assuming var\.remote_state_bucket unknown, bucket unknown\n/,
+      /\nInferred references \(5\): matched by the known part of their address\n {2}app\/api\/main\.tf:14 search -> search\/blue: assuming var\.remote_state_bucket = "acme-tfstate", var\.stack = "blue"\n {2}app\/api\/main\.tf:23 vpc -> network\/vpc: assuming var\.remote_state_bucket unknown, bucket unknown\n/,
     );
     assert.match(text, /\nAmbiguous references \(1\): depend on every writer\n {2}app\/api\/main\.tf:32 queue: /);
     const dot = renderDot(graph);

@@ -338,14 +338,19 @@ function merge(args: readonly Value[]): Value {
   return result;
 }
 
-/** The first argument that is neither null nor an empty string; an unknown before it makes the result unknown. */
+/**
+ * The first argument that is neither null nor an empty string; an unknown before it makes the result unknown.
+ * When every argument is empty the value is unknown rather than an error: in real configurations those
+ * arguments are variables whose empty defaults say "set me at run time" (`coalesce(var.key_stack,
+ * var.stackname)`), so the known text around the call can still be matched.
+ */
 function coalesce(args: readonly Value[]): Value {
   for (const arg of args) {
     if (isUnknown(arg)) return arg;
     if (arg === null || arg === '') continue;
     return args.some((other) => typeof other === 'string') ? str('coalesce', arg) : arg;
   }
-  throw new EvaluationError('coalesce() found no non-null, non-empty argument');
+  return unknown('coalesce() found no non-null, non-empty argument: its value is set at run time');
 }
 
 function coalesceList(args: readonly Value[]): Value {

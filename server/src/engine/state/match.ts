@@ -453,9 +453,16 @@ class WriterIndex {
     return this.templates.get(type) ?? [];
   }
 
+  /**
+   * The module a key names by the path convention: the one of that id, or else the one module whose id
+   * ends with it (`cache` for `stacks/cache`: CI names stacks by their folder under the repository's).
+   */
   conventionWriter(id: string, type: string): string | undefined {
-    const writerType = this.partial.get(id);
-    return writerType === type ? id : undefined;
+    if (this.partial.get(id) === type) return id;
+    if (id === '' || id.startsWith('../')) return undefined;
+    const ending = `/${id}`;
+    const named = [...this.partial].filter(([writer, writerType]) => writerType === type && writer.endsWith(ending));
+    return named.length === 1 ? named[0]![0] : undefined;
   }
 
   private addresses(module: EvaluatedModule, workspace: string): StateAddress[] {

@@ -119,7 +119,7 @@ github:
       ['github: []', 'c.yaml: github must be a mapping of keys to values'],
       [
         'pipeline: {}',
-        "c.yaml: unknown key 'pipeline'; expected discovery, terraformWorkspace, environments, execution, gitlab or github",
+        "c.yaml: unknown key 'pipeline'; expected discovery, terraformWorkspace, environments, backendConfig, execution, gitlab or github",
       ],
     ];
     for (const [text, message] of cases) {

@@ -34,4 +34,12 @@ describe('.terrace.yaml', () => {
     });
     assert.throws(() => parseAnalysisOptions('discovery: [\n', 'c.yaml'), /c\.yaml: /);
   });
+
+  test('reads what CI passes to backends left empty, and refuses a value that is not text', () => {
+    const options = parseAnalysisOptions('backendConfig:\n  key: "{name}/terraform.tfstate"\n', '.terrace.yaml');
+    assert.deepEqual(options.backendConfig, { key: '{name}/terraform.tfstate' });
+    assert.throws(() => parseAnalysisOptions('backendConfig:\n  key: [a]\n', 'c.yaml'), {
+      message: 'c.yaml: backendConfig.key must be a string',
+    });
+  });
 });

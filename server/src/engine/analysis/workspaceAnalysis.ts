@@ -279,6 +279,7 @@ export class WorkspaceAnalysis {
         backendFiles: inputs(chosen ? chosen.backendFiles : dir.backendFiles),
         terraformWorkspace: environment?.workspace ?? this.options.terraformWorkspace,
         variables: environment?.variables,
+        backendConfig: this.options.backendConfig,
       },
       (childDir) => {
         read.add(childDir);

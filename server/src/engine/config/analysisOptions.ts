@@ -11,6 +11,12 @@ export interface AnalysisOptions {
   environments: Record<string, EnvironmentConfig>;
   /** The environment analysed: its variables, tfvars, backend files and workspace. Undefined: all of them. */
   environment: string | undefined;
+  /**
+   * What CI passes with `-backend-config` to a root that keeps no backend configuration file, for each
+   * argument its backend block leaves out: `{ key: "{module}/terraform.tfstate" }`. `{module}` stands for
+   * the root's path in the workspace, `{name}` for its folder's name.
+   */
+  backendConfig: Record<string, string>;
 }
 
 /** One environment: what `terraform` is given when it runs there. */
@@ -66,5 +72,6 @@ export function defaultOptions(): AnalysisOptions {
     terraformWorkspace: undefined,
     environments: {},
     environment: undefined,
+    backendConfig: {},
   };
 }

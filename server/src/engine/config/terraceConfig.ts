@@ -66,7 +66,7 @@ export function parseAnalysisOptions(
   return parseTerraceConfig(text, file, base).analysis;
 }
 
-const TOP_KEYS = ['discovery', 'terraformWorkspace', 'environments', 'execution', 'gitlab', 'github'];
+const TOP_KEYS = ['discovery', 'terraformWorkspace', 'environments', 'backendConfig', 'execution', 'gitlab', 'github'];
 
 /** A `.terrace.yaml` text: its analysis options over `base`, and its pipeline options over the defaults. */
 export function parseTerraceConfig(
@@ -91,6 +91,14 @@ export function parseTerraceConfig(
         break;
       case 'environments':
         options.environments = readEnvironments(record(value, key, file), file);
+        break;
+      case 'backendConfig':
+        options.backendConfig = Object.fromEntries(
+          Object.entries(record(value, key, file)).map(([name, setting]) => [
+            name,
+            string(setting, `${key}.${name}`, file),
+          ]),
+        );
         break;
       case 'execution':
         readExecution(record(value, key, file), pipeline.execution, file);

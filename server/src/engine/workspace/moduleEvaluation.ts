@@ -34,6 +34,8 @@ export interface ModuleInput {
   terraformWorkspace: string | undefined;
   /** Variable values given on the command line (an environment's `-var`s), over every tfvars file. */
   variables?: ReadonlyMap<string, Value>;
+  /** What CI passes with `-backend-config` when there are no backend files (AnalysisOptions.backendConfig). */
+  backendConfig?: Readonly<Record<string, string>>;
 }
 
 /** The `.tf` files of a local child module's folder, or undefined when the folder has none. */
@@ -366,7 +368,7 @@ function moduleBackend(input: ModuleInput, problems: ModuleProblem[]): ModuleBac
   const blockConfig = objectValue(evaluate(first.block.config, empty), 'backend configuration');
   const configs: ModuleBackend['configs'] =
     input.backendFiles.length === 0
-      ? [{ config: blockConfig, from: undefined }]
+      ? [{ config: completedByCi(blockConfig, input), from: undefined }]
       : input.backendFiles.map(({ file, facts }) => ({
           config: isUnknown(blockConfig)
             ? blockConfig
@@ -383,6 +385,15 @@ function moduleBackend(input: ModuleInput, problems: ModuleProblem[]): ModuleBac
     headerRange: first.block.headerRange,
     configs,
   };
+}
+
+/** The block completed by what CI passes (the block's own arguments stay), `{module}` and `{name}` filled in. */
+function completedByCi(config: ObjectValue | Unknown, input: ModuleInput): ObjectValue | Unknown {
+  const given = Object.entries(input.backendConfig ?? {});
+  if (given.length === 0 || isUnknown(config)) return config;
+  const name = path.basename(input.dir);
+  const filled = given.map(([key, text]) => [key, text.replaceAll('{module}', input.id).replaceAll('{name}', name)]);
+  return { ...Object.fromEntries(filled), ...config };
 }
 
 function stringValue(value: Value, what: string): string | Unknown {

@@ -5,7 +5,7 @@
 // edge next to the engine's reason and each false one next to the address it matched.
 // Options: --json FILE writes the figures; --only NAME measures the repositories whose name contains NAME.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../harness/cache.mjs';
@@ -96,7 +96,37 @@ for (const truth of truths) {
   if (at && at !== truth.commit)
     console.log(`  warning: the checkout is at ${at.slice(0, 7)}, the truth was read at ${short}`);
 
-  const graph = engineGraph(path.join(checkout, truth.root ?? ''));
+  const dir = path.join(checkout, truth.root ?? '');
+  results.push(measure(truth, engineGraph(dir), false));
+  if (truth.terrace !== undefined) results.push(measure(truth, configuredGraph(dir, truth.terrace), true));
+}
+
+/**
+ * The graph with the `.terrace.yaml` a team would write (`terrace` in the truth: the values its CI passes),
+ * written into the checkout for the run and removed after; a checkout with a file of its own is left alone.
+ */
+function configuredGraph(dir, text) {
+  const file = path.join(dir, '.terrace.yaml');
+  if (existsSync(file)) throw new Error(`${file} exists: the truth's configuration would replace it`);
+  writeFileSync(file, text);
+  try {
+    return engineGraph(dir);
+  } finally {
+    rmSync(file);
+  }
+}
+
+/** One run's figures against the truth, printed as they are found. */
+function measure(truth, graph, configured) {
+  if (configured)
+    console.log(
+      `  with .terrace.yaml: ${truth.terrace
+        .trim()
+        .split('\n')
+        .filter((line) => !line.startsWith('#'))
+        .join(' ')
+        .replace(/\s+/g, ' ')}`,
+    );
   const foundModules = new Set(graph.modules.map((module) => module.id));
   const trueModules = new Set(truth.modules);
   const missedModules = truth.modules.filter((id) => !foundModules.has(id));
@@ -123,15 +153,16 @@ for (const truth of truths) {
     const edge = foundEdges.get(key);
     console.log(`    false  ${key}: ${edge.file}:${edge.line} matched ${edge.address}`);
   }
-  results.push({
+  return {
     repository: truth.repository,
     commit: truth.commit,
     measured: true,
+    configured,
     modules: { true: trueModules.size, found: foundModules.size, missed: missedModules, extra: extraModules },
     edges: { true: trueEdges.size, found: foundEdges.size, right: right.length, missed, wrong },
     precision,
     recall,
-  });
+  };
 }
 
 /** Precision and recall over every edge of the measured repositories that `keep` picks. */
@@ -158,12 +189,16 @@ function totals(label, keep) {
 const terragrunt = new Set(
   truths.filter((truth) => truth.style.includes('terragrunt')).map((truth) => truth.repository),
 );
-const measured = results.filter((result) => result.measured);
-console.log(`\n${measured.length} of ${results.length} repositories measured`);
+const measured = results.filter((result) => result.measured && !result.configured);
+console.log(`\n${measured.length} of ${truths.length} repositories measured`);
+/** Each repository once: its configured run where the truth has a `.terrace.yaml`, else its plain one. */
+const asConfigured = (result) =>
+  result.configured || !results.some((other) => other.configured && other.repository === result.repository);
 const summary = {
-  terraform: totals('plain Terraform', (result) => !terragrunt.has(result.repository)),
-  terragrunt: totals('Terragrunt', (result) => terragrunt.has(result.repository)),
-  all: totals('corpus', () => true),
+  terraform: totals('plain Terraform', (result) => !result.configured && !terragrunt.has(result.repository)),
+  terragrunt: totals('Terragrunt', (result) => !result.configured && terragrunt.has(result.repository)),
+  all: totals('corpus', (result) => !result.configured),
+  configured: totals("corpus with the teams' .terrace.yaml", asConfigured),
 };
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ ...summary, results }, null, 2)}\n`);
 process.exit(measured.length === 0 ? 1 : 0);

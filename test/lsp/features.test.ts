@@ -98,6 +98,12 @@ describe('cycles: examples/cycle', () => {
         [uri(other1), uri(other2)].sort(),
       );
     }
+    // Every related row is main.tf [Ln 9, Col 1] in the Problems view: the message says which module it is.
+    const [diagnostic] = await diagnosticsFor(client, vpc, (list) => list.length > 0);
+    assert.deepEqual(diagnostic!.relatedInformation!.map((info) => info.message).sort(), [
+      'platform/eks: data.terraform_remote_state.vpc reads the state of network/vpc',
+      'security/firewall: data.terraform_remote_state.eks reads the state of platform/eks',
+    ]);
   });
 
   test('hover on the backend block: id, level, what it writes, dependencies, dependents, the cycle', async () => {
@@ -108,7 +114,7 @@ describe('cycles: examples/cycle', () => {
     assert.deepEqual(hover.contents, {
       kind: 'markdown',
       value: [
-        '**Module `network/vpc`** · level 0',
+        '**Module `network/vpc`** · in a cycle, no level',
         '',
         'Writes `s3://acme-terraform-state/network/vpc/terraform.tfstate`',
         '',
@@ -150,7 +156,7 @@ describe('cycles: examples/cycle', () => {
       {
         range: { start: { line: 1, character: 2 }, end: { line: 1, character: 14 } },
         command: {
-          title: 'level 0 · 1 dependency · 1 dependent · in a cycle',
+          title: 'in a cycle, no level · 1 dependency · 1 dependent',
           command: 'terrace.showModule',
           arguments: [uri(root), 'network/vpc'],
         },

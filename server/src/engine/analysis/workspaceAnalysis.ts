@@ -5,7 +5,14 @@ import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
 import { parseHcl, type Range, tfJsonDocument } from '../hcl';
-import { type MatchResult, mergeMatches, ReferenceMatcher, writerAddresses } from '../state';
+import {
+  type MatchResult,
+  mergeMatches,
+  ReferenceMatcher,
+  type UnmatchedReference,
+  unreadableNote,
+  writerAddresses,
+} from '../state';
 import {
   discoverRoots,
   EMPTY_FACTS,
@@ -88,6 +95,8 @@ export class WorkspaceAnalysis {
   /** For each root id, the folders its evaluation read (itself and its local child modules). */
   private readonly readDirs = new Map<string, Set<string>>();
   private scanProblems: ScanProblem[] = [];
+  /** Folders the scan could not list, relative to the root. */
+  private unreadableDirs: string[] = [];
   private readProblems = new Map<string, string>();
   private cached: AnalysisResult | undefined;
   /** The root module ids, sorted; undefined when they must be decided again. */
@@ -132,6 +141,7 @@ export class WorkspaceAnalysis {
     const scan = await scanWorkspace(this.root, this.options.discovery);
     this.dirs = scan.dirs;
     this.scanProblems = scan.problems;
+    this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
     // An environment nobody names is the caller's mistake: said before any work.
     this.selectedEnvironment();
     const all = [...this.dirs.values()].flatMap((dir) => [
@@ -220,9 +230,11 @@ export class WorkspaceAnalysis {
         before?.level === level && before.inCycle === cyclic ? before : this.summary(module, level, cyclic);
     }
     this.lastGraph = { modules, matches, dependencies, summaries };
+    const merged = mergeMatches(matches);
     return {
       root: this.root,
-      ...mergeMatches(matches),
+      ...merged,
+      unresolved: this.withUnreadableDirs(merged.unresolved),
       modules: summaries,
       graph,
       levels: levelLists(graph, levelOf),
@@ -231,6 +243,17 @@ export class WorkspaceAnalysis {
       syntaxErrors: this.syntaxErrors(),
       problems: this.problems(modules),
     };
+  }
+
+  /** A state nobody writes may be written from a folder that could not be read: such references say so. */
+  private withUnreadableDirs(unresolved: UnmatchedReference[]): UnmatchedReference[] {
+    const dirs = this.unreadableDirs;
+    if (dirs.length === 0) return unresolved;
+    return unresolved.map((item) =>
+      item.address === undefined
+        ? item
+        : { ...item, reason: `${item.reason}${unreadableNote(dirs)}`, unreadable: dirs },
+    );
   }
 
   /** The numbers (positions among the roots) of the modules that one module's matches depend on. */

@@ -1,6 +1,6 @@
 import type { AnalysisResult } from '../analysis';
 import type { Location, Range } from '../hcl';
-import { describeAssumed, type MatchedEdge, type UnmatchedReference } from '../state';
+import { describeAssumed, type MatchedEdge, type UnmatchedReference, unreadableNote } from '../state';
 
 /** A problem in one file, as the Problems view shows it. LSP-compatible but free of LSP types. */
 export interface EngineDiagnostic {
@@ -42,7 +42,8 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
       message: `Circular dependency: ${path.join(' -> ')}`,
       related: others.map((other) => ({
         location: { file: other.reference.file, range: other.reference.headerRange },
-        message: `${other.from} reads the state of ${other.to}`,
+        // The Problems view labels a related row by file name only (main.tf, main.tf…): the message names the module.
+        message: `${other.from}: data.terraform_remote_state.${other.reference.name} reads the state of ${other.to}`,
       })),
     });
   }
@@ -86,7 +87,9 @@ function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
     range: item.reference.headerRange,
     severity: unwritten ? 'warning' : 'information',
     code: unwritten ? 'unwritten-state' : 'unresolved-reference',
-    message: unwritten ? `No module in this workspace writes ${item.address}` : capitalize(item.reason),
+    message: unwritten
+      ? `No module in this workspace writes ${item.address}${unreadableNote(item.unreadable)}`
+      : capitalize(item.reason),
     related: [],
   };
 }

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
 import { formatAge, type ModuleRunState } from '../run';
-import { describeAssumed, type MatchedEdge } from '../state';
+import { describeAssumed, type MatchedEdge, unreadableNote } from '../state';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
 /**
@@ -29,14 +29,14 @@ function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string 
       const { edge } = outcome;
       const writer = moduleById(result, edge.to);
       const convention = edge.matchedBy === 'path-convention' ? ' (by path convention)' : '';
-      const line = `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · level ${writer?.level ?? '?'}${convention}`;
+      const line = `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · ${writer ? levelLabel(result, writer) : 'level ?'}${convention}`;
       return edge.match === 'inferred' ? `${line}\n  - ${inferredWhy(edge)}` : line;
     }
     case 'ambiguous':
       return `${instance}\`${outcome.item.address}\` → written by ${outcome.item.writers.length} modules: ${linkIds(result, outcome.item.writers)} · **ambiguous**: it runs after all of them`;
     case 'unresolved':
       return outcome.item.address !== undefined
-        ? `${instance}\`${outcome.item.address}\` → no module in this workspace writes it`
+        ? `${instance}\`${outcome.item.address}\` → no module in this workspace writes it${unreadableNote(outcome.item.unreadable)}`
         : `${instance}${outcome.item.reason}`;
   }
 }
@@ -55,7 +55,7 @@ export function inferredWhy(edge: MatchedEdge): string {
 export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const cycle = cycleOf(result, module.id);
-  const lines = [`**Module \`${module.id}\`** · level ${module.level}`, ''];
+  const lines = [`**Module \`${module.id}\`** · ${levelLabel(result, module)}`, ''];
   if (module.backend?.address) lines.push(`Writes \`${module.backend.address}\``, '');
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
@@ -92,13 +92,17 @@ export function moduleLink(module: ModuleSummary): string {
   return `[${module.id}](${pathToFileURL(file).href}#L${range.start.line + 1})`;
 }
 
+/** `level 2`; a module in a cycle has none (the level the graph files it under is only where the cycle sits). */
+function levelLabel(result: AnalysisResult, module: ModuleSummary): string {
+  return cycleOf(result, module.id) ? 'in a cycle, no level' : `level ${module.level}`;
+}
+
 /** The code lens title above a backend block: `level 2 · 3 dependencies · 5 dependents` (` · ApplyNeeded`). */
 export function moduleLensTitle(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const cycle = cycleOf(result, module.id) ? ' · in a cycle' : '';
   const run = runState
     ? ` · ${runState.running ? 'running' : runState.state}${runState.drifted ? ' (drifted)' : ''}`
     : '';
-  return `level ${module.level} · ${plural(dependencies.length, 'dependency', 'dependencies')} · ${plural(dependents.length, 'dependent', 'dependents')}${cycle}${run}`;
+  return `${levelLabel(result, module)} · ${plural(dependencies.length, 'dependency', 'dependencies')} · ${plural(dependents.length, 'dependent', 'dependents')}${run}`;
 }

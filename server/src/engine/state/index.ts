@@ -8,5 +8,6 @@ export {
   mergeMatches,
   ReferenceMatcher,
   type UnmatchedReference,
+  unreadableNote,
   writerAddresses,
 } from './match';

@@ -54,6 +54,15 @@ export interface UnmatchedReference {
   address: string | undefined;
   /** For an ambiguous reference: every module that writes the address. */
   writers: string[];
+  /** For a state nobody writes: the workspace's folders that could not be read, where its writer may be. */
+  unreadable?: string[];
+}
+
+/** `; the folder app/secrets could not be read, and a module there may write it`, or nothing. */
+export function unreadableNote(dirs: readonly string[] | undefined): string {
+  if (!dirs?.length) return '';
+  const named = dirs.length > 3 ? `${dirs.slice(0, 3).join(', ')} and ${dirs.length - 3} more` : dirs.join(', ');
+  return `; ${dirs.length === 1 ? 'the folder' : 'the folders'} ${named} could not be read, and a module there may write it`;
 }
 
 export interface MatchResult {

@@ -30,6 +30,8 @@ export interface ScanProblem {
 export interface ScanResult {
   dirs: Map<string, ScannedDir>;
   problems: ScanProblem[];
+  /** Folders whose entries could not be listed: a module there is unknown, so a state nobody writes may be its. */
+  unreadable: string[];
 }
 
 /** A folder with no files listed yet. */
@@ -119,7 +121,7 @@ export function varFileOrder(a: string, b: string): number {
  * the `exclude` globs. Symbolic links to folders are followed once (a loop is cut and reported).
  */
 export async function scanWorkspace(root: string, options: DiscoveryOptions): Promise<ScanResult> {
-  const result: ScanResult = { dirs: new Map(), problems: [] };
+  const result: ScanResult = { dirs: new Map(), problems: [], unreadable: [] };
   const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   const visited = new Set<string>();
@@ -136,6 +138,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       result.problems.push({ path: dir, message: describe(error) });
+      result.unreadable.push(dir);
       return;
     }
     const ownRules = entries.some((entry) => entry.name === '.gitignore')

@@ -19,7 +19,7 @@ export interface PipelineChoices {
 /** What the command did, for tests: the file written and its jobs, or why nothing was written. */
 export type PipelineOutcome =
   | { written: true; uri: string; path: string; jobs: string[] }
-  | { written: false; reason: 'cancelled' | 'kept' | 'cycle' | 'error'; message?: string };
+  | { written: false; reason: 'cancelled' | 'kept' | 'unsaved' | 'cycle' | 'error'; message?: string };
 
 const DEFAULT_BASE_REF = 'origin/main';
 
@@ -80,6 +80,12 @@ export async function generatePipeline(
   }
 
   const uri = vscode.Uri.parse(result.uri);
+  // Writing under an editor with unsaved changes would lose them or leave two versions to reconcile.
+  if (vscode.workspace.textDocuments.some((doc) => doc.isDirty && doc.uri.toString() === uri.toString())) {
+    const message = `${result.path} has unsaved changes in an editor: save or revert them, then generate again.`;
+    void vscode.window.showErrorMessage(`Terrace: no pipeline written: ${message}`);
+    return { written: false, reason: 'unsaved', message };
+  }
   if (result.existing === 'foreign' && !(choices.overwrite ?? (await askOverwrite(result.path))))
     return { written: false, reason: 'kept' };
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));

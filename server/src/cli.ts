@@ -1,6 +1,6 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { analyzeDirectory } from './engine/analysis';
 import { ConfigError, loadAnalysisOptions } from './engine/config';
 import { type GraphJson, graphJson, renderDot, renderLevels, renderMermaid, renderText } from './engine/features';
@@ -13,10 +13,11 @@ const USAGE = `Usage: terrace <command> [dir] [options]
 
 Commands:
   graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
-  levels [dir]     the execution levels, one line per level
+  levels [dir]     the execution levels, one line per level (exit 1 on cycles: their modules have no level)
   validate [dir]   exit 1 on cycles or syntax errors, listing them; warnings for unresolved references
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
-                   (to stdout without --output; exit 1 on cycles)
+                   (to stdout without --output; exit 1 on cycles). --output is relative to the current
+                   folder, not to dir; a file there that Terrace did not write is replaced only with --force
   plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
                    under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
                    [--with-dependents]] [--changed-only --base-ref <ref>] [--retries N] [--binary <path>]
@@ -36,27 +37,26 @@ type Format = (typeof FORMATS)[number];
 
 class UsageError extends Error {}
 
+const OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  help: { type: 'boolean', short: 'h' },
+  ci: { type: 'string' },
+  'changed-only': { type: 'boolean' },
+  'base-ref': { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  force: { type: 'boolean' },
+  parallelism: { type: 'string', short: 'p' },
+  module: { type: 'string', short: 'm', multiple: true },
+  'with-dependencies': { type: 'boolean' },
+  'with-dependents': { type: 'boolean' },
+  retries: { type: 'string' },
+  binary: { type: 'string' },
+  'detailed-exitcode': { type: 'boolean' },
+  env: { type: 'string', short: 'e' },
+} as const satisfies ParseArgsConfig['options'];
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      format: { type: 'string', short: 'f' },
-      help: { type: 'boolean', short: 'h' },
-      ci: { type: 'string' },
-      'changed-only': { type: 'boolean' },
-      'base-ref': { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      parallelism: { type: 'string', short: 'p' },
-      module: { type: 'string', short: 'm', multiple: true },
-      'with-dependencies': { type: 'boolean' },
-      'with-dependents': { type: 'boolean' },
-      retries: { type: 'string' },
-      binary: { type: 'string' },
-      'detailed-exitcode': { type: 'boolean' },
-      env: { type: 'string', short: 'e' },
-    },
-  });
+  const { values, positionals } = parsedArgs(argv);
   const [command, dirArg, ...extra] = positionals;
   if (values.help || command === undefined || command === 'help') {
     process.stdout.write(USAGE);
@@ -68,8 +68,7 @@ async function main(argv: string[]): Promise<number> {
     case 'graph':
       return graphCommand(root, format(values.format), values.env);
     case 'levels':
-      process.stdout.write(renderLevels(await analyze(root, values.env)));
-      return 0;
+      return levelsCommand(root, values.env);
     case 'validate':
       return validateCommand(root, values.env);
     case 'generate':
@@ -83,6 +82,33 @@ async function main(argv: string[]): Promise<number> {
       });
     default:
       throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+/**
+ * The options and positionals; a mistake in them is a usage error (exit 2) with node's plain message,
+ * never a stack trace. A negative number after an option taking a value is that option's value
+ * (`--parallelism -1` reads as `--parallelism=-1`), so that the option's own check says what is wrong with it.
+ */
+function parsedArgs(argv: readonly string[]) {
+  const takesValue = new Set<string>();
+  for (const [name, option] of Object.entries(OPTIONS)) {
+    if (option.type !== 'string') continue;
+    takesValue.add(`--${name}`);
+    if ('short' in option) takesValue.add(`-${option.short}`);
+  }
+  const args = argv.flatMap((arg, i) => {
+    if (/^-\d/.test(arg) && takesValue.has(argv[i - 1] ?? '')) return [];
+    const next = argv[i + 1];
+    if (!takesValue.has(arg) || next === undefined || !/^-\d/.test(next)) return [arg];
+    return [arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`];
+  });
+  try {
+    return parseArgs({ args, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message);
+    throw error;
   }
 }
 
@@ -124,6 +150,17 @@ async function graphCommand(root: string, chosen: Format, environment: string | 
   }[chosen];
   process.stdout.write(render(graph));
   return 0;
+}
+
+/** The levels; exit 1 when a cycle leaves modules with none. */
+async function levelsCommand(root: string, environment: string | undefined): Promise<number> {
+  const graph = await analyze(root, environment);
+  process.stdout.write(renderLevels(graph));
+  if (graph.cycles.length === 0) return 0;
+  process.stderr.write(
+    `Error: ${graph.cycles.length === 1 ? 'a cycle leaves its modules' : `${graph.cycles.length} cycles leave their modules`} without a level; nothing can run them in order until it is broken\n`,
+  );
+  return 1;
 }
 
 async function validateCommand(root: string, environment: string | undefined): Promise<number> {

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
-import { generatePipeline, isGeneratedByTerrace, PipelineCycleError } from './engine/pipeline';
+import { existingPipelineFile, generatePipeline, PipelineCycleError } from './engine/pipeline';
 import type { PipelineParams, PipelineResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 
@@ -38,21 +37,12 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
       uri: pathToFileURL(file).href,
       jobs: pipeline.jobs,
       modules: pipeline.modules,
-      existing: await existing(file),
+      existing: await existingPipelineFile(file),
     };
   } catch (error) {
     if (error instanceof PipelineCycleError) return { kind: 'cycle', cycles: error.cycles, message: error.message };
     if (error instanceof ChangedFilesError || error instanceof ConfigError)
       return { kind: 'error', message: error.message };
-    throw error;
-  }
-}
-
-async function existing(file: string): Promise<'absent' | 'generated' | 'foreign'> {
-  try {
-    return isGeneratedByTerrace(await readFile(file, 'utf8')) ? 'generated' : 'foreign';
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
     throw error;
   }
 }

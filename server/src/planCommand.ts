@@ -33,6 +33,8 @@ export interface PlanIo {
  */
 export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): Promise<number> {
   const parallelism = flags.parallelism === undefined ? undefined : wholeNumber(flags.parallelism, '--parallelism', io);
+  if (parallelism !== undefined && parallelism < 0)
+    throw io.usage(`--parallelism must be 0 or more (0 means the default), not ${parallelism}`);
   const retries = flags.retries === undefined ? undefined : wholeNumber(flags.retries, '--retries', io);
   if (retries !== undefined && retries < 0) throw io.usage('--retries must be 0 or more');
   if ((flags['with-dependencies'] || flags['with-dependents']) && !flags.module?.length)

@@ -678,11 +678,8 @@ describe('run plans with the real terraform', () => {
     assert.match(upstream.stdout, /^Terrace plan: 4 modules, parallelism 1,/);
 
     const negative = await plan('--parallelism=-1');
-    assert.equal(negative.status, 1);
-    assert.equal(
-      negative.stderr,
-      'Error: parallelism must be a whole number of at least 0 (0 means the default, 10), not -1\n',
-    );
+    assert.equal(negative.status, 2);
+    assert.equal(negative.stderr, 'usage: --parallelism must be 0 or more (0 means the default), not -1');
     assert.equal(negative.stdout, '');
     const unknown = await plan('--module', 'vpc');
     assert.equal(unknown.stderr, "usage: no such module: 'vpc' (did you mean 'network/vpc'?)");

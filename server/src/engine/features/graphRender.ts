@@ -36,7 +36,14 @@ export function renderMermaid(graph: GraphJson): string {
 
 /** One line per level: `level 0: a, b`. */
 export function renderLevels(graph: GraphJson): string {
-  return graph.levels.map((ids, level) => `level ${level}: ${ids.join(', ')}\n`).join('');
+  // A module in a cycle has no level: it is named with its cycle, not under the level the cycle is filed at.
+  const cyclic = new Set(graph.cycles.flat());
+  const lines = graph.levels.map((ids, level) => {
+    const placed = ids.filter((id) => !cyclic.has(id));
+    return `level ${level}: ${placed.length > 0 ? placed.join(', ') : '(only modules in a cycle)'}\n`;
+  });
+  for (const cycle of graph.cycles) lines.push(`no level, in a cycle: ${cycle.join(' -> ')}\n`);
+  return lines.join('');
 }
 
 /** Modules by level, then cycles, unresolved and ambiguous references, for a person at a terminal. */
@@ -47,11 +54,13 @@ export function renderText(graph: GraphJson): string {
   const dependencies = new Map<string, Set<string>>();
   for (const edge of graph.edges)
     (dependencies.get(edge.from) ?? dependencies.set(edge.from, new Set()).get(edge.from)!).add(edge.to);
+  const cyclic = new Set(graph.cycles.flat());
   graph.levels.forEach((ids, level) => {
     out.push('', `Level ${level}`);
     for (const id of ids) {
       const deps = [...(dependencies.get(id) ?? [])].sort();
-      out.push(`  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}`);
+      const cycle = cyclic.has(id) ? '  (in a cycle, no level)' : '';
+      out.push(`  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}${cycle}`);
     }
   });
   if (graph.cycles.length > 0) {

@@ -1,6 +1,13 @@
 /** CI pipelines: the plan of jobs by level, written as GitLab CI or GitHub Actions YAML. */
 export { githubWorkflow } from './githubWorkflow';
 export { GITLAB_MAX_NEEDS, gitlabPipeline } from './gitlabPipeline';
-export { CI_SYSTEMS, type CiSystem, generatePipeline, isGeneratedByTerrace, type PipelineRequest } from './pipeline';
+export {
+  CI_SYSTEMS,
+  type CiSystem,
+  existingPipelineFile,
+  generatePipeline,
+  isGeneratedByTerrace,
+  type PipelineRequest,
+} from './pipeline';
 export { type CiFile, jobSlugs, PipelineCycleError, type PipelinePlan, planPipeline } from './pipelinePlan';
 export { yamlConstant, yamlText } from './pipelineYaml';

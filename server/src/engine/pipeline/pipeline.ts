@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { AnalysisResult } from '../analysis';
 import type { PipelineOptions } from '../config';
 import { githubWorkflow } from './githubWorkflow';
@@ -69,6 +70,16 @@ function writeCiFile(file: CiFile): { text: string; jobs: string[] } {
 /** Whether a file's text is Terrace's output (and so may be overwritten without asking). */
 export function isGeneratedByTerrace(text: string): boolean {
   return text.trimStart().startsWith(GENERATED_MARKER);
+}
+
+/** What is at a pipeline's path: nothing, Terrace's own output, or a file someone else wrote. */
+export async function existingPipelineFile(file: string): Promise<'absent' | 'generated' | 'foreign'> {
+  try {
+    return isGeneratedByTerrace(await readFile(file, 'utf8')) ? 'generated' : 'foreign';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw error;
+  }
 }
 
 /** The command that writes the same file again. */

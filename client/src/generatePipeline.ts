@@ -19,7 +19,7 @@ export interface PipelineChoices {
 /** What the command did, for tests: the file written and its jobs, or why nothing was written. */
 export type PipelineOutcome =
   | { written: true; uri: string; path: string; jobs: string[] }
-  | { written: false; reason: 'cancelled' | 'kept' | 'unsaved' | 'cycle' | 'error'; message?: string };
+  | { written: false; reason: 'cancelled' | 'kept' | 'unsaved' | 'cycle' | 'broken' | 'error'; message?: string };
 
 const DEFAULT_BASE_REF = 'origin/main';
 
@@ -73,6 +73,12 @@ export async function generatePipeline(
       .showErrorMessage(`Terrace: no pipeline, the modules have a circular dependency: ${paths}`, 'Show Problems')
       .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
     return { written: false, reason: 'cycle', message: result.message };
+  }
+  if (result.kind === 'broken') {
+    void vscode.window
+      .showErrorMessage(`Terrace: no pipeline: ${result.message}`, 'Show Problems')
+      .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    return { written: false, reason: 'broken', message: result.message };
   }
   if (result.kind === 'error') {
     void vscode.window.showErrorMessage(`Terrace: no pipeline: ${result.message}`);

@@ -124,7 +124,7 @@ export class RunPlans implements vscode.Disposable {
     const folderUri = choices.folderUri ?? (await chooseFolder('Apply the saved plans of which folder?'));
     if (!folderUri) return { ran: false, reason: 'cancelled' };
     const found = await this.targets({ folderUri });
-    if ('error' in found) return this.fail(found.error);
+    if ('error' in found) return this.fail(found.error, found.problems);
     const { root, targets, execution } = found;
     const maxAge = Config.of(folderUri).planMaxAgeMs;
     const candidates = await applyCandidates(root, targets, maxAge);
@@ -170,7 +170,7 @@ export class RunPlans implements vscode.Disposable {
     const params = await this.selection(folderUri, choices);
     if (!params) return { ran: false, reason: 'cancelled' };
     const found = await this.targets(params);
-    if ('error' in found) return this.fail(found.error);
+    if ('error' in found) return this.fail(found.error, found.problems);
     if (found.targets.length === 0) {
       const message = 'Terrace: no module to run (nothing changed?).';
       void vscode.window.showInformationMessage(message);
@@ -361,11 +361,17 @@ export class RunPlans implements vscode.Disposable {
   private async targets(params: RunTargetsParams) {
     const found = await this.client.sendRequest(RunTargetsRequest.type, params);
     if (found.kind === 'error') return { error: found.message };
+    if (found.kind === 'broken') return { error: found.message, problems: true };
     return found;
   }
 
-  private fail(message: string): RunOutcome {
-    void vscode.window.showErrorMessage(`Terrace: ${message}`);
+  /** Says why nothing ran; `problems`: the Problems view shows where (syntax errors). */
+  private fail(message: string, problems = false): RunOutcome {
+    if (problems)
+      void vscode.window
+        .showErrorMessage(`Terrace: ${message}`, 'Show Problems')
+        .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    else void vscode.window.showErrorMessage(`Terrace: ${message}`);
     return { ran: false, reason: 'error', message };
   }
 

@@ -17,12 +17,14 @@ Commands:
   validate [dir]   exit 1 on cycles or syntax errors, listing them; warnings for unresolved references
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
-                   folder, not to dir; a file there that Terrace did not write is replaced only with --force
+                   folder, not to dir; a file there that Terrace did not write is replaced only with --force.
+                   Exit 1 when a module does not parse; --skip-broken leaves it and its dependents out
   plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
                    under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
                    [--with-dependents]] [--changed-only --base-ref <ref>] [--retries N] [--binary <path>]
                    [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
-                   --detailed-exitcode)
+                   --detailed-exitcode). Refuses modules that do not parse; --skip-broken plans the rest
+                   (exit 1)
 
 Every command takes --env NAME (-e): analyse one environment, with its variables, tfvars, backend files
 and workspace (named in .terrace.yaml, or by files such as prod.tfvars and prod.tfbackend). Without it,
@@ -45,6 +47,7 @@ const OPTIONS = {
   'base-ref': { type: 'string' },
   output: { type: 'string', short: 'o' },
   force: { type: 'boolean' },
+  'skip-broken': { type: 'boolean' },
   parallelism: { type: 'string', short: 'p' },
   module: { type: 'string', short: 'm', multiple: true },
   'with-dependencies': { type: 'boolean' },

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from './engine/analysis';
+import {
+  affectedModules,
+  BrokenModulesError,
+  ChangedFilesError,
+  changedFiles,
+  skippedList,
+  WorkspaceAnalysis,
+} from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
 import { relativeFile } from './engine/features';
 import {
@@ -19,6 +26,8 @@ export interface GenerateFlags {
   force?: boolean;
   /** The environment to analyse (`--env`). */
   env?: string;
+  /** Leave out the modules that do not parse, and their dependents, instead of refusing. */
+  'skip-broken'?: boolean;
 }
 
 export interface GenerateIo {
@@ -29,8 +38,8 @@ export interface GenerateIo {
 
 /**
  * `terrace generate [dir] --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]`:
- * the pipeline on stdout, or written to `--output`. Exit 1 on cycles (with their paths) or when
- * git cannot tell what changed.
+ * the pipeline on stdout, or written to `--output`. Exit 1 on cycles (with their paths), on modules
+ * that do not parse (unless `--skip-broken`), or when git cannot tell what changed.
  */
 export async function generateCommand(root: string, flags: GenerateFlags, io: GenerateIo): Promise<number> {
   if (flags.ci === undefined) throw io.usage(`generate needs --ci ${CI_SYSTEMS.join('|')}`);
@@ -85,7 +94,14 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   }
 
   try {
-    const pipeline = generatePipeline(result, { ci, options: config.pipeline, ...(changed ? { changed } : {}) });
+    const pipeline = generatePipeline(result, {
+      ci,
+      options: config.pipeline,
+      ...(changed ? { changed } : {}),
+      skipBroken: flags['skip-broken'] === true,
+    });
+    if (pipeline.skipped.length > 0)
+      process.stderr.write(`Left out, as they do not parse: ${skippedList(pipeline.skipped)}\n`);
     if (flags.output === undefined) process.stdout.write(pipeline.text);
     else {
       const written = io.write(flags.output, pipeline.text);
@@ -93,6 +109,10 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
     }
     return 0;
   } catch (error) {
+    if (error instanceof BrokenModulesError) {
+      process.stderr.write(`Error: ${error.message} (--skip-broken); no pipeline was generated\n`);
+      return 1;
+    }
     if (!(error instanceof PipelineCycleError)) throw error;
     process.stderr.write('Error: circular dependency detected; a pipeline needs an order, so none was generated\n');
     for (const cycle of error.cycles) process.stderr.write(`  ${cycle.join(' -> ')}\n`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { affectedModules, BrokenModulesError, ChangedFilesError, changedFiles } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import { existingPipelineFile, generatePipeline, PipelineCycleError } from './engine/pipeline';
 import type { PipelineParams, PipelineResult } from './protocol';
@@ -9,7 +9,7 @@ import type { FolderState } from './workspaceFolders';
 /**
  * `terrace/pipeline`: the folder's current analysis and its `.terrace.yaml` (or `.terraci.yaml`)
  * through the engine's generator; changed-only counts what the editor sees too (uncommitted and
- * untracked files). Never throws: a cycle or a problem comes back as a result the client shows.
+ * untracked files). Never throws: a cycle, a module that does not parse, or a problem comes back as a result the client shows.
  */
 export async function pipelineFor(folder: FolderState, params: PipelineParams): Promise<PipelineResult> {
   if (folder.error) return { kind: 'error', message: folder.error };
@@ -41,6 +41,8 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
     };
   } catch (error) {
     if (error instanceof PipelineCycleError) return { kind: 'cycle', cycles: error.cycles, message: error.message };
+    if (error instanceof BrokenModulesError)
+      return { kind: 'broken', modules: error.modules.map((module) => module.id), message: error.message };
     if (error instanceof ChangedFilesError || error instanceof ConfigError)
       return { kind: 'error', message: error.message };
     throw error;

@@ -1,6 +1,16 @@
 import { killAllProcessGroups, RunPrinter, runModules, runTargets, TerraformNotFoundError } from '../../runner/src';
-import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from './engine/analysis';
+import {
+  affectedModules,
+  BrokenModulesError,
+  brokenModules,
+  ChangedFilesError,
+  changedFiles,
+  skippedAsBroken,
+  skippedList,
+  WorkspaceAnalysis,
+} from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
+import { relativeFile } from './engine/features';
 import { ParallelismError, RunCycleError, UnknownModuleError } from './engine/run';
 
 export interface PlanFlags {
@@ -15,6 +25,8 @@ export interface PlanFlags {
   'detailed-exitcode'?: boolean;
   /** The environment to analyse (`--env`). */
   env?: string;
+  /** Plan the rest when modules do not parse, leaving them and their dependents out, instead of refusing. */
+  'skip-broken'?: boolean;
 }
 
 export interface PlanIo {
@@ -29,7 +41,8 @@ export interface PlanIo {
  * [--changed-only --base-ref <ref>] [--retries N] [--binary <terraform|tofu|path>] [--detailed-exitcode]`:
  * `terraform plan` of the modules in dependency order, N at once, printing what the editor's
  * terminal shows. Exit 0 when every module planned (2 with `--detailed-exitcode` when some have
- * changes), 1 when one failed or was skipped, 130 when interrupted.
+ * changes), 1 when one failed or was skipped (or did not parse), 130 when interrupted. Modules that do
+ * not parse are refused before anything runs, or with `--skip-broken` left out with their dependents.
  */
 export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): Promise<number> {
   const parallelism = flags.parallelism === undefined ? undefined : wholeNumber(flags.parallelism, '--parallelism', io);
@@ -82,6 +95,24 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     io.err('Nothing to plan: no module selected\n');
     return 0;
   }
+  const selected = new Set(targets.map((target) => target.id));
+  const skipped = skippedAsBroken(result, selected);
+  if (skipped.length > 0) {
+    for (const module of brokenModules(result, selected))
+      for (const error of module.syntaxErrors)
+        io.err(`${relativeFile(root, error.file)}:${(error.range?.start.line ?? 0) + 1}: ${error.message}\n`);
+    if (!flags['skip-broken']) {
+      io.err(
+        `Error: ${new BrokenModulesError(brokenModules(result, selected)).message} (--skip-broken); nothing was planned\n`,
+      );
+      return 1;
+    }
+    io.err(`Left out, as they do not parse: ${skippedList(skipped)}\n`);
+    const left = new Set(skipped.map((module) => module.id));
+    targets = targets.filter((target) => !left.has(target.id));
+    // Modules left out were not planned: the run cannot succeed as a whole.
+    if (targets.length === 0) return 1;
+  }
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -122,9 +153,11 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
       onEvent: (event) => printer.event('plan', event),
     });
     printer.summary(report);
+    // Said again after the table, where a reader of the run looks for what did not plan.
+    if (skipped.length > 0) io.out(`Not planned, as they do not parse: ${skippedList(skipped)}\n`);
     const results = report.result.results;
     if (report.result.cancelled) return 130;
-    if (results.some((r) => r.status !== 'succeeded')) return 1;
+    if (skipped.length > 0 || results.some((r) => r.status !== 'succeeded')) return 1;
     return flags['detailed-exitcode'] && results.some((r) => r.value?.changes) ? 2 : 0;
   } catch (error) {
     if (error instanceof ParallelismError || error instanceof TerraformNotFoundError) {

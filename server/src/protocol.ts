@@ -205,7 +205,14 @@ export type PipelineResult =
     }
   /** The graph has cycles (closed paths): no order to run in. */
   | { kind: 'cycle'; cycles: string[][]; message: string }
+  | BrokenModulesResult
   | { kind: 'error'; message: string };
+/** Modules to plan or run whose files do not parse (their syntax errors are in the Problems view). */
+export interface BrokenModulesResult {
+  kind: 'broken';
+  modules: string[];
+  message: string;
+}
 export namespace PipelineRequest {
   export const method = 'terrace/pipeline';
   export const type = new RequestType<PipelineParams, PipelineResult, void>(method);
@@ -243,6 +250,7 @@ export type RunTargetsResult =
       /** The `execution` section of `.terrace.yaml`, as the engine reads it. */
       execution: ExecutionOptions;
     }
+  | BrokenModulesResult
   | { kind: 'error'; message: string };
 export namespace RunTargetsRequest {
   export const method = 'terrace/runTargets';

@@ -1,5 +1,5 @@
 import { runTargets } from '../../runner/src';
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { affectedModules, BrokenModulesError, brokenModules, ChangedFilesError, changedFiles } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import { UnknownModuleError } from './engine/run';
 import type { RunTargetsParams, RunTargetsResult } from './protocol';
@@ -8,7 +8,7 @@ import type { FolderState } from './workspaceFolders';
 /**
  * `terrace/runTargets`: the modules a run covers, from the folder's current analysis, with the
  * `execution` section of its `.terrace.yaml`. Changed-only counts what the editor sees
- * (uncommitted and untracked files too) and adds the dependents. Never throws: a problem comes
+ * (uncommitted and untracked files too) and adds the dependents. Refuses modules that do not parse. Never throws: a problem comes
  * back as a message the client shows.
  */
 export async function runTargetsFor(folder: FolderState, params: RunTargetsParams): Promise<RunTargetsResult> {
@@ -28,6 +28,14 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
       withDependencies: params.withDependencies ?? false,
       withDependents: params.withDependents ?? false,
     });
+    // Terraform would stop on a module that does not parse: refused before anything runs, as the CLI does.
+    const broken = brokenModules(result, new Set(targets.map((target) => target.id)));
+    if (broken.length > 0)
+      return {
+        kind: 'broken',
+        modules: broken.map((module) => module.id),
+        message: new BrokenModulesError(broken).message,
+      };
     return { kind: 'targets', root: folder.root, targets, execution: config.pipeline.execution };
   } catch (error) {
     if (error instanceof ChangedFilesError || error instanceof ConfigError || error instanceof UnknownModuleError)

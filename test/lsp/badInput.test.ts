@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -83,6 +83,58 @@ describe('bad input', () => {
       assert.equal((await client.shutdown()).code, 0);
     } finally {
       await client.dispose();
+    }
+  });
+
+  test('a module being edited into a syntax error keeps its edges from its last parse, and its hover says it does not parse', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-typing-'));
+    cpSync(path.join(repoRoot, 'examples', 'local'), dir, { recursive: true });
+    const file = path.join(dir, 'data', 'postgres', 'main.tf');
+    const text = readFileSync(file, 'utf8');
+    const client = LspTestClient.start();
+    try {
+      await client.initialize(dir);
+      await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (s) => s.health === 'ready', 20_000);
+      const edgesOf = async (from: string) => {
+        const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+        return graph.edges.filter((edge) => edge.from === from).map((edge) => edge.to);
+      };
+      assert.deepEqual(await edgesOf('data/postgres'), ['network/vpc']);
+      const uri = await client.open(file, text);
+      // Half-typed: the remote-state block has lost its closing brace, and the parse cannot tell where it ends.
+      await client.change(
+        uri,
+        text.replace('    path = "../../network/vpc/terraform.tfstate"\n  }\n}', '    path = '),
+        2,
+      );
+      const published = await client.waitForNotification<{ uri: string; diagnostics: { message: string }[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === uri && p.diagnostics.some((d) => /syntax error|Invalid expression|Missing/i.test(d.message)),
+      );
+      assert.ok(published.diagnostics.length > 0);
+      assert.deepEqual(await edgesOf('data/postgres'), ['network/vpc'], 'the edge of the last version that parsed');
+      assert.deepEqual(await edgesOf('app/worker'), ['app/api', 'data/postgres'], 'its dependents keep it too');
+      const hover = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 2, character: 4 },
+      })) as Hover;
+      assert.match(
+        (hover.contents as { value: string }).value,
+        /\*\*Does not parse\*\*: data\/postgres\/main\.tf line \d+ .*terraform cannot run it/,
+      );
+      await client.change(uri, text, 3);
+      await client.waitForNotification<{ uri: string; diagnostics: unknown[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === uri && p.diagnostics.length === 0,
+      );
+      const fixed = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 2, character: 4 },
+      })) as Hover;
+      assert.doesNotMatch((fixed.contents as { value: string }).value, /Does not parse/);
+    } finally {
+      await client.dispose();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -157,6 +157,89 @@ describe('a folder that cannot be read', () => {
     );
     assert.ok(
       result.problems.some((problem) => problem.file.endsWith(deepest) && /ENAMETOOLONG/.test(problem.message)),
+    );
+  });
+});
+
+describe('a module whose files do not parse', () => {
+  let scratch: string;
+  /** examples/local with `locals { y = {` above network/vpc's backend block: it swallows the rest of the file. */
+  let brokenVpc: string;
+  /** examples/local with the same line at the top of app/api's main.tf. */
+  let brokenApi: string;
+  const breakModule = (root: string, id: string) => {
+    const file = path.join(root, id, 'main.tf');
+    writeFileSync(file, `locals { y = {\n${readFileSync(file, 'utf8')}`);
+  };
+  before(() => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'terrace-broken-'));
+    brokenVpc = path.join(scratch, 'vpc');
+    brokenApi = path.join(scratch, 'api');
+    cpSync(path.join(repo, 'examples/local'), brokenVpc, { recursive: true });
+    cpSync(path.join(repo, 'examples/local'), brokenApi, { recursive: true });
+    breakModule(brokenVpc, 'network/vpc');
+    breakModule(brokenApi, 'app/api');
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test('stays in the graph with the edges of the blocks that still parse, marked as not parsing', () => {
+    const intact = JSON.parse(terrace(scratch, 'graph', path.join(repo, 'examples/local'), '--format', 'json').stdout);
+    const graph = terrace(scratch, 'graph', brokenVpc, '--format', 'json');
+    assert.equal(graph.status, 0);
+    assert.match(graph.stderr, /^Error: network\/vpc\/main\.tf:\d+:\d+: syntax error/);
+    const json = JSON.parse(graph.stdout);
+    assert.deepEqual(
+      json.modules.map((module: { id: string }) => module.id),
+      intact.modules.map((module: { id: string }) => module.id),
+    );
+    assert.equal(json.edges.length, 8);
+    assert.deepEqual(json.edges, intact.edges);
+    assert.deepEqual(
+      json.modules.filter((module: { parses: boolean }) => !module.parses).map((module: { id: string }) => module.id),
+      ['network/vpc'],
+    );
+    const text = terrace(scratch, 'graph', brokenVpc).stdout;
+    assert.match(text, /^ {2}network\/vpc {2}\(does not parse: see the syntax errors\)$/m);
+  });
+
+  test('generate refuses, and with --skip-broken leaves the module and its dependents out, saying so', () => {
+    const refused = terrace(scratch, 'generate', brokenApi, '--ci', 'gitlab');
+    assert.equal(refused.status, 1);
+    assert.equal(refused.stdout, '');
+    assert.match(
+      refused.stderr,
+      /\nError: app\/api does not parse, and terraform would stop there: fix the syntax errors, or leave those modules and their dependents out \(--skip-broken\); no pipeline was generated\n$/,
+    );
+    const skipped = terrace(scratch, 'generate', brokenApi, '--ci', 'gitlab', '--skip-broken');
+    assert.equal(skipped.status, 0, skipped.stderr);
+    assert.match(
+      skipped.stderr,
+      /\nLeft out, as they do not parse: app\/api \(does not parse\), app\/worker \(depends on app\/api\)\n$/,
+    );
+    const jobs = [...skipped.stdout.matchAll(/^plan-([\w-]+):$/gm)].map((match) => match[1]);
+    assert.deepEqual(jobs.sort(), ['data-postgres', 'network-dns', 'network-vpc', 'platform-cluster']);
+    assert.match(
+      skipped.stdout,
+      /^# Left out, as they or a module they depend on do not parse: app\/api \(does not parse\), app\/worker \(depends on app\/api\)\.$/m,
+    );
+    assert.match(skipped.stdout, /--skip-broken --output \.gitlab-ci\.yml/);
+  });
+
+  test('plan refuses before running anything, and with --skip-broken plans the rest and exits 1', () => {
+    const refused = terrace(scratch, 'plan', brokenVpc);
+    assert.equal(refused.status, 1);
+    assert.equal(refused.stdout, '');
+    assert.match(refused.stderr, /^network\/vpc\/main\.tf:\d+: syntax error/);
+    assert.match(refused.stderr, /\nError: network\/vpc does not parse, .*\(--skip-broken\); nothing was planned\n$/);
+    assert.equal(existsSync(path.join(brokenVpc, '.terrace')), false, 'no run was started');
+
+    const rest = terrace(scratch, 'plan', brokenApi, '--skip-broken');
+    assert.equal(rest.status, 1, rest.stderr);
+    assert.match(rest.stdout, /^Terrace plan: 4 modules,/);
+    assert.doesNotMatch(rest.stdout, /app\/(api|worker):/);
+    assert.match(
+      rest.stdout,
+      /\nNot planned, as they do not parse: app\/api \(does not parse\), app\/worker \(depends on app\/api\)\n$/,
     );
   });
 });

@@ -322,7 +322,7 @@ gitlab:
         segments: {},
         dependencies,
       });
-      return { modules: [...deps.map((id) => module(id, 0, [])), module('top', 1, deps)], levels: [0, 1] };
+      return { modules: [...deps.map((id) => module(id, 0, [])), module('top', 1, deps)], levels: [0, 1], skipped: [] };
     };
     const { gitlab, execution } = defaultPipelineOptions();
     const planTop = (dependencies: number) =>

@@ -1,4 +1,11 @@
 /** The analysis: scan, facts, matches and graph of one workspace, kept up to date as files change; the modules a Git change touches. */
 export { analyzeDirectory } from './analyzeDirectory';
+export {
+  BrokenModulesError,
+  brokenModules,
+  type SkippedModule,
+  skippedAsBroken,
+  skippedList,
+} from './brokenModules';
 export { affectedModules, ChangedFilesError, calledFolders, changedFiles, type FactsSource } from './changedModules';
 export { type AnalysisResult, type ModuleSummary, WorkspaceAnalysis } from './workspaceAnalysis';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
-import { parseHcl, type Range, tfJsonDocument } from '../hcl';
+import { parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
 import {
   type MatchResult,
   mergeMatches,
@@ -47,6 +47,12 @@ export interface ModuleSummary {
   backend: { type: string; address: string | undefined; file: string; range: Range; headerRange: Range } | undefined;
   /** The module's first `.tf` file, to open when it declares no backend. */
   firstFile: string;
+  /**
+   * The syntax errors of the files its evaluation read (its own, its backend and variable files,
+   * its local child modules'): terraform cannot run it until they are fixed, and what Terrace
+   * knows of it comes from the blocks that still parse.
+   */
+  syntaxErrors: FileProblem[];
 }
 
 export interface FileProblem {
@@ -79,7 +85,14 @@ interface LastGraph {
 
 interface CachedFile {
   hash: string;
+  /**
+   * What the analysis uses: the text's facts, or, while the text does not parse, the facts of its
+   * last version that did, with the text's syntax errors (an edge does not blink out while its
+   * block is being typed).
+   */
   facts: FileFacts;
+  /** The facts of the last version of the file that parsed, if any. */
+  good: FileFacts | undefined;
 }
 
 /**
@@ -344,12 +357,15 @@ export class WorkspaceAnalysis {
         headerRange: backend.headerRange,
       },
       firstFile: dir.tfFiles[0]!,
+      syntaxErrors: this.syntaxErrors(this.readDirs.get(module.id)),
     };
   }
 
-  private syntaxErrors(): FileProblem[] {
+  /** The syntax errors of every file, or of the files in `dirs`, sorted by file and line. */
+  private syntaxErrors(dirs?: ReadonlySet<string>): FileProblem[] {
     const errors: FileProblem[] = [];
     for (const file of this.brokenFiles) {
+      if (dirs && !dirs.has(path.dirname(file))) continue;
       for (const error of this.files.get(file)?.facts.syntaxErrors ?? [])
         errors.push({ file, range: error.range, message: error.message });
     }
@@ -400,12 +416,15 @@ export class WorkspaceAnalysis {
       shared = { facts: this.extract(file, text), uses: 0 };
       this.factsByHash.set(hash, shared);
     }
-    const before = this.files.get(file)?.facts;
-    if (!before || decidesRoots(before) !== decidesRoots(shared.facts)) this.roots = undefined;
+    const previous = this.files.get(file);
+    const own = shared.facts;
+    const good = own.syntaxErrors.length === 0 ? own : previous?.good;
+    const facts = good && good !== own ? { ...good, syntaxErrors: own.syntaxErrors } : own;
+    if (!previous || decidesRoots(previous.facts) !== decidesRoots(facts)) this.roots = undefined;
     this.forget(file);
     shared.uses++;
-    this.files.set(file, { hash, facts: shared.facts });
-    if (shared.facts.syntaxErrors.length > 0) this.brokenFiles.add(file);
+    this.files.set(file, { hash, facts, good });
+    if (own.syntaxErrors.length > 0) this.brokenFiles.add(file);
     return true;
   }
 
@@ -421,7 +440,9 @@ export class WorkspaceAnalysis {
   private extract(file: string, text: string): FileFacts {
     if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
     if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
-    return factsFromDocument(parseHcl(text, { keepBody }));
+    const document = parseHcl(text, { keepBody });
+    // A syntax error must not take the blocks after it along: the module keeps what still parses.
+    return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, { keepBody }) : document);
   }
 
   /** Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the analysis does not read it. */

@@ -14,6 +14,8 @@ export interface GraphJson {
     level: number;
     segments: Record<string, string>;
     backend: { type: string; address: string | null } | null;
+    /** False when a file it reads does not parse (see `syntaxErrors`): its edges come from the blocks that still do. */
+    parses: boolean;
   }[];
   edges: {
     from: string;
@@ -62,6 +64,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
       level: module.level,
       segments: module.segments,
       backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? null } : null,
+      parses: module.syntaxErrors.length === 0,
     })),
     edges: sortByPlace(
       result.edges.map((edge) => ({

@@ -55,12 +55,14 @@ export function renderText(graph: GraphJson): string {
   for (const edge of graph.edges)
     (dependencies.get(edge.from) ?? dependencies.set(edge.from, new Set()).get(edge.from)!).add(edge.to);
   const cyclic = new Set(graph.cycles.flat());
+  const broken = new Set(graph.modules.filter((module) => !module.parses).map((module) => module.id));
   graph.levels.forEach((ids, level) => {
     out.push('', `Level ${level}`);
     for (const id of ids) {
       const deps = [...(dependencies.get(id) ?? [])].sort();
       const cycle = cyclic.has(id) ? '  (in a cycle, no level)' : '';
-      out.push(`  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}${cycle}`);
+      const parses = broken.has(id) ? '  (does not parse: see the syntax errors)' : '';
+      out.push(`  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}${cycle}${parses}`);
     }
   });
   if (graph.cycles.length > 0) {

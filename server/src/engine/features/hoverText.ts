@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
 import { formatAge, type ModuleRunState } from '../run';
 import { describeAssumed, type MatchedEdge, unreadableNote } from '../state';
+import { relativeFile } from './graphJson';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
 /**
@@ -60,8 +61,17 @@ export function moduleHover(result: AnalysisResult, module: ModuleSummary, runSt
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
   if (cycle) lines.push('', `In a cycle: ${cycle.join(' -> ')}`);
+  if (module.syntaxErrors.length > 0) lines.push('', brokenLine(result, module));
   if (runState) lines.push('', runStateLine(runState));
   return lines.join('\n');
+}
+
+/** `**Does not parse**: main.tf line 3 (…): terraform cannot run it; what is shown comes from the blocks that still parse`. */
+function brokenLine(result: AnalysisResult, module: ModuleSummary): string {
+  const first = module.syntaxErrors[0]!;
+  const where = `${relativeFile(result.root, first.file)} line ${(first.range?.start.line ?? 0) + 1}`;
+  const more = module.syntaxErrors.length > 1 ? ` and ${module.syntaxErrors.length - 1} more` : '';
+  return `**Does not parse**: ${where}${more} (see Problems): terraform cannot run it, and what is shown comes from the blocks that still parse`;
 }
 
 /** `Run state: **ApplyNeeded** — 1 to add, 0 to change, 0 to destroy · planned 5 min ago`. */

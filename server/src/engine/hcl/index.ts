@@ -1,4 +1,6 @@
 /** The HCL language: lexer, parser, the document and expression trees, positions; .tf.json read as the same document; the hcl2json syntax check. */
+
+export { salvageBlocks } from './blockSalvage';
 export type {
   BinaryExpr,
   ConditionalExpr,

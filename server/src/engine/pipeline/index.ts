@@ -9,5 +9,11 @@ export {
   isGeneratedByTerrace,
   type PipelineRequest,
 } from './pipeline';
-export { type CiFile, jobSlugs, PipelineCycleError, type PipelinePlan, planPipeline } from './pipelinePlan';
+export {
+  type CiFile,
+  jobSlugs,
+  PipelineCycleError,
+  type PipelinePlan,
+  planPipeline,
+} from './pipelinePlan';
 export { yamlConstant, yamlText } from './pipelineYaml';

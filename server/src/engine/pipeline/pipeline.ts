@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { AnalysisResult } from '../analysis';
+import { type AnalysisResult, type SkippedModule, skippedList } from '../analysis';
 import type { PipelineOptions } from '../config';
 import { githubWorkflow } from './githubWorkflow';
 import { gitlabPipeline } from './gitlabPipeline';
@@ -17,6 +17,8 @@ export interface PipelineRequest {
   options: PipelineOptions;
   /** Only the modules affected by changes since `baseRef` (see `changedModules.ts`). */
   changed?: { baseRef: string; modules: ReadonlySet<string> };
+  /** Leave out the modules that do not parse, and their dependents, instead of refusing. */
+  skipBroken?: boolean;
 }
 
 export interface GeneratedPipeline {
@@ -27,24 +29,30 @@ export interface GeneratedPipeline {
   jobs: string[];
   /** How many modules the pipeline plans. */
   modules: number;
+  /** Modules left out because they, or a module they depend on, do not parse (`skipBroken`). */
+  skipped: SkippedModule[];
 }
 
 /**
  * The CI file for an analysis: the same graph and options give byte-identical text. Throws
- * `PipelineCycleError` when the graph has cycles.
+ * `PipelineCycleError` when the graph has cycles, `BrokenModulesError` when a module to plan does
+ * not parse (unless `skipBroken`).
  */
 export function generatePipeline(result: AnalysisResult, request: PipelineRequest): GeneratedPipeline {
   const { ci, options, changed } = request;
-  const plan = planPipeline(result, changed?.modules);
-  const noChanges = `No Terraform module changed since ${changed?.baseRef ?? 'the base'}: nothing to plan or apply.`;
+  const plan = planPipeline(result, changed?.modules, request.skipBroken);
+  const noChanges =
+    plan.skipped.length > 0
+      ? 'Every module to plan was left out, as it or a module it depends on does not parse: nothing to plan or apply.'
+      : `No Terraform module changed since ${changed?.baseRef ?? 'the base'}: nothing to plan or apply.`;
   const path = ci === 'gitlab' ? options.gitlab.path : options.github.path;
   const file =
     ci === 'gitlab'
       ? gitlabPipeline(plan, options.gitlab, options.execution, noChanges)
       : githubWorkflow(plan, options.github, options.execution, noChanges);
   const { text: body, jobs } = writeCiFile(file);
-  const text = `${header(request, path, plan.modules.length, jobs.length)}\n${body}`;
-  return { text, path, jobs, modules: plan.modules.length };
+  const text = `${header(request, path, plan.modules.length, jobs.length, plan.skipped)}\n${body}`;
+  return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped };
 }
 
 /**
@@ -86,17 +94,28 @@ export async function existingPipelineFile(file: string): Promise<'absent' | 'ge
 export function regenerateCommand(request: PipelineRequest, path: string): string {
   const parts = ['terrace', 'generate', '--ci', request.ci];
   if (request.changed) parts.push('--changed-only', '--base-ref', request.changed.baseRef);
+  if (request.skipBroken) parts.push('--skip-broken');
   parts.push('--output', path);
   return parts.join(' ');
 }
 
-function header(request: PipelineRequest, path: string, modules: number, jobs: number): string {
+function header(
+  request: PipelineRequest,
+  path: string,
+  modules: number,
+  jobs: number,
+  skipped: readonly SkippedModule[],
+): string {
   const scope = request.changed
     ? `${modules} module${modules === 1 ? '' : 's'} affected by changes since ${request.changed.baseRef}`
     : `${modules} module${modules === 1 ? '' : 's'}`;
   return [
     `${GENERATED_MARKER} from the Terraform module graph (${scope}, ${jobs} job${jobs === 1 ? '' : 's'}). Do not edit:`,
     `# regenerate with \`${regenerateCommand(request, path)}\` from the workspace folder.`,
+    // A pipeline that leaves modules out says so where a reviewer of the file will look.
+    ...(skipped.length > 0
+      ? [`# Left out, as they or a module they depend on do not parse: ${skippedList(skipped)}.`]
+      : []),
   ]
     .map((line) => `${line}\n`)
     .join('');

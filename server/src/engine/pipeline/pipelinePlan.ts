@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { AnalysisResult, ModuleSummary } from '../analysis';
+import {
+  type AnalysisResult,
+  BrokenModulesError,
+  brokenModules,
+  type ModuleSummary,
+  type SkippedModule,
+  skippedAsBroken,
+} from '../analysis';
 import type { ConfigRecord } from '../config';
 import { compareIds } from '../graph';
 
@@ -13,6 +20,8 @@ export interface PipelinePlan {
   modules: PlannedModule[];
   /** The execution levels that hold at least one module, ascending. */
   levels: number[];
+  /** Modules left out because they, or a module they depend on, do not parse (with `skipBroken`). */
+  skipped: SkippedModule[];
 }
 
 export interface PlannedModule {
@@ -52,12 +61,24 @@ export class PipelineCycleError extends Error {
 
 /**
  * The plan of a pipeline over `result`'s modules, or over `selection` only (ids; dependencies on
- * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the graph has cycles.
+ * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the graph has cycles,
+ * and (throws `BrokenModulesError`) when a module to plan does not parse, unless `skipBroken`:
+ * then such modules and their dependents are left out, and listed as skipped.
  */
-export function planPipeline(result: AnalysisResult, selection?: ReadonlySet<string>): PipelinePlan {
+export function planPipeline(
+  result: AnalysisResult,
+  selection?: ReadonlySet<string>,
+  skipBroken = false,
+): PipelinePlan {
   if (result.cycles.length > 0) throw new PipelineCycleError(result.cycles);
   const slugs = jobSlugs(result.modules.map((module) => module.id));
-  const chosen = selection ? result.modules.filter((module) => selection.has(module.id)) : result.modules;
+  let chosen = selection ? result.modules.filter((module) => selection.has(module.id)) : result.modules;
+  const skipped = skippedAsBroken(result, selection);
+  if (skipped.length > 0) {
+    if (!skipBroken) throw new BrokenModulesError(brokenModules(result, selection));
+    const left = new Set(skipped.map((module) => module.id));
+    chosen = chosen.filter((module) => !left.has(module.id));
+  }
   const present = new Set(chosen.map((module) => module.id));
   const variableNames = new Map<string, string>();
   const modules = chosen.map(
@@ -76,7 +97,7 @@ export function planPipeline(result: AnalysisResult, selection?: ReadonlySet<str
   );
   modules.sort((a, b) => a.level - b.level || compareIds(a.id, b.id));
   const levels = [...new Set(modules.map((module) => module.level))];
-  return { modules, levels };
+  return { modules, levels, skipped };
 }
 
 /** The plan's modules grouped by execution level, lowest first (`modules` is sorted that way). */

@@ -50,5 +50,6 @@ export function toGraphModule(module: ModuleSummary): GraphModule {
     backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? '' } : null,
     location: { uri: pathToFileURL(location.file).href, range: location.range },
     inCycle: module.inCycle,
+    parses: module.syntaxErrors.length === 0,
   };
 }

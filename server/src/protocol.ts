@@ -34,6 +34,8 @@ export interface GraphModule {
   /** Where the module declares its backend (or its first file), for "open module". */
   location: WireLocation;
   inCycle: boolean;
+  /** False when a file it reads does not parse: terraform cannot run it, and its edges come from the blocks that still parse. */
+  parses: boolean;
   /** Its run state (Run Plans), once the folder has run terraform through Terrace (`.terrace/state.json`). */
   runState?: RunStateView;
 }

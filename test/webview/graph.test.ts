@@ -171,6 +171,33 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('a module that does not parse is outlined as an error, and its tooltip and label say so', async () => {
+    const graph: GraphModel = {
+      ...dag,
+      modules: dag.modules.map((m) => (m.id === WORKER || m.id === DNS ? { ...m, parses: false } : m)),
+    };
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    assert.deepEqual(
+      (
+        await webview.page.locator('svg.graph g.node.broken').evaluateAll((nodes) => nodes.map((n) => n.dataset['id']))
+      ).sort(),
+      [DNS, WORKER].sort(),
+    );
+    // The worker: its unresolved reference and its files.
+    assert.equal(await node(webview, WORKER).locator('.badge.problems text').textContent(), '2');
+    assert.equal(await node(webview, DNS).locator('.badge.problems text').textContent(), '1');
+    assert.match((await node(webview, DNS).getAttribute('aria-label')) ?? '', /, does not parse\. Press Enter/);
+    await node(webview, WORKER).hover();
+    const tooltip = webview.page.locator('.tooltip');
+    await tooltip.waitFor({ state: 'visible' });
+    const problems = await tooltip.locator('.tooltip-section.problems .tooltip-item').allTextContents();
+    assert.equal(await tooltip.locator('.tooltip-section.problems .tooltip-heading').textContent(), 'Problems (2)');
+    assert.match(problems[0]!, /^Files: does not parse \(see Problems\): terraform cannot run it/);
+    assert.equal(problems.length, 2);
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('inferred edges are drawn dashed, ambiguous ones dotted, and the legend says what each means', async () => {
     const graph: GraphModel = {
       ...dag,

@@ -21,6 +21,7 @@ export function module(id: string, level: number, inCycle = false): GraphModule 
     backend: { type: 's3', address: `s3://acme-state/${id}/terraform.tfstate` },
     location: { uri: `file:///repo/${id}/main.tf`, range },
     inCycle,
+    parses: true,
   };
 }
 
@@ -186,6 +187,7 @@ export function realGraph(folder: string, repoRoot: string): GraphModel {
       backend: m.backend && { type: m.backend.type, address: m.backend.address ?? '' },
       location: { uri: pathToFileURL(path.join(m.path, 'main.tf')).href, range },
       inCycle: inCycle.has(m.id),
+      parses: m.parses,
     })),
     edges: cli.edges.map((e) => ({
       from: e.from,

@@ -143,7 +143,14 @@ function describe(node: ViewNode, index: GraphIndex): string {
   ];
   if (node.inCycle) parts.push('in a dependency cycle');
   if (node.runState) parts.push(`run state ${RUN_DISPLAY_NAMES[node.runState]}`);
-  if (node.problems.length) parts.push(plural(node.problems.length, 'unresolved reference'));
+  const syntax = node.problems.filter((problem) => problem.kind === 'syntax').length;
+  if (syntax)
+    parts.push(
+      syntax === node.problems.length && node.kind === 'module'
+        ? 'does not parse'
+        : plural(syntax, 'module that does not parse', 'modules that do not parse'),
+    );
+  if (node.problems.length > syntax) parts.push(plural(node.problems.length - syntax, 'unresolved reference'));
   return `${parts.join(', ')}. Press Enter to open.`;
 }
 

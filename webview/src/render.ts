@@ -162,6 +162,7 @@ function drawNode(
   const classes = ['node', node.kind];
   if (node.inCycle) classes.push('cycle');
   if (node.problems.length) classes.push('has-problems');
+  if (node.problems.some((problem) => problem.kind === 'syntax')) classes.push('broken');
   const g = svgElement(
     'g',
     {

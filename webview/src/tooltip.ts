@@ -114,10 +114,20 @@ function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
       ? h(
           'div',
           { class: 'tooltip-section problems' },
-          h('div', { class: 'tooltip-heading' }, `Unresolved references (${node.problems.length})`),
+          h(
+            'div',
+            { class: 'tooltip-heading' },
+            `${node.problems.some((problem) => problem.kind === 'syntax') ? 'Problems' : 'Unresolved references'} (${node.problems.length})`,
+          ),
           ...node.problems
             .slice(0, 6)
-            .map((problem) => h('div', { class: 'tooltip-item' }, `${problem.name}: ${problem.reason}`)),
+            .map((problem) =>
+              h(
+                'div',
+                { class: 'tooltip-item' },
+                problem.kind === 'syntax' ? `Files: ${problem.reason}` : `${problem.name}: ${problem.reason}`,
+              ),
+            ),
         )
       : null,
   );

@@ -35,7 +35,7 @@ export interface ViewNode {
   members: string[];
   inCycle: boolean;
   /** References of its modules that resolve to no module, or to more than one. */
-  problems: { name: string; reason: string; kind: 'unresolved' | 'ambiguous' }[];
+  problems: { name: string; reason: string; kind: 'unresolved' | 'ambiguous' | 'syntax' }[];
   /** The run state of the module (of a group: the most pressing of its modules'), once Terrace ran terraform on it. */
   runState?: RunDisplay;
   /** Why, in a few words (`files changed since the last plan`). */
@@ -190,6 +190,14 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     for (const problem of list) {
       getOrCreate(problems, problem.from, () => []).push({ name: problem.name, reason: problem.reason, kind });
     }
+  }
+  for (const module of graph.modules) {
+    if (module.parses) continue;
+    getOrCreate(problems, module.id, () => []).unshift({
+      name: 'syntax',
+      reason: 'does not parse (see Problems): terraform cannot run it; its edges come from the blocks that still parse',
+      kind: 'syntax',
+    });
   }
 
   const groupBy = options.groupBy;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -109,6 +109,49 @@ describe('environments', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  test('none selected: a read that resolves in no environment-free way gets the writers of every environment', async () => {
+    const root = fixture('environments-union');
+    const all = await analysed(root);
+    assert.deepEqual(edges(all), [
+      'app/web -> network/eu ambiguous s3://acme-state/network-eu/terraform.tfstate',
+      'app/web -> network/us ambiguous s3://acme-state/network-us/terraform.tfstate',
+      'app/web -> search/blue ambiguous s3://acme-state/${var.search_stack}/search.tfstate',
+      'app/web -> search/green ambiguous s3://acme-state/${var.search_stack}/search.tfstate',
+      'app/web -> tooling inferred s3://acme-state/tooling/terraform.tfstate',
+    ]);
+    const tooling = all.result().edges.find((edge) => edge.to === 'tooling')!;
+    assert.deepEqual(tooling.assumed, [{ hole: 'environment', side: 'reader', value: 'blue or green' }]);
+    assert.match(tooling.unknowns[0]!, /^key: var\.shared_stack has no default/);
+    assert.deepEqual(
+      all.result().ambiguous.map((item) => item.reason),
+      [
+        '2 modules write s3://acme-state/${var.search_stack}/search.tfstate: search/blue, search/green',
+        'the environments read the states of 2 modules: network/eu (blue), network/us (green)',
+      ],
+    );
+    assert.deepEqual(
+      all.result().unresolved.map((item) => item.reference.name),
+      ['unset'],
+    );
+
+    const blue = await analysed(root, 'blue');
+    assert.deepEqual(edges(blue), [
+      'app/web -> network/eu exact s3://acme-state/network-eu/terraform.tfstate',
+      'app/web -> search/blue exact s3://acme-state/blue/search.tfstate',
+      'app/web -> tooling exact s3://acme-state/tooling/terraform.tfstate',
+    ]);
+
+    // An edit re-reads the environments' answers: the network read is gone, the tooling one stays.
+    const file = path.join(root, 'app/web/main.tf');
+    const text = readFileSync(file, 'utf8');
+    await all.updateFile(file, text.replace(/data "terraform_remote_state" "network" \{[\s\S]*?\n\}\n/, ''));
+    assert.deepEqual(edges(all), [
+      'app/web -> search/blue ambiguous s3://acme-state/${var.search_stack}/search.tfstate',
+      'app/web -> search/green ambiguous s3://acme-state/${var.search_stack}/search.tfstate',
+      'app/web -> tooling inferred s3://acme-state/tooling/terraform.tfstate',
+    ]);
   });
 
   test('an environment nobody names is an error before any work, in the engine and the CLI', async () => {

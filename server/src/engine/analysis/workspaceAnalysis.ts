@@ -36,6 +36,7 @@ import {
   scanWorkspace,
   varFileOrder,
 } from '../workspace';
+import { unionOverEnvironments } from './environmentUnion';
 
 /** A root module as the analysis reports it. */
 export interface ModuleSummary {
@@ -119,6 +120,11 @@ export class WorkspaceAnalysis {
   /** What the last graph was made of, by root number; forgotten when the roots change. */
   private lastGraph: LastGraph | undefined;
   private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
+  /** The union over environments of a module's matches, while its evaluation and the writers hold. */
+  private readonly unions = new WeakMap<
+    EvaluatedModule,
+    { version: object | undefined; base: MatchResult; result: MatchResult }
+  >();
   /** The selected environment, resolved against the environments the files name; reset when files come and go. */
   private environment: Environment | undefined;
 
@@ -127,6 +133,14 @@ export class WorkspaceAnalysis {
     if (name === undefined) return undefined;
     this.environment ??= resolveEnvironment(name, this.options.environments, this.environmentNames());
     return this.environment;
+  }
+
+  /** Every environment resolved, for their union; undefined until needed, and when files come and go. */
+  private everyEnvironment: Environment[] | undefined;
+
+  private forgetEnvironments(): void {
+    this.environment = undefined;
+    this.everyEnvironment = undefined;
   }
 
   /** Every environment: configured in `.terrace.yaml`, or named by a tfvars or backend file. */
@@ -155,6 +169,7 @@ export class WorkspaceAnalysis {
     this.dirs = scan.dirs;
     this.scanProblems = scan.problems;
     this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
+    this.forgetEnvironments();
     // An environment nobody names is the caller's mistake: said before any work.
     this.selectedEnvironment();
     const all = [...this.dirs.values()].flatMap((dir) => [
@@ -200,7 +215,7 @@ export class WorkspaceAnalysis {
     this.forget(file);
     this.readProblems.delete(file);
     this.roots = undefined;
-    this.environment = undefined;
+    this.forgetEnvironments();
     this.invalidate(path.dirname(file));
   }
 
@@ -217,7 +232,7 @@ export class WorkspaceAnalysis {
   private compute(): AnalysisResult {
     const rootIds = this.rootIds();
     const modules = rootIds.map((id) => this.evaluatedModule(id));
-    const matches = this.matcher.matchEach(modules);
+    const matches = this.withEnvironments(modules, this.matcher.matchEach(modules));
     const last = this.lastGraph;
     // Positions are root numbers; what a module's evaluation and matches decide is reused from
     // the last graph wherever they are the same objects (all but the edited modules).
@@ -301,11 +316,19 @@ export class WorkspaceAnalysis {
     const dir = this.dirs.get(id)!;
     // The folders whose changes re-evaluate this root: its own, and those of backend files kept in its sub-folders.
     const read = new Set<string>([dir.dir, ...dir.backendFiles.map((file) => path.dirname(file))]);
+    const module = this.evaluateIn(id, this.selectedEnvironment(), read);
+    this.evaluated.set(id, module);
+    this.readDirs.set(id, read);
+    return module;
+  }
+
+  /** A root evaluated in `environment` (none: every backend file, no variables); adds the folders it read to `read`. */
+  private evaluateIn(id: string, environment: Environment | undefined, read: Set<string>): EvaluatedModule {
+    const dir = this.dirs.get(id)!;
     const inputs = (files: readonly string[]): FileInput[] =>
       files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
-    const environment = this.selectedEnvironment();
     const chosen = environment?.inputs(dir);
-    const module = evaluateModule(
+    return evaluateModule(
       {
         id,
         dir: dir.dir,
@@ -323,9 +346,36 @@ export class WorkspaceAnalysis {
         return child ? inputs(child.tfFiles) : undefined;
       },
     );
-    this.evaluated.set(id, module);
-    this.readDirs.set(id, read);
-    return module;
+  }
+
+  /**
+   * Without a selected environment, the union of the environments: each module's references that
+   * find no writer are tried in every environment the workspace names (its variables, tfvars and
+   * workspace), and get the writers they find there (see `environmentUnion.ts`). Cached per
+   * evaluation of the module and version of the writers.
+   */
+  private withEnvironments(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
+    if (this.options.environment !== undefined || !matches.some((own) => own.unresolved.length > 0)) return matches;
+    if (!this.everyEnvironment) {
+      const names = this.environmentNames();
+      this.everyEnvironment = names.map((name) => resolveEnvironment(name, this.options.environments, names));
+    }
+    const environments = this.everyEnvironment;
+    if (environments.length === 0) return matches;
+    const version = this.matcher.writersVersion;
+    return matches.map((own, n) => {
+      if (own.unresolved.length === 0) return own;
+      const module = modules[n]!;
+      const cached = this.unions.get(module);
+      if (cached && cached.version === version && cached.base === own) return cached.result;
+      const perEnvironment = environments.map((environment) => ({
+        environment: environment.name,
+        matches: this.matcher.matchAgainstLast(this.evaluateIn(module.id, environment, new Set()))!,
+      }));
+      const result = unionOverEnvironments(own, perEnvironment);
+      this.unions.set(module, { version, base: own, result });
+      return result;
+    });
   }
 
   private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
@@ -455,7 +505,7 @@ export class WorkspaceAnalysis {
       if (nested.backendFiles.includes(file)) return 'listed';
       nested.backendFiles.push(file);
       nested.backendFiles.sort();
-      this.environment = undefined;
+      this.forgetEnvironments();
       return 'new';
     }
     const role = fileRole(path.basename(file), this.backendMatchers);
@@ -480,7 +530,7 @@ export class WorkspaceAnalysis {
       list.sort(role === 'varFiles' ? varFileOrder : undefined);
       status = 'new';
       // A new file may name a new environment, which changes whose backend files are whose.
-      this.environment = undefined;
+      this.forgetEnvironments();
     }
     return status;
   }

@@ -104,6 +104,19 @@ export class ReferenceMatcher {
     this.lastMatches = matches;
     return matches;
   }
+
+  /**
+   * The matches of `module` (a module of the last `matchEach`, evaluated again with other inputs)
+   * against the writers of that call. Undefined before any call.
+   */
+  matchAgainstLast(module: EvaluatedModule): MatchResult | undefined {
+    return this.index && matchModule(module, this.index, this.root);
+  }
+
+  /** Changes whenever the writers do: results of `matchAgainstLast` hold while it stays the same. */
+  get writersVersion(): object | undefined {
+    return this.index;
+  }
 }
 
 /** True when `after` writes the same states as `before`, module by module. */

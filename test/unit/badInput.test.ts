@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { analyzeDirectory } from '../../server/src/engine/analysis';
+import { analyzeDirectory, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
 import { workspaceDiagnostics } from '../../server/src/engine/features';
 
@@ -241,5 +241,66 @@ describe('a module whose files do not parse', () => {
       rest.stdout,
       /\nNot planned, as they do not parse: app\/api \(does not parse\), app\/worker \(depends on app\/api\)\n$/,
     );
+  });
+});
+
+describe('a symbolic link to a folder of the workspace', () => {
+  let scratch: string;
+  let linked: string;
+  before(() => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'terrace-links-'));
+    linked = path.join(scratch, 'local');
+    cpSync(path.join(repo, 'examples/local'), linked, { recursive: true });
+    // Read before network/ in name order: the link must not take the real folder's place.
+    symlinkSync('../network', path.join(linked, 'data', 'netlink'));
+    const outside = path.join(scratch, 'shared-elsewhere', 'cache');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(path.join(outside, 'main.tf'), 'terraform {\n  backend "local" {}\n}\n');
+    symlinkSync(path.join(scratch, 'shared-elsewhere'), path.join(linked, 'shared'));
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test('is an alias: modules keep their real names and edges, the link is reported once', async () => {
+    const intact = await analyzeDirectory(path.join(repo, 'examples/local'), defaultOptions());
+    const result = await analyzeDirectory(linked, defaultOptions());
+    const ids = result.modules.map((module) => module.id);
+    assert.deepEqual(ids, [...intact.modules.map((module) => module.id), 'shared/cache'].sort());
+    const edges = (r: typeof result) => r.edges.map((edge) => `${edge.from} -> ${edge.to}`).sort();
+    assert.deepEqual(edges(result), edges(intact));
+    assert.equal(result.edges.length, 8);
+    assert.deepEqual(result.unresolved, []);
+    assert.deepEqual(result.levels.slice(1), intact.levels.slice(1), 'the same order: network/vpc before its readers');
+    const aliases = result.problems.filter((problem) => problem.file.endsWith('netlink'));
+    assert.deepEqual(
+      aliases.map((problem) => problem.message),
+      ['skipped: a symbolic link to network, read already under that name (an alias, not another module)'],
+    );
+  });
+
+  test('in the CLI: the same levels, and the alias said once', () => {
+    const levels = terrace(scratch, 'levels', linked);
+    assert.equal(levels.status, 0, levels.stderr);
+    assert.match(levels.stdout, /^level 0: network\/vpc, shared\/cache\n/);
+    assert.doesNotMatch(levels.stdout, /netlink/);
+    assert.equal(levels.stderr.match(/netlink/g)?.length, 1, levels.stderr);
+  });
+
+  test('a module created behind the link, as the editor reports it by both paths, is read once, by its real path', async () => {
+    const analysis = new WorkspaceAnalysis(linked, defaultOptions());
+    await analysis.load();
+    const before = analysis.result().modules.map((module) => module.id);
+    const real = path.join(linked, 'network', 'extra', 'main.tf');
+    mkdirSync(path.dirname(real));
+    writeFileSync(real, 'terraform {\n  backend "local" {}\n}\n');
+    try {
+      await analysis.updateFile(path.join(linked, 'data', 'netlink', 'extra', 'main.tf'));
+      await analysis.updateFile(real);
+      assert.deepEqual(
+        analysis.result().modules.map((module) => module.id),
+        [...before, 'network/extra'].sort(),
+      );
+    } finally {
+      rmSync(path.dirname(real), { recursive: true });
+    }
   });
 });

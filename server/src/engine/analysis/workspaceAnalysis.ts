@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
@@ -519,7 +519,7 @@ export class WorkspaceAnalysis {
     }
     let status: 'listed' | 'new' = 'listed';
     if (!dir) {
-      if (role !== 'tfFiles') return 'ignored';
+      if (role !== 'tfFiles' || this.isAliasFolder(folder)) return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
       dir = emptyDir(folder, id);
       this.dirs.set(id, dir);
@@ -533,6 +533,22 @@ export class WorkspaceAnalysis {
       this.forgetEnvironments();
     }
     return status;
+  }
+
+  /**
+   * A folder reached through a symbolic link to another folder of the workspace: its files are
+   * read at their real path only, as the scan does (see `scanWorkspace`).
+   */
+  private isAliasFolder(folder: string): boolean {
+    try {
+      const real = realpathSync(folder);
+      const root = realpathSync(this.root);
+      // Not behind a link: its real path is the root's, followed by the same names.
+      if (real === path.join(root, path.relative(this.root, folder))) return false;
+      return real === root || real.startsWith(root + path.sep);
+    } catch {
+      return false;
+    }
   }
 
   /** The root folder whose `backend/` or `config/<env>/` holds `file`, when it is one of its backend files. */

@@ -115,24 +115,34 @@ export function varFileOrder(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** A symbolic link to a folder, followed only after every real folder was read. */
+interface FolderLink {
+  full: string;
+  id: string;
+  /** The real path of the folder it points to. */
+  target: string;
+  /** The real path of the folder that holds the link. */
+  parent: string;
+  rules: readonly { base: string; ig: Ignore }[];
+}
+
 /**
  * Walks `root` and lists every folder with Terraform files. Skips `.terraform/`, `.git/`,
  * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below) and
- * the `exclude` globs. Symbolic links to folders are followed once (a loop is cut and reported).
+ * the `exclude` globs. Symbolic links to folders are followed after the real folders, so a module
+ * is always named by its real path: a link to a folder of the workspace is an alias, reported and
+ * not read again; a link out of it is read once, under the link's name; a loop is cut and reported.
  */
 export async function scanWorkspace(root: string, options: DiscoveryOptions): Promise<ScanResult> {
   const result: ScanResult = { dirs: new Map(), problems: [], unreadable: [] };
   const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
-  const visited = new Set<string>();
+  const visited = new Map<string, string>();
+  const links: FolderLink[] = [];
 
   /** `real` is the folder's real path: derived from its parent's, and asked of the system only behind a symbolic link. */
   function walk(dir: string, id: string, real: string, rules: readonly { base: string; ig: Ignore }[]): void {
-    if (visited.has(real)) {
-      result.problems.push({ path: dir, message: 'skipped: a symbolic link loops back to a folder already read' });
-      return;
-    }
-    visited.add(real);
+    visited.set(real, id);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -157,8 +167,8 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       if (isIgnored(ownRules, childId, isDir)) continue;
       if (isDir) {
         if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
-        const childReal = isLink ? realOrSelf(full) : (real.endsWith(path.sep) ? real : real + path.sep) + entry.name;
-        subdirs.push([full, childId, childReal]);
+        if (isLink) links.push({ full, id: childId, target: realOrSelf(full), parent: real, rules: ownRules });
+        else subdirs.push([full, childId, (real.endsWith(path.sep) ? real : real + path.sep) + entry.name]);
         continue;
       }
       const role = fileRole(entry.name, backendMatchers);
@@ -182,12 +192,34 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     for (const [full, childId, childReal] of subdirs) walk(full, childId, childReal, ownRules);
   }
 
+  let rootReal: string;
   try {
-    walk(path.normalize(root), '.', realpathSync(root), []);
+    rootReal = realpathSync(root);
+    walk(path.normalize(root), '.', rootReal, []);
   } catch (error) {
     result.problems.push({ path: root, message: describe(error) });
+    return result;
+  }
+  // Links last (and those found behind links after them), so that a folder's real path always wins.
+  for (let n = 0; n < links.length; n++) {
+    const link = links[n]!;
+    const skipped = skippedLink(link, visited, rootReal);
+    if (skipped) result.problems.push({ path: link.full, message: skipped });
+    else walk(link.full, link.id, link.target, link.rules);
   }
   return result;
+}
+
+/** Why a link to a folder is not followed: a loop, a folder read already, or one the workspace leaves out. */
+function skippedLink(link: FolderLink, visited: ReadonlyMap<string, string>, rootReal: string): string | undefined {
+  const within = (folder: string, outer: string) => folder === outer || folder.startsWith(outer + path.sep);
+  if (within(link.parent, link.target)) return 'skipped: a symbolic link loops back to a folder already read';
+  const read = visited.get(link.target);
+  if (read !== undefined)
+    return `skipped: a symbolic link to ${read === '.' ? 'the workspace folder' : read}, read already under that name (an alias, not another module)`;
+  // Inside the workspace but not read: an excluded, ignored or skipped folder stays out.
+  if (within(link.target, rootReal)) return 'skipped: a symbolic link to a folder of the workspace that is left out';
+  return undefined;
 }
 
 function gitignoreRules(

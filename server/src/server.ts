@@ -397,7 +397,7 @@ async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<strin
   }
 }
 
-function reportProgress(root: string, done: number, total: number): void {
+function reportProgress(root: string, done: number, total: number): Promise<void> {
   let reporter = progress.get(root);
   if (!reporter) {
     reporter = connection.window.createWorkDoneProgress().then((created) => {
@@ -406,11 +406,13 @@ function reportProgress(root: string, done: number, total: number): void {
     });
     progress.set(root, reporter);
   }
-  void reporter.then((created) =>
-    created.report(
-      Math.round((done / Math.max(total, 1)) * 100),
-      `Indexing Terraform modules: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files`,
-    ),
+  return reporter.then((created) =>
+    total === 0
+      ? created.report(0, 'Indexing Terraform modules: reading the files')
+      : created.report(
+          Math.round((done / Math.max(total, 1)) * 100),
+          `Indexing Terraform modules: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files`,
+        ),
   );
 }
 

@@ -19,7 +19,8 @@ export interface FolderState {
 }
 
 export interface FolderEvents {
-  progress(root: string, done: number, total: number): void;
+  /** Indexing progress; `total` 0 before the files are counted. Resolves once the client was told. */
+  progress(root: string, done: number, total: number): Promise<void>;
   changed(folder: FolderState): void;
 }
 
@@ -149,7 +150,9 @@ export class WorkspaceFolders {
       const options = await this.options(folder.root);
       folder.analysis = new WorkspaceAnalysis(folder.root, options);
       folder.error = undefined;
-      await folder.analysis.load((done, total) => this.events.progress(folder.root, done, total));
+      // Shown before the first file is read: one big generated file can hold the reading up for seconds.
+      await this.events.progress(folder.root, 0, 0);
+      await folder.analysis.load((done, total) => void this.events.progress(folder.root, done, total));
     } catch (error) {
       folder.error = error instanceof Error ? error.message : String(error);
     }

@@ -1,7 +1,9 @@
 // `npm run bench`: every figure of the benchmark on synthetic monorepos of 100, 1,000 and 10,000
 // modules — cold analysis against the read floor, incremental updates (in the engine and through
 // the language server), hover latency, pipeline generation, graph layout and the server's memory.
-// Prints a table, writes bench-results.json. `--sizes 100,1000` picks sizes; `--quick` fewer runs.
+// and generated .tf.json of 5 and 50 MB read by the CLI (time, peak memory).
+// Prints a table, writes bench-results.json. `--sizes 100,1000` picks sizes; `--quick` fewer runs;
+// `--only json` the generated .tf.json rows alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,14 +14,16 @@ import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
 import { layeredLayout } from '../../webview/src/layeredLayout';
+import { type GeneratedJsonFigures, measureGeneratedJson } from './generatedJson';
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
 import { generateMonorepo, type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string' }, quick: { type: 'boolean' }, out: { type: 'string' } },
+  options: { sizes: { type: 'string' }, quick: { type: 'boolean' }, out: { type: 'string' }, only: { type: 'string' } },
 });
-const sizes = (values.sizes ?? '100,1000,10000').split(',').map(Number);
+const jsonOnly = values.only === 'json';
+const sizes = jsonOnly ? [] : (values.sizes ?? '100,1000,10000').split(',').map(Number);
 const quick = values.quick === true;
 const repoRoot = path.resolve(__dirname, '../..');
 const SEED = 7;
@@ -146,8 +150,20 @@ async function main(): Promise<void> {
   const started = performance.now();
   const figures: SizeFigures[] = [];
   for (const modules of sizes) figures.push(await measureSize(modules));
+  const generated: GeneratedJsonFigures[] = [];
+  const cli = path.join(repoRoot, 'dist', 'cli.js');
+  for (const [megabytes, runs] of [
+    [5, quick ? 2 : 5],
+    [50, quick ? 1 : 3],
+  ] as const) {
+    generated.push(measureGeneratedJson(cli, megabytes, runs));
+    const last = generated.at(-1)!;
+    process.stderr.write(
+      `generated .tf.json ${megabytes} MB: ${last.wallMs.median.toFixed(0)} ms, peak ${last.peakRssMb.median.toFixed(0)} MB\n`,
+    );
+  }
   const layouts: Record<string, Summary> = {};
-  for (const modules of [200, 1000, 3000]) {
+  for (const modules of jsonOnly ? [] : [200, 1000, 3000]) {
     layouts[modules] = await measureLayout(modules);
     process.stderr.write(`layout ${modules}: ${layouts[modules]!.median.toFixed(0)} ms\n`);
   }
@@ -174,6 +190,10 @@ async function main(): Promise<void> {
     `|${rows[0].map(() => '---').join('|')}|`,
     ...rows.slice(1).map((row) => `| ${row.join(' | ')} |`),
     '',
+    '| generated .tf.json, `terrace graph` (whole process) | wall time, ms | peak RSS, MB |',
+    '|---|---|---|',
+    ...generated.map((g) => `| ${g.megabytes} MB | ${fmt(g.wallMs)} | ${fmt(g.peakRssMb)} |`),
+    '',
     '| graph layout (the panel’s code, in Node) | median (min–max) |',
     '|---|---|',
     ...layoutRows,
@@ -189,7 +209,7 @@ async function main(): Promise<void> {
   const out = values.out ?? path.join(repoRoot, 'bench-results.json');
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, layouts, table }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, layouts, table }, null, 2)}\n`,
   );
   console.log(
     `machine: ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(' ')}`,

@@ -58,6 +58,19 @@ describe('bad input', () => {
         20_000,
       );
       assert.equal(status.message, '5 modules, 1 cycle');
+      // Indexing shows its progress before the first file is read (a big generated file holds the reading up).
+      await client.waitForNotification<{ value: { kind: string } }>('$/progress', (p) => p.value.kind === 'end');
+      const progress = client.notifications
+        .filter((n) => n.method === '$/progress')
+        .map((n) => (n.params as { value: { kind: string; message?: string } }).value);
+      assert.equal(progress[0]?.kind, 'begin');
+      assert.deepEqual(progress[1], {
+        kind: 'report',
+        percentage: 0,
+        message: 'Indexing Terraform modules: reading the files',
+      });
+      assert.match(progress[2]?.message ?? '', /^Indexing Terraform modules: \d+\/\d+ files$/);
+      assert.equal(progress.at(-1)?.kind, 'end');
       const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
       const big = graph.edges.find((edge) => edge.from === 'generated/big');
       assert.equal(big?.to, 'network/vpc', 'the .tf.json reference resolved through its local');

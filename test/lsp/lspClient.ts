@@ -57,6 +57,11 @@ export class LspTestClient {
       this.notifications.push({ method, params });
       for (const wake of this.waiters) wake();
     });
+    // `$/progress` goes to progress handlers by token; none is registered here, so each arrives as unhandled.
+    anyMessage.onUnhandledProgress((params) => {
+      this.notifications.push({ method: '$/progress', params });
+      for (const wake of this.waiters) wake();
+    });
     anyMessage.onRequest((method, params) => {
       if (method === 'workspace/configuration') {
         return (params as { items: unknown[] }).items.map(() => null);
@@ -93,6 +98,8 @@ export class LspTestClient {
       capabilities: {
         workspace: { configuration: true, workspaceFolders: true },
         textDocument: { publishDiagnostics: { relatedInformation: true }, hover: { contentFormat: ['markdown'] } },
+        // As VS Code: server-made progress is shown.
+        window: { workDoneProgress: true },
       },
       ...overrides,
     });

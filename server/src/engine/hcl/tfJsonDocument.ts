@@ -7,8 +7,8 @@ import type { Range } from './position';
 /**
  * A `.tf.json` or `.tfvars.json` file in the shape of an HCL document. Terraform's JSON syntax
  * nests blocks as objects keyed by type and labels; strings are templates (`"${local.env}"`).
- * JSON.parse gives no positions, so ranges point at the first occurrence of the block's name —
- * enough to place a diagnostic or a jump on the right line. `keepBody` is the caller's, as for
+ * JSON.parse gives no positions, so ranges point at the block's or attribute's name, found in
+ * document order — enough to place a diagnostic or a jump on the right line. `keepBody` is the caller's, as for
  * `parseHcl`: which blocks to convert is the analysis's business, not the syntax's.
  */
 export function tfJsonDocument(text: string, { keepBody }: Required<ParseOptions>): HclDocument {
@@ -30,7 +30,8 @@ export function tfJsonDocument(text: string, { keepBody }: Required<ParseOptions
   for (const [key, value] of Object.entries(json)) {
     const labelCount = LABELS[key];
     if (labelCount === undefined) body.attributes.push(converter.attribute(key, value));
-    else body.blocks.push(...converter.blocks(key, value, labelCount));
+    // One at a time: a generated file may hold more blocks than a call takes arguments.
+    else for (const block of converter.blocks(key, value, labelCount)) body.blocks.push(block);
   }
   return { body, errors: [] };
 }
@@ -91,9 +92,25 @@ class JsonConverter {
     return body;
   }
 
+  /**
+   * The expression is converted when first read: of a generated file's thousands of locals, the
+   * analysis reads the few that its remote-state reads use.
+   */
   attribute(name: string, value: unknown): HclAttribute {
     const range = this.locate(name);
-    return { name, expr: this.expression(value, range), range, nameRange: range };
+    let expr: Expr | undefined;
+    const convert = () => {
+      expr ??= this.expression(value, range);
+      return expr;
+    };
+    return {
+      name,
+      get expr() {
+        return convert();
+      },
+      range,
+      nameRange: range,
+    };
   }
 
   private expression(value: unknown, range: Range): Expr {
@@ -134,10 +151,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Finds names in the text in the order the converter asks for them, which is the document's
+ * (JSON.parse keeps the order of keys): each search starts where the last one found its name, so
+ * a file's names cost one pass over it, not one pass each. A name not found after that point (a
+ * key JSON.parse moved, such as `"0"`) is looked for from the start, and the place kept.
+ */
 function locator(text: string): (needle: string) => Range {
   const starts = lineStarts(text);
+  let cursor = 0;
   return (needle) => {
-    const at = Math.max(0, text.indexOf(JSON.stringify(needle)));
+    const quoted = JSON.stringify(needle);
+    let at = text.indexOf(quoted, cursor);
+    if (at < 0) at = Math.max(0, text.indexOf(quoted));
+    else cursor = at + quoted.length;
     const start = positionAt(starts, at);
     return { start, end: start };
   };

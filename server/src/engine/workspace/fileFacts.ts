@@ -114,7 +114,8 @@ export function factsFromDocument(document: HclDocument): FileFacts {
         }
         break;
       case 'locals':
-        facts.locals.push(...block.body.attributes.map(named));
+        // One at a time: a generated file may hold more locals than a call takes arguments.
+        for (const attr of block.body.attributes) facts.locals.push(named(attr));
         break;
       case 'variable':
         if (block.labels[0] !== undefined) {
@@ -133,8 +134,9 @@ export function factsFromDocument(document: HclDocument): FileFacts {
   return facts;
 }
 
+/** The attribute itself (it has a NamedExpr's shape): its `expr` may be converted only when read (`.tf.json`). */
 function named(attr: HclAttribute): NamedExpr {
-  return { name: attr.name, expr: attr.expr, range: attr.range };
+  return attr;
 }
 
 function attribute(body: HclBody, name: string): Expr | undefined {

@@ -7,6 +7,7 @@ import {
   isObjectValue,
   isUnknown,
   type ObjectValue,
+  referencedNames,
   type Unknown,
   unknown,
   unknownText,
@@ -196,23 +197,53 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
     }
   }
   base.set('var', vars);
-  const locals = new Map<string, Expr>();
+  const locals = new Map<string, NamedExpr>();
   const where = new Map<string, { file: string; range: Range }>();
   for (const { file, facts } of context.files) {
     for (const local of facts.locals) {
       if (locals.has(local.name))
         problems.push({ file, range: local.range, message: `local.${local.name} is defined more than once` });
-      locals.set(local.name, local.expr);
+      locals.set(local.name, local);
       where.set(local.name, { file, range: local.range });
     }
   }
-  const evaluated = evaluateNamed(locals, 'local', base);
+  // Only the locals a remote-state read or a local module call reaches: a generated file's
+  // thousands of others are never evaluated.
+  const evaluated = evaluateNamed(reachedLocals(context.files, locals), 'local', base);
   for (const cycle of evaluated.cycles) {
     const at = where.get(cycle[0]!)!;
     problems.push({ ...at, message: `${cycle.map((name) => `local.${name}`).join(' -> ')} is a cycle` });
   }
   base.set('local', Object.fromEntries(evaluated.values));
   return base;
+}
+
+/** The locals that the module's remote-state blocks and local module calls use, directly or through other locals. */
+function reachedLocals(files: readonly FileInput[], locals: ReadonlyMap<string, NamedExpr>): Map<string, Expr> {
+  const reached = new Map<string, Expr>();
+  const pending: string[] = [];
+  const use = (expr: Expr | undefined) => {
+    if (!expr) return;
+    for (const name of referencedNames(expr, 'local')) {
+      const local = locals.get(name);
+      if (local === undefined || reached.has(name)) continue;
+      reached.set(name, local.expr);
+      pending.push(name);
+    }
+  };
+  for (const { facts } of files) {
+    for (const block of facts.remoteStates) {
+      for (const expr of [block.backend, block.config, block.workspace, block.forEach, block.count]) use(expr);
+    }
+    for (const call of facts.moduleCalls) {
+      if (localSource(call.source) === undefined) continue;
+      use(call.forEach);
+      use(call.count);
+      for (const arg of call.args) use(arg.expr);
+    }
+  }
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) use(reached.get(name));
+  return reached;
 }
 
 function relativeModulePath(context: ModuleContext): string {

@@ -1,4 +1,15 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LockOwner } from '../../server/src/engine/run';
@@ -7,8 +18,9 @@ import { lockFile } from './runLayout';
 /**
  * One terraform run per module at a time, in this window, another window or a shell (burrito's
  * lease): a lock file created exclusively (`wx`) holding its owner. A lock is stale, and taken
- * over, when its owner process on this machine is gone, or when it is older than `staleAfterMs`
- * (an owner on another machine sharing the folder cannot be checked).
+ * over, when its owner process on this machine is gone and so is every process of the terraform
+ * group it recorded, or when it is older than `staleAfterMs` (an owner on another machine sharing
+ * the folder cannot be checked).
  */
 
 export class ModuleBusyError extends Error {
@@ -16,16 +28,22 @@ export class ModuleBusyError extends Error {
     readonly id: string,
     readonly owner: LockOwner | undefined,
   ) {
-    super(
-      owner
-        ? `busy: ${id} is being run by ${owner.command} (pid ${owner.pid}${owner.hostname === os.hostname() ? '' : ` on ${owner.hostname}`}, since ${owner.since})`
-        : `busy: ${id} is locked by another run`,
-    );
+    super(owner ? `busy: ${id} ${busyWith(owner)}` : `busy: ${id} is locked by another run`);
   }
+}
+
+/** Who holds a module: the run, or what it left at work when it was killed. */
+function busyWith(owner: LockOwner): string {
+  const where = owner.hostname === os.hostname() ? '' : ` on ${owner.hostname}`;
+  if (where === '' && owner.group !== undefined && !processAlive(owner.pid) && groupAlive(owner.group))
+    return `is still being run by terraform (process group ${owner.group}), left by ${owner.command} (pid ${owner.pid}, gone, since ${owner.since})`;
+  return `is being run by ${owner.command} (pid ${owner.pid}${where}, since ${owner.since})`;
 }
 
 export interface ModuleLock {
   file: string;
+  /** Records the process group of the terraform now at work on the module: the lock holds while it lives. */
+  working(group: number): void;
   release(): void;
 }
 
@@ -81,15 +99,21 @@ function tryTake(file: string, command: string): ModuleLock | undefined {
   writeSync(fd, `${JSON.stringify(owner)}\n`);
   closeSync(fd);
   let released = false;
+  const ours = () => {
+    const current = readLock(file);
+    return current.kind === 'owner' && current.owner.pid === owner.pid && current.owner.since === owner.since;
+  };
   return {
     file,
+    working: (group) => {
+      // Written in place (same owner, one more field): the file is never missing meanwhile.
+      if (!released && ours()) writeFileSync(file, `${JSON.stringify({ ...owner, group })}\n`);
+    },
     release: () => {
       if (released) return;
       released = true;
       // Only our own lock: a stale-lock breaker may have replaced it meanwhile.
-      const current = readLock(file);
-      if (current.kind === 'owner' && current.owner.pid === owner.pid && current.owner.since === owner.since)
-        rmSync(file, { force: true });
+      if (ours()) rmSync(file, { force: true });
     },
   };
 }
@@ -115,9 +139,36 @@ function isStale(owner: LockOwner, staleAfterMs = DEFAULT_STALE_MS): boolean {
   const age = Date.now() - Date.parse(owner.since);
   if (!(age < staleAfterMs)) return true;
   if (owner.hostname !== os.hostname()) return false;
-  return !processAlive(owner.pid);
+  // A run killed outright may leave its terraform at work (and holding the state's lock) for a while.
+  return !processAlive(owner.pid) && !(owner.group !== undefined && groupAlive(owner.group));
 }
 
+/**
+ * Whether a process of the group lives. Killed processes whose parent died wait as zombies until
+ * the system reaps them, still in their group: on Linux those do not count.
+ */
+function groupAlive(group: number): boolean {
+  if (!processAlive(-group)) return false;
+  if (process.platform !== 'linux') return true;
+  try {
+    return readdirSync('/proc').some((name) => /^\d+$/.test(name) && livingMember(name, group));
+  } catch {
+    return true;
+  }
+}
+
+function livingMember(pid: string, group: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's closing parenthesis: state, parent, process group.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(pgrp) === group && state !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a process (or, given `-group`, any process of a group) lives; one of another user's counts. */
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

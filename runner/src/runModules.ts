@@ -15,7 +15,7 @@ import {
 } from '../../server/src/engine/run';
 import { gitHead } from './gitHead';
 import { fileChecksum, moduleFingerprint } from './moduleFingerprint';
-import { acquireModuleLock, ModuleBusyError } from './moduleLock';
+import { acquireModuleLock, ModuleBusyError, type ModuleLock } from './moduleLock';
 import { createRunDir, LOG_FILE, moduleRunDir, PLAN_FILE, SUMMARY_FILE } from './runLayout';
 import { readRunState, updateModuleRecord } from './stateFile';
 import { resolveTerraformBinary, type TerraformBinary } from './terraformBinary';
@@ -158,7 +158,7 @@ async function runOne(
 ): Promise<ExecutorOutcome<ModuleOutcome>> {
   const { request } = context;
   const { root, settings, kind } = request;
-  let lock: Awaited<ReturnType<typeof acquireModuleLock>>;
+  let lock: ModuleLock;
   try {
     lock = await acquireModuleLock(root, target.id, {
       command: settings.command,
@@ -173,7 +173,7 @@ async function runOne(
   mkdirSync(dir, { recursive: true });
   const logFile = path.join(dir, LOG_FILE);
   const log = createWriteStream(logFile, { flags: 'a' });
-  const module = new ModuleRun(context, target, signal, log);
+  const module = new ModuleRun(context, target, signal, log, lock);
   try {
     module.note(
       `# ${kind} of ${target.id}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${new Date().toISOString()}, ${context.binary.version}`,
@@ -196,6 +196,7 @@ class ModuleRun {
     private readonly target: RunTarget,
     private readonly signal: AbortSignal,
     private readonly log: WriteStream,
+    private readonly lock: ModuleLock,
   ) {}
 
   note(line: string): void {
@@ -227,6 +228,7 @@ class ModuleRun {
       signal: this.signal,
       onLine: (text) => (quiet ? this.note(text) : this.line(text)),
       captureStdout: quiet,
+      onStart: (group) => this.lock.working(group),
       ...(this.context.request.settings.graceMs !== undefined
         ? { graceMs: this.context.request.settings.graceMs }
         : {}),

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { dismissGuardian, guardGroup, releaseGroup } from './runGuardian';
 
 /**
  * Runs one terraform (or tofu) command in its own process group (`detached`), so that stopping
  * it reaches everything it started (provisioners' shells, plugins) and nothing is orphaned.
  * Stopping is Terraform's graceful interrupt first (SIGINT to the group, as Ctrl+C would send),
- * then SIGKILL to the group after a grace period.
+ * then SIGKILL to the group after a grace period. The same happens when this process is killed
+ * outright (`runGuardian.ts`).
  */
 
 export interface TerraformCommand {
@@ -20,6 +22,8 @@ export interface TerraformCommand {
   graceMs?: number;
   /** Keep stdout instead of passing it to onLine (for `show -json`). */
   captureStdout?: boolean;
+  /** Called once terraform runs, with its process group (for the module's lock). */
+  onStart?: (group: number) => void;
 }
 
 export interface TerraformExit {
@@ -41,6 +45,7 @@ let exitHookInstalled = false;
 export function killAllProcessGroups(): void {
   for (const group of liveGroups) killGroup(group, 'SIGKILL');
   liveGroups.clear();
+  dismissGuardian();
 }
 
 export function runTerraform(command: TerraformCommand): Promise<TerraformExit> {
@@ -57,7 +62,12 @@ export function runTerraform(command: TerraformCommand): Promise<TerraformExit> 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const pid = child.pid;
-    if (pid !== undefined) liveGroups.add(pid);
+    if (pid !== undefined) {
+      liveGroups.add(pid);
+      // If this process is killed outright, the watcher stops the group (see runGuardian.ts).
+      guardGroup(pid, command.graceMs ?? 5_000);
+      command.onStart?.(pid);
+    }
     let cancelled = false;
     let killTimer: NodeJS.Timeout | undefined;
     let stdout = '';
@@ -107,7 +117,10 @@ export function runTerraform(command: TerraformCommand): Promise<TerraformExit> 
     function cleanUp() {
       if (killTimer) clearTimeout(killTimer);
       command.signal?.removeEventListener('abort', onAbort);
-      if (pid !== undefined) liveGroups.delete(pid);
+      if (pid !== undefined) {
+        liveGroups.delete(pid);
+        releaseGroup(pid);
+      }
     }
   });
 }

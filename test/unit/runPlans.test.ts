@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -424,6 +424,60 @@ describe('run plans with the real terraform', () => {
     );
     const report = await run(root, 'plan', {}, { modules: [VPC] });
     assert.equal(report.result.results[0]!.status, 'succeeded');
+  });
+
+  test('a lock holds while the terraform group it names lives, even when its run is gone', async () => {
+    const root = workspace();
+    const gone = Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+    // A process group of our own, standing for a killed run's terraform.
+    const worker = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    try {
+      const held = await acquireModuleLock(root, VPC, { command: 'killed run' });
+      const since = new Date().toISOString();
+      const owner = { pid: gone, hostname: os.hostname(), command: 'terrace plan', since, group: worker.pid };
+      writeFileSync(held.file, JSON.stringify(owner));
+      await assert.rejects(acquireModuleLock(root, VPC, { command: 'second run' }), {
+        message: `busy: ${VPC} is still being run by terraform (process group ${worker.pid}), left by terrace plan (pid ${gone}, gone, since ${since})`,
+      });
+      process.kill(-worker.pid!, 'SIGKILL');
+      await waitFor('the group to end', () => worker.exitCode !== null || worker.signalCode !== null);
+      const taken = await acquireModuleLock(root, VPC, { command: 'second run' });
+      assert.equal(JSON.parse(readFileSync(taken.file, 'utf8')).command, 'second run');
+      taken.release();
+    } finally {
+      if (worker.exitCode === null && worker.signalCode === null) process.kill(-worker.pid!, 'SIGKILL');
+    }
+  });
+
+  test('terrace plan killed outright: its lock holds while terraform works, then terraform is stopped', async () => {
+    const root = workspace();
+    // A terraform that ignores the interrupt and plans slowly: only the kill after the grace period ends it.
+    const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+    const stubborn = path.join(scratch, 'stubborn-terraform');
+    writeFileSync(stubborn, `#!/bin/sh\ntrap '' INT\nif [ "$1" = plan ]; then sleep 43; fi\nexec ${real} "$@"\n`);
+    chmodSync(stubborn, 0o755);
+    const cli = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repo, 'server/src/cli.ts'), 'plan', root, '--module', VPC, '--binary', stubborn],
+      { cwd: repo, stdio: 'ignore' },
+    );
+    const lock = path.join(root, '.terrace', 'locks', `${encodeURIComponent(VPC)}.lock`);
+    const group = await waitFor('terraform at work, named in the lock', () => {
+      const owner = existsSync(lock) ? (JSON.parse(readFileSync(lock, 'utf8') || '{}') as { group?: number }) : {};
+      return owner.group !== undefined && processes().some((p) => p.pgid === owner.group && p.cmdline === 'sleep 43')
+        ? owner.group
+        : undefined;
+    });
+    cli.kill('SIGKILL');
+    await waitFor('the run to be gone', () => cli.exitCode !== null || cli.signalCode !== null);
+    assert.ok(
+      processes().some((p) => p.pgid === group),
+      'terraform outlives the run for the grace period',
+    );
+    await assert.rejects(acquireModuleLock(root, VPC, { command: 'second run' }), /still being run by terraform/);
+    await waitFor('the group to be stopped', () => !processes().some((p) => p.pgid === group), 15_000);
+    const taken = await acquireModuleLock(root, VPC, { command: 'second run' });
+    taken.release();
   });
 
   test('run states: Idle → PlanNeeded after an edit → ApplyNeeded after a plan with changes → Idle after apply', async () => {

@@ -21,6 +21,8 @@ export interface LockOwner {
   command: string;
   /** ISO time the lock was taken. */
   since: string;
+  /** The process group of the terraform at work on the module, once one runs: while any process of it lives, the lock holds. */
+  group?: number;
 }
 
 export interface PlanRecord {

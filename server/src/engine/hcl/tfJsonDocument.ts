@@ -158,14 +158,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * key JSON.parse moved, such as `"0"`) is looked for from the start, and the place kept.
  */
 function locator(text: string): (needle: string) => Range {
-  const starts = lineStarts(text);
+  // Lines are counted as the cursor moves forward; the full line index only for a name found behind it.
+  let starts: number[] | undefined;
   let cursor = 0;
+  let line = 0;
+  let lineStart = 0;
+  const crlfOnly = !/\r(?!\n)/.test(text);
   return (needle) => {
     const quoted = JSON.stringify(needle);
-    let at = text.indexOf(quoted, cursor);
-    if (at < 0) at = Math.max(0, text.indexOf(quoted));
-    else cursor = at + quoted.length;
-    const start = positionAt(starts, at);
+    const at = text.indexOf(quoted, cursor);
+    if (at < 0 || !crlfOnly) {
+      starts ??= lineStarts(text);
+      const start = positionAt(starts, Math.max(0, at < 0 ? text.indexOf(quoted) : at));
+      if (at >= 0) cursor = at + quoted.length;
+      return { start, end: start };
+    }
+    for (let next = text.indexOf('\n', lineStart); next >= 0 && next < at; next = text.indexOf('\n', next + 1)) {
+      line++;
+      lineStart = next + 1;
+    }
+    cursor = at + quoted.length;
+    const start = { line, character: at - lineStart };
     return { start, end: start };
   };
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { type PipelineParams, PipelineRequest, type PipelineResult } from '../../server/src/protocol';
 import { chooseFolder } from './folderPick';
+import { showErrorWithProblems } from './problemsError';
 
 /**
  * The choices of `Terrace: Generate Pipeline`. Each one left out is asked with a quick pick (or an
@@ -69,15 +70,11 @@ export async function generatePipeline(
   );
   if (result.kind === 'cycle') {
     const paths = result.cycles.map((cycle) => cycle.join(' → ')).join('; ');
-    void vscode.window
-      .showErrorMessage(`Terrace: no pipeline, the modules have a circular dependency: ${paths}`, 'Show Problems')
-      .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    showErrorWithProblems(`Terrace: no pipeline, the modules have a circular dependency: ${paths}`);
     return { written: false, reason: 'cycle', message: result.message };
   }
   if (result.kind === 'broken') {
-    void vscode.window
-      .showErrorMessage(`Terrace: no pipeline: ${result.message}`, 'Show Problems')
-      .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    showErrorWithProblems(`Terrace: no pipeline: ${result.message}`);
     return { written: false, reason: 'broken', message: result.message };
   }
   if (result.kind === 'error') {

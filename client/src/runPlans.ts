@@ -23,6 +23,7 @@ import {
 import { Config, settingId } from './config';
 import { chooseFolder } from './folderPick';
 import { PlanTerminal } from './planTerminal';
+import { showErrorWithProblems } from './problemsError';
 import { runSettingsFor } from './runSettings';
 
 /**
@@ -264,9 +265,7 @@ export class RunPlans implements vscode.Disposable {
     } catch (error) {
       if (error instanceof RunCycleError) {
         write(`${error.message}\n`);
-        void vscode.window
-          .showErrorMessage(`Terrace: ${error.message}`, 'Show Problems')
-          .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
+        showErrorWithProblems(`Terrace: ${error.message}`);
         return { ran: false, reason: 'error', message: error.message, ...terminalOf(terminal) };
       }
       if (error instanceof ParallelismError || error instanceof TerraformNotFoundError) {
@@ -367,10 +366,7 @@ export class RunPlans implements vscode.Disposable {
 
   /** Says why nothing ran; `problems`: the Problems view shows where (syntax errors). */
   private fail(message: string, problems = false): RunOutcome {
-    if (problems)
-      void vscode.window
-        .showErrorMessage(`Terrace: ${message}`, 'Show Problems')
-        .then((action) => action && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    if (problems) showErrorWithProblems(`Terrace: ${message}`);
     else void vscode.window.showErrorMessage(`Terrace: ${message}`);
     return { ran: false, reason: 'error', message };
   }

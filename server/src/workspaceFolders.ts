@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { ReceivedSettings } from './editorSettings';
 import { type AnalysisResult, WorkspaceAnalysis } from './engine/analysis';
 import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from './engine/config';
 import { type TerraformSyntaxError, terraformSyntaxErrors } from './engine/hcl';
+import { folderContains } from './engine/workspace';
 
 /** One workspace folder's analysis and the version of its graph. */
 export interface FolderState {
@@ -56,9 +56,7 @@ export class WorkspaceFolders {
   forFile(file: string): FolderState | undefined {
     let best: FolderState | undefined;
     for (const folder of this.folders.values()) {
-      const inside =
-        file === folder.root || file.startsWith(folder.root.endsWith(path.sep) ? folder.root : folder.root + path.sep);
-      if (inside && (!best || folder.root.length > best.root.length)) best = folder;
+      if (folderContains(folder.root, file) && (!best || folder.root.length > best.root.length)) best = folder;
     }
     return best;
   }

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { closure, compareIds } from '../graph';
-import { type FileFacts, localSource } from '../workspace';
+import { type FileFacts, folderContains, localSource } from '../workspace';
 import type { AnalysisResult } from './workspaceAnalysis';
 
 const run = promisify(execFile);
@@ -93,7 +93,7 @@ export function affectedModules(
     // library folder holding it; added in module order, as `closure` walks from them in order.
     const roots = new Set(nearest(absolute, (dir) => callers.get(dir)));
     for (const folder of libraries) {
-      if (!contains(folder, absolute)) continue;
+      if (!folderContains(folder, absolute)) continue;
       let inside = callersInside.get(folder);
       if (inside === undefined) {
         inside = callingInto(folder, calls);
@@ -180,7 +180,7 @@ function callingInto(folder: string, calls: ReadonlyMap<string, ReadonlySet<stri
   const ids = new Set<string>();
   for (const [id, called] of calls) {
     for (const dir of called) {
-      if (contains(folder, dir)) {
+      if (folderContains(folder, dir)) {
         ids.add(id);
         break;
       }
@@ -203,9 +203,4 @@ function nearest<T>(file: string, find: (dir: string) => T | undefined): T | und
 /** A folder as `path.dirname` gives it, so that `nearest` finds it (`path.resolve` only when needed: it is slow). */
 function withoutTrailingSeparator(dir: string): string {
   return dir.length > 1 && dir.endsWith(path.sep) ? path.resolve(dir) : dir;
-}
-
-/** Whether `file` is inside `dir` (or is `dir`). */
-function contains(dir: string, file: string): boolean {
-  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }

@@ -25,6 +25,7 @@ import {
   type FileInput,
   factsFromDocument,
   fileRole,
+  folderContains,
   keepBody,
   localSource,
   mayHaveFacts,
@@ -545,7 +546,7 @@ export class WorkspaceAnalysis {
       const root = realpathSync(this.root);
       // Not behind a link: its real path is the root's, followed by the same names.
       if (real === path.join(root, path.relative(this.root, folder))) return false;
-      return real === root || real.startsWith(root + path.sep);
+      return folderContains(root, real);
     } catch {
       return false;
     }

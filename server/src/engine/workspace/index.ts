@@ -12,6 +12,7 @@ export { type EvaluatedModule, evaluateModule, type FileInput, type Reference } 
 export {
   emptyDir,
   fileRole,
+  folderContains,
   nestedBackendOwner,
   type ScannedDir,
   type ScanProblem,

@@ -210,15 +210,20 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   return result;
 }
 
+/** Whether `file` is inside `dir` (or is `dir`). */
+export function folderContains(dir: string, file: string): boolean {
+  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
 /** Why a link to a folder is not followed: a loop, a folder read already, or one the workspace leaves out. */
 function skippedLink(link: FolderLink, visited: ReadonlyMap<string, string>, rootReal: string): string | undefined {
-  const within = (folder: string, outer: string) => folder === outer || folder.startsWith(outer + path.sep);
-  if (within(link.parent, link.target)) return 'skipped: a symbolic link loops back to a folder already read';
+  if (folderContains(link.target, link.parent)) return 'skipped: a symbolic link loops back to a folder already read';
   const read = visited.get(link.target);
   if (read !== undefined)
     return `skipped: a symbolic link to ${read === '.' ? 'the workspace folder' : read}, read already under that name (an alias, not another module)`;
   // Inside the workspace but not read: an excluded, ignored or skipped folder stays out.
-  if (within(link.target, rootReal)) return 'skipped: a symbolic link to a folder of the workspace that is left out';
+  if (folderContains(rootReal, link.target))
+    return 'skipped: a symbolic link to a folder of the workspace that is left out';
   return undefined;
 }
 

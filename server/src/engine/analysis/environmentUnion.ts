@@ -1,5 +1,5 @@
 import type { MatchedEdge, MatchResult, UnmatchedReference } from '../state';
-import type { Reference } from '../workspace';
+import { referenceKey } from '../workspace';
 
 /** One module's matches when evaluated in one environment (its variables, tfvars and workspace). */
 export interface EnvironmentMatches {
@@ -67,8 +67,4 @@ export function unionOverEnvironments(base: MatchResult, perEnvironment: readonl
     }
   }
   return result;
-}
-
-function referenceKey(reference: Reference): string {
-  return `${reference.file}\u0000${reference.headerRange.start.line}\u0000${reference.instance ?? ''}`;
 }

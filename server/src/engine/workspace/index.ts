@@ -8,7 +8,13 @@ export {
   UnknownEnvironmentError,
 } from './environments';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
-export { type EvaluatedModule, evaluateModule, type FileInput, type Reference } from './moduleEvaluation';
+export {
+  type EvaluatedModule,
+  evaluateModule,
+  type FileInput,
+  type Reference,
+  referenceKey,
+} from './moduleEvaluation';
 export {
   emptyDir,
   fileRole,

@@ -117,14 +117,18 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
  * paired by block and instance (an instance that exists only in one evaluation has no alternative).
  */
 function addAnyWorkspace(references: Reference[], anyWorkspace: readonly Reference[]): void {
-  const key = (reference: Reference) => `${reference.file}\0${reference.name}\0${reference.instance}`;
-  const byKey = new Map(anyWorkspace.map((reference) => [key(reference), reference]));
+  const byKey = new Map(anyWorkspace.map((reference) => [referenceKey(reference), reference]));
   for (const reference of references) {
-    const other = byKey.get(key(reference));
+    const other = byKey.get(referenceKey(reference));
     if (!other || (sameValue(other.config, reference.config) && sameValue(other.workspace, reference.workspace)))
       continue;
     reference.anyWorkspace = { config: other.config, workspace: other.workspace };
   }
+}
+
+/** The same reference in two evaluations of a module: its block (file and name) and instance. */
+export function referenceKey(reference: Reference): string {
+  return `${reference.file}\0${reference.name}\0${reference.instance}`;
 }
 
 function sameValue(a: Value, b: Value): boolean {

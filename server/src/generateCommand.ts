@@ -8,7 +8,7 @@ import {
   WorkspaceAnalysis,
 } from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
-import { relativeFile } from './engine/features';
+import { problemLine } from './engine/features';
 import {
   CI_SYSTEMS,
   type CiSystem,
@@ -69,10 +69,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
   await analysis.load();
   const result = analysis.result();
-  for (const error of result.syntaxErrors)
-    process.stderr.write(
-      `Error: ${relativeFile(root, error.file)}:${(error.range?.start.line ?? 0) + 1}: ${error.message}\n`,
-    );
+  for (const error of result.syntaxErrors) process.stderr.write(`Error: ${problemLine(root, error)}\n`);
 
   let changed: { baseRef: string; modules: Set<string> } | undefined;
   if (flags['changed-only']) {

@@ -10,7 +10,7 @@ import {
   WorkspaceAnalysis,
 } from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
-import { relativeFile } from './engine/features';
+import { problemLine } from './engine/features';
 import { ParallelismError, RunCycleError, UnknownModuleError } from './engine/run';
 
 export interface PlanFlags {
@@ -98,13 +98,10 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   const selected = new Set(targets.map((target) => target.id));
   const skipped = skippedAsBroken(result, selected);
   if (skipped.length > 0) {
-    for (const module of brokenModules(result, selected))
-      for (const error of module.syntaxErrors)
-        io.err(`${relativeFile(root, error.file)}:${(error.range?.start.line ?? 0) + 1}: ${error.message}\n`);
+    const broken = brokenModules(result, selected);
+    for (const module of broken) for (const error of module.syntaxErrors) io.err(`${problemLine(root, error)}\n`);
     if (!flags['skip-broken']) {
-      io.err(
-        `Error: ${new BrokenModulesError(brokenModules(result, selected)).message} (--skip-broken); nothing was planned\n`,
-      );
+      io.err(`Error: ${new BrokenModulesError(broken).message} (--skip-broken); nothing was planned\n`);
       return 1;
     }
     io.err(`Left out, as they do not parse: ${skippedList(skipped)}\n`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult } from '../analysis';
+import type { Range } from '../hcl';
 import { assumedValues, type MatchKind, type UnmatchedReference } from '../state';
 
 /**
@@ -105,6 +106,14 @@ export function graphJson(result: AnalysisResult): GraphJson {
       message: problem.message,
     })),
   };
+}
+
+/** `app/api/main.tf:5: syntax error: …`: a problem with its place, as the CLI prints it. */
+export function problemLine(
+  root: string,
+  problem: { file: string; range: Range | undefined; message: string },
+): string {
+  return `${relativeFile(root, problem.file)}:${(problem.range?.start.line ?? 0) + 1}: ${problem.message}`;
 }
 
 export function relativeFile(root: string, file: string): string {

@@ -1,6 +1,6 @@
 /** What users see of an analysis: hovers, navigation, diagnostics, the graph as JSON and as text. */
 export { type EngineDiagnostic, workspaceDiagnostics } from './diagnostics';
-export { type GraphJson, graphJson, relativeFile } from './graphJson';
+export { type GraphJson, graphJson, problemLine, relativeFile } from './graphJson';
 export { renderDot, renderLevels, renderMermaid, renderText } from './graphRender';
 export { moduleHover, moduleLensTitle, referenceHover, runStateLine } from './hoverText';
 export { moduleById, moduleContaining, moduleLocation, moduleWithBackendAt, referenceOutcomesAt } from './navigation';

@@ -45,6 +45,7 @@ export function toGraphModule(module: ModuleSummary): GraphModule {
   return {
     id: module.id,
     uri: pathToFileURL(module.dir).href,
+    kind: module.kind,
     level: module.level,
     segments: module.segments,
     backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? '' } : null,

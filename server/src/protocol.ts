@@ -26,6 +26,8 @@ export interface GraphModule {
   /** The module's path relative to the workspace folder, with `/`; `.` for the folder itself. */
   id: string;
   uri: string;
+  /** `unit`: a Terragrunt unit; `module`: a Terraform root module. */
+  kind: 'module' | 'unit';
   /** Execution level: 0 = no dependencies. */
   level: number;
   /** Named path segments from the discovery pattern (service, environment, region, module). */
@@ -69,7 +71,7 @@ export interface GraphEdge {
   name: string;
   instance: string | null;
   address: string;
-  matchedBy: 'backend-address' | 'path-convention' | 'known-text';
+  matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency';
   /** `exact`; `inferred` (one writer fits the known parts of the address); `ambiguous` (several fit). */
   match: 'exact' | 'inferred' | 'ambiguous';
   /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */

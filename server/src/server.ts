@@ -29,6 +29,7 @@ import {
   moduleHover,
   moduleLensTitle,
   moduleLocation,
+  modulesPlacedIn,
   moduleWithBackendAt,
   referenceHover,
   referenceOutcomesAt,
@@ -204,10 +205,8 @@ connection.onReferences(async (params): Promise<Location[]> => {
     .filter((edge) => edge.to === module.id)
     .map((edge) => toLocation(edge.reference.file, edge.reference.headerRange));
   const unique = new Map(readers.map((location) => [`${location.uri}#${location.range.start.line}`, location]));
-  const own =
-    params.context.includeDeclaration && module.backend
-      ? [toLocation(module.backend.file, module.backend.headerRange)]
-      : [];
+  const place = moduleLocation(module);
+  const own = params.context.includeDeclaration ? [toLocation(place.file, place.range)] : [];
   return [...own, ...unique.values()];
 });
 
@@ -216,16 +215,14 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
   if (!found) return [];
   const { result, file, folder } = found;
   const states = await runStateCache.forFolder(folder);
-  return result.modules
-    .filter((module) => module.backend?.file === file)
-    .map((module) => ({
-      range: module.backend!.headerRange,
-      command: {
-        title: moduleLensTitle(result, module, states?.get(module.id)),
-        command: SHOW_MODULE_COMMAND,
-        arguments: [pathToUri(folder.root), module.id],
-      },
-    }));
+  return modulesPlacedIn(result, file).map((module) => ({
+    range: moduleLocation(module).range,
+    command: {
+      title: moduleLensTitle(result, module, states?.get(module.id)),
+      command: SHOW_MODULE_COMMAND,
+      arguments: [pathToUri(folder.root), module.id],
+    },
+  }));
 });
 
 connection.onRequest(GraphRequest.type, async (params) => {

@@ -16,6 +16,7 @@ export function module(id: string, level: number, inCycle = false): GraphModule 
   return {
     id,
     uri: `file:///repo/${id}`,
+    kind: 'module',
     level,
     segments,
     backend: { type: 's3', address: `s3://acme-state/${id}/terraform.tfstate` },
@@ -181,6 +182,7 @@ export function realGraph(folder: string, repoRoot: string): GraphModel {
     modules: cli.modules.map((m) => ({
       id: m.id,
       uri: pathToFileURL(m.path).href,
+      kind: m.kind,
       level: m.level,
       segments: m.segments,
       // As the server sends it: a backend whose address is unknown has an empty one.

@@ -4,23 +4,28 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
-import { parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
+import { type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
 import {
   type MatchResult,
   mergeMatches,
   ReferenceMatcher,
   type UnmatchedReference,
   unreadableNote,
+  withDependencies,
   writerAddresses,
 } from '../state';
+import { evaluateUnit, terragruntFileFacts, UNIT_FILE, type UnitSource } from '../terragrunt';
 import {
+  type DiscoveredUnits,
   discoverRoots,
+  discoverUnits,
   EMPTY_FACTS,
   type Environment,
   type EvaluatedModule,
   emptyDir,
   environmentNames,
   evaluateModule,
+  evaluateUnitModule,
   type FileFacts,
   type FileInput,
   factsFromDocument,
@@ -43,11 +48,13 @@ import { unionOverEnvironments } from './environmentUnion';
 export interface ModuleSummary {
   id: string;
   dir: string;
+  /** `unit`: a Terragrunt unit, run with terragrunt; `module`: a Terraform root module. */
+  kind: 'module' | 'unit';
   segments: Record<string, string>;
   level: number;
   inCycle: boolean;
   backend: { type: string; address: string | undefined; file: string; range: Range; headerRange: Range } | undefined;
-  /** The module's first `.tf` file, to open when it declares no backend. */
+  /** The module's first `.tf` file (a unit's `terragrunt.hcl`), to open when it declares no backend. */
   firstFile: string;
   /**
    * The syntax errors of the files its evaluation read (its own, its backend and variable files,
@@ -178,6 +185,7 @@ export class WorkspaceAnalysis {
       ...dir.varFiles,
       ...dir.backendFiles,
       ...dir.environmentVarFiles,
+      ...dir.terragruntFiles,
     ]);
     // Synchronous reads of small files are several times faster than fs.promises (one
     // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
@@ -208,7 +216,7 @@ export class WorkspaceAnalysis {
   removeFile(file: string): void {
     const dir = this.nestedBackendDir(file) ?? this.dirOf(path.dirname(file));
     if (dir) {
-      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles, dir.environmentVarFiles]) {
+      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles, dir.environmentVarFiles, dir.terragruntFiles]) {
         const at = list.indexOf(file);
         if (at >= 0) list.splice(at, 1);
       }
@@ -233,7 +241,7 @@ export class WorkspaceAnalysis {
   private compute(): AnalysisResult {
     const rootIds = this.rootIds();
     const modules = rootIds.map((id) => this.evaluatedModule(id));
-    const matches = this.withEnvironments(modules, this.matcher.matchEach(modules));
+    const matches = this.withUnitDependencies(modules, this.withEnvironments(modules, this.matcher.matchEach(modules)));
     const last = this.lastGraph;
     // Positions are root numbers; what a module's evaluation and matches decide is reused from
     // the last graph wherever they are the same objects (all but the edited modules).
@@ -302,7 +310,8 @@ export class WorkspaceAnalysis {
   private rootIds(): string[] {
     if (!this.roots) {
       const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
-      const roots = discoverRoots(this.dirs, factsOf, this.options.discovery).sort(compareIds);
+      this.units = discoverUnits(this.dirs, this.unitSource);
+      const roots = discoverRoots(this.dirs, factsOf, this.options.discovery, this.units).sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.lastGraph = undefined;
       for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
@@ -314,10 +323,44 @@ export class WorkspaceAnalysis {
   private evaluatedModule(id: string): EvaluatedModule {
     const cached = this.evaluated.get(id);
     if (cached) return cached;
+    if (this.units.ids.has(id)) return this.evaluatedUnit(id);
     const dir = this.dirs.get(id)!;
     // The folders whose changes re-evaluate this root: its own, and those of backend files kept in its sub-folders.
     const read = new Set<string>([dir.dir, ...dir.backendFiles.map((file) => path.dirname(file))]);
     const module = this.evaluateIn(id, this.selectedEnvironment(), read);
+    this.evaluated.set(id, module);
+    this.readDirs.set(id, read);
+    return module;
+  }
+
+  /** The Terragrunt files of the workspace, for units' evaluation. */
+  private get unitSource(): UnitSource {
+    return { repoRoot: this.root, configOf: (file) => this.files.get(file)?.facts.terragrunt };
+  }
+
+  private units: DiscoveredUnits = { ids: new Set(), codeDirs: new Set() };
+
+  /** A Terragrunt unit: its configuration with what it includes, then its Terraform code with its inputs. */
+  private evaluatedUnit(id: string): EvaluatedModule {
+    const dir = this.dirs.get(id)!;
+    const unit = evaluateUnit(path.join(dir.dir, UNIT_FILE), this.unitSource);
+    const read = new Set<string>([dir.dir, ...unit.read.map((file) => path.dirname(file))]);
+    const code = unit.codeDir === undefined ? undefined : this.dirOf(unit.codeDir);
+    if (unit.codeDir !== undefined) read.add(unit.codeDir);
+    const module = evaluateUnitModule(
+      {
+        id,
+        unit,
+        code: (code?.tfFiles ?? []).map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS })),
+        terraformWorkspace: this.options.terraformWorkspace,
+        backendConfig: this.options.backendConfig,
+      },
+      (childDir) => {
+        read.add(childDir);
+        const child = this.dirOf(childDir);
+        return child?.tfFiles.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+      },
+    );
     this.evaluated.set(id, module);
     this.readDirs.set(id, read);
     return module;
@@ -379,6 +422,28 @@ export class WorkspaceAnalysis {
     });
   }
 
+  /** Units' `dependency` edges, added to their matches; cached per matches while the roots hold. */
+  private withUnitDependencies(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
+    if (this.units.ids.size === 0) return matches;
+    const numbers = this.rootNumbers;
+    const units = this.units.ids;
+    const unitAt = (dir: string): string | undefined => {
+      const id = this.dirOf(dir)?.id;
+      return id !== undefined && units.has(id) && numbers.has(id) ? id : undefined;
+    };
+    return matches.map((own, n) => {
+      const module = modules[n]!;
+      if (module.dependencies.length === 0) return own;
+      const cached = this.withDependencyCache.get(own);
+      if (cached && cached.numbers === numbers) return cached.result;
+      const result = withDependencies(module, own, unitAt);
+      this.withDependencyCache.set(own, { numbers, result });
+      return result;
+    });
+  }
+
+  private readonly withDependencyCache = new WeakMap<MatchResult, { numbers: object; result: MatchResult }>();
+
   private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
     let base = this.summaries.get(module);
     if (!base) {
@@ -397,6 +462,7 @@ export class WorkspaceAnalysis {
     return {
       id: module.id,
       dir: module.dir,
+      kind: module.kind,
       segments: moduleSegments(module.id, this.options.discovery.pattern),
       level: 0,
       inCycle: false,
@@ -407,7 +473,7 @@ export class WorkspaceAnalysis {
         range: backend.range,
         headerRange: backend.headerRange,
       },
-      firstFile: dir.tfFiles[0]!,
+      firstFile: module.kind === 'unit' ? path.join(dir.dir, UNIT_FILE) : dir.tfFiles[0]!,
       syntaxErrors: this.syntaxErrors(this.readDirs.get(module.id)),
     };
   }
@@ -471,7 +537,8 @@ export class WorkspaceAnalysis {
     const own = shared.facts;
     const good = own.syntaxErrors.length === 0 ? own : previous?.good;
     const facts = good && good !== own ? { ...good, syntaxErrors: own.syntaxErrors } : own;
-    if (!previous || decidesRoots(previous.facts) !== decidesRoots(facts)) this.roots = undefined;
+    // Any Terragrunt file may change which units there are (its includes) and which folders are their code.
+    if (!previous || facts.terragrunt || decidesRoots(previous.facts) !== decidesRoots(facts)) this.roots = undefined;
     this.forget(file);
     shared.uses++;
     this.files.set(file, { hash, facts, good });
@@ -490,10 +557,29 @@ export class WorkspaceAnalysis {
 
   private extract(file: string, text: string): FileFacts {
     if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
+    if (file.endsWith('.hcl')) return this.hclFacts(file, text);
     if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
     const document = parseHcl(text, { keepBody });
     // A syntax error must not take the blocks after it along: the module keeps what still parses.
     return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, { keepBody }) : document);
+  }
+
+  /**
+   * A `.hcl` file: a backend configuration file (its attributes), a Terragrunt configuration, or
+   * both as far as the analysis knows. Syntax errors are reported for backend files and
+   * `terragrunt.hcl` only: other `.hcl` files (Packer, Vault policies, HCL1) may not be Terragrunt's.
+   */
+  private hclFacts(file: string, text: string): FileFacts {
+    const document = parseHcl(text);
+    const kept: HclDocument = document.errors.length > 0 ? salvageBlocks(text, document, {}) : document;
+    const backendFile =
+      nestedBackendOwner(file) !== undefined || fileRole(path.basename(file), this.backendMatchers) === 'backendFiles';
+    const reported = backendFile || path.basename(file) === UNIT_FILE;
+    return {
+      ...factsFromDocument(kept),
+      terragrunt: terragruntFileFacts(kept),
+      syntaxErrors: reported ? document.errors : [],
+    };
   }
 
   /** Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the analysis does not read it. */
@@ -520,7 +606,7 @@ export class WorkspaceAnalysis {
     }
     let status: 'listed' | 'new' = 'listed';
     if (!dir) {
-      if (role !== 'tfFiles' || this.isAliasFolder(folder)) return 'ignored';
+      if ((role !== 'tfFiles' && role !== 'terragruntFiles') || this.isAliasFolder(folder)) return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
       dir = emptyDir(folder, id);
       this.dirs.set(id, dir);

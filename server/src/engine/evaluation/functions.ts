@@ -30,9 +30,30 @@ export type FunctionScope = ReadonlyMap<string, Value>;
 
 type Fn = (args: readonly Value[], scope: FunctionScope) => Value;
 
+/** Functions a configuration language built on HCL adds to Terraform's (Terragrunt's), by name. */
+export type ExtraFunctions = ReadonlyMap<string, (args: readonly Value[]) => Value>;
+
+let extraFunctions: ExtraFunctions | undefined;
+
+/**
+ * Runs `run` with `functions` callable besides Terraform's. Their answers depend on the file being
+ * evaluated (Terragrunt's `get_terragrunt_dir()`), and evaluation is synchronous, so they are set
+ * for the duration of one evaluation rather than threaded through every scope.
+ */
+export function withFunctions<T>(functions: ExtraFunctions, run: () => T): T {
+  const outer = extraFunctions;
+  extraFunctions = functions;
+  try {
+    return run();
+  } finally {
+    extraFunctions = outer;
+  }
+}
+
 /** Calls `name` on evaluated arguments; never throws. */
 export function callFunction(name: string, args: readonly Value[], scope: FunctionScope): Value {
-  const fn = FUNCTIONS.get(name);
+  const extra = extraFunctions?.get(name);
+  const fn: Fn | undefined = FUNCTIONS.get(name) ?? (extra && ((values) => extra(values)));
   if (!fn) {
     if (NOT_STATIC.has(name)) return unknown(`${name}() is not evaluated statically`);
     return unknown(`function ${name}() is not supported`);

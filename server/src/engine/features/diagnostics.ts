@@ -1,12 +1,13 @@
 import type { AnalysisResult } from '../analysis';
 import type { Location, Range } from '../hcl';
 import { describeAssumed, type MatchedEdge, type UnmatchedReference, unreadableNote } from '../state';
+import { referenceLabel } from '../workspace';
 
 /** A problem in one file, as the Problems view shows it. LSP-compatible but free of LSP types. */
 export interface EngineDiagnostic {
   range: Range;
   severity: 'error' | 'warning' | 'information';
-  /** `cycle`, `unwritten-state`, `unresolved-reference`, `inferred-reference`, `ambiguous-writer`, `hcl-syntax`, `module-problem`. */
+  /** `cycle`, `unwritten-state`, `unresolved-reference`, `missing-unit`, `inferred-reference`, `ambiguous-writer`, `hcl-syntax`, `module-problem`. */
   code: DiagnosticCode;
   message: string;
   related: { location: Location; message: string }[];
@@ -16,6 +17,7 @@ export type DiagnosticCode =
   | 'cycle'
   | 'unwritten-state'
   | 'unresolved-reference'
+  | 'missing-unit'
   | 'inferred-reference'
   | 'ambiguous-writer'
   | 'hcl-syntax'
@@ -43,7 +45,7 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
       related: others.map((other) => ({
         location: { file: other.reference.file, range: other.reference.headerRange },
         // The Problems view labels a related row by file name only (main.tf, main.tf…): the message names the module.
-        message: `${other.from}: data.terraform_remote_state.${other.reference.name} reads the state of ${other.to}`,
+        message: `${other.from}: ${referenceLabel(other.reference)} ${other.reference.block ? 'depends on' : 'reads the state of'} ${other.to}`,
       })),
     });
   }
@@ -82,6 +84,15 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
 const START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
+  if (item.missingUnit) {
+    return {
+      range: item.reference.headerRange,
+      severity: 'error',
+      code: 'missing-unit',
+      message: capitalize(item.reason),
+      related: [],
+    };
+  }
   const unwritten = item.address !== undefined;
   return {
     range: item.reference.headerRange,

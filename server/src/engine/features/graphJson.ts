@@ -12,6 +12,8 @@ export interface GraphJson {
   modules: {
     id: string;
     path: string;
+    /** `unit`: a Terragrunt unit (run with terragrunt); `module`: a Terraform root module. */
+    kind: 'module' | 'unit';
     level: number;
     segments: Record<string, string>;
     backend: { type: string; address: string | null } | null;
@@ -26,7 +28,7 @@ export interface GraphJson {
     name: string;
     instance: string | null;
     address: string;
-    matchedBy: 'backend-address' | 'path-convention' | 'known-text';
+    matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency';
     /** `exact`; `inferred` (one writer fits the known parts); `ambiguous` (several fit: an edge to each). */
     match: MatchKind;
     /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
@@ -62,6 +64,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
     modules: result.modules.map((module) => ({
       id: module.id,
       path: module.dir,
+      kind: module.kind,
       level: module.level,
       segments: module.segments,
       backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? null } : null,

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
 import { formatAge, type ModuleRunState } from '../run';
 import { describeAssumed, type MatchedEdge, unreadableNote } from '../state';
+import { referenceLabel } from '../workspace';
 import { relativeFile } from './graphJson';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
@@ -13,8 +14,8 @@ export function referenceHover(result: AnalysisResult, outcomes: readonly Refere
   const first = outcomes[0];
   if (!first) return '';
   const reference = first.kind === 'edge' ? first.edge.reference : first.item.reference;
-  const backend = typeof reference.backend === 'string' ? ` · ${reference.backend}` : '';
-  const lines = [`**data.terraform_remote_state.${reference.name}**${backend}`, ''];
+  const backend = typeof reference.backend === 'string' && !reference.block ? ` · ${reference.backend}` : '';
+  const lines = [`**${referenceLabel(reference)}**${backend}`, ''];
   // An ambiguous read's edges are said once, by its ambiguous line.
   for (const outcome of outcomes) {
     if (outcome.kind !== 'edge' || outcome.edge.match !== 'ambiguous') lines.push(`- ${outcomeLine(result, outcome)}`);
@@ -30,7 +31,10 @@ function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string 
       const { edge } = outcome;
       const writer = moduleById(result, edge.to);
       const convention = edge.matchedBy === 'path-convention' ? ' (by path convention)' : '';
-      const line = `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · ${writer ? levelLabel(result, writer) : 'level ?'}${convention}`;
+      // A dependency names a folder: what the unit there writes is worth seeing beside it.
+      const writes =
+        edge.matchedBy === 'dependency' && writer?.backend?.address ? ` · writes \`${writer.backend.address}\`` : '';
+      const line = `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · ${writer ? levelLabel(result, writer) : 'level ?'}${convention}${writes}`;
       return edge.match === 'inferred' ? `${line}\n  - ${inferredWhy(edge)}` : line;
     }
     case 'ambiguous':
@@ -56,7 +60,8 @@ export function inferredWhy(edge: MatchedEdge): string {
 export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const cycle = cycleOf(result, module.id);
-  const lines = [`**Module \`${module.id}\`** · ${levelLabel(result, module)}`, ''];
+  const kind = module.kind === 'unit' ? 'Terragrunt unit' : 'Module';
+  const lines = [`**${kind} \`${module.id}\`** · ${levelLabel(result, module)}`, ''];
   if (module.backend?.address) lines.push(`Writes \`${module.backend.address}\``, '');
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);

@@ -3,4 +3,11 @@ export { type EngineDiagnostic, workspaceDiagnostics } from './diagnostics';
 export { type GraphJson, graphJson, problemLine, relativeFile } from './graphJson';
 export { renderDot, renderLevels, renderMermaid, renderText } from './graphRender';
 export { moduleHover, moduleLensTitle, referenceHover, runStateLine } from './hoverText';
-export { moduleById, moduleContaining, moduleLocation, moduleWithBackendAt, referenceOutcomesAt } from './navigation';
+export {
+  moduleById,
+  moduleContaining,
+  moduleLocation,
+  modulesPlacedIn,
+  moduleWithBackendAt,
+  referenceOutcomesAt,
+} from './navigation';

@@ -50,14 +50,27 @@ function outcomesByFile(result: AnalysisResult): Map<string, ReferenceOutcome[]>
   return index;
 }
 
-/** The module whose backend (or `cloud {}`) block is at `position` in `file`, or whose backend file starts at that line. */
+/**
+ * The module whose backend (or `cloud {}`) block is at `position` in `file`, or whose backend file
+ * starts at that line; for a Terragrunt unit, the first line of its `terragrunt.hcl` (its backend
+ * usually sits in a parent file that many units share).
+ */
 export function moduleWithBackendAt(
   result: AnalysisResult,
   file: string,
   position: Position,
 ): ModuleSummary | undefined {
-  return result.modules.find(
-    (module) => module.backend?.file === file && (contains(module.backend.range, position) || position.line === 0),
+  return result.modules.find((module) =>
+    module.kind === 'unit'
+      ? module.firstFile === file && position.line === 0
+      : module.backend?.file === file && (contains(module.backend.range, position) || position.line === 0),
+  );
+}
+
+/** The modules whose place (`moduleLocation`) is in `file`: where their code lens goes. */
+export function modulesPlacedIn(result: AnalysisResult, file: string): ModuleSummary[] {
+  return result.modules.filter((module) =>
+    module.kind === 'unit' ? module.firstFile === file : module.backend?.file === file,
   );
 }
 
@@ -75,9 +88,10 @@ export function moduleById(result: AnalysisResult, id: string): ModuleSummary | 
   return result.modules.find((module) => module.id === id);
 }
 
-/** Where to open a module: its backend block, or the top of its first file. */
+/** Where to open a module: its backend block, or the top of its first file; a unit's `terragrunt.hcl`. */
 export function moduleLocation(module: ModuleSummary): { file: string; range: Range } {
-  if (module.backend) return { file: module.backend.file, range: module.backend.headerRange };
+  if (module.backend && module.kind === 'module')
+    return { file: module.backend.file, range: module.backend.headerRange };
   return { file: module.firstFile, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
 }
 

@@ -35,7 +35,8 @@ export interface MatchedEdge {
   reference: Reference;
   /** The address as known: literal, or with `${…}` where a part is known only at run time. */
   address: string;
-  matchedBy: 'backend-address' | 'path-convention' | 'known-text';
+  /** `dependency`: a Terragrunt unit's `dependency` block or `dependencies` path names the writer's folder. */
+  matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency';
   match: MatchKind;
   /** For an inferred or ambiguous edge: what the unknown parts must be for this writer to fit. */
   assumed: readonly Binding[];
@@ -56,6 +57,8 @@ export interface UnmatchedReference {
   writers: string[];
   /** For a state nobody writes: the workspace's folders that could not be read, where its writer may be. */
   unreadable?: string[];
+  /** A Terragrunt dependency on a folder that holds no unit: an error, terragrunt would fail. */
+  missingUnit?: boolean;
 }
 
 /** `; the folder app/secrets could not be read, and a module there may write it`, or nothing. */

@@ -1,4 +1,5 @@
 import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ObjectExpr, Range } from '../hcl';
+import type { TerragruntFile } from '../terragrunt';
 
 /**
  * What one Terraform file contributes to its module's analysis: backend, remote-state reads,
@@ -13,6 +14,8 @@ export interface FileFacts {
   moduleCalls: ModuleCall[];
   /** Top-level attributes: the contents of `.tfvars` and backend config files. */
   attributes: NamedExpr[];
+  /** For a Terragrunt configuration file (`*.hcl`): what it says, instead of the Terraform facts. */
+  terragrunt?: TerragruntFile;
   syntaxErrors: HclSyntaxError[];
 }
 

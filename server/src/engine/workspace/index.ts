@@ -1,5 +1,5 @@
 /** The workspace: its folders scanned, modules discovered, the facts of each file, each module's evaluated backend and remote-state reads. */
-export { discoverRoots, localSource, moduleSegments } from './discovery';
+export { type DiscoveredUnits, discoverRoots, discoverUnits, localSource, moduleSegments } from './discovery';
 export {
   type Environment,
   environmentNames,
@@ -14,7 +14,9 @@ export {
   type FileInput,
   type Reference,
   referenceKey,
+  referenceLabel,
 } from './moduleEvaluation';
+export { evaluateUnitModule } from './unitModule';
 export {
   emptyDir,
   fileRole,

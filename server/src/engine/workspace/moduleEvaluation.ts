@@ -14,6 +14,7 @@ import {
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
+import type { UnitDependency } from '../terragrunt';
 import { localSource } from './discovery';
 import type { BackendBlock, FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
 
@@ -66,6 +67,8 @@ export interface Reference {
   workspace: string | Unknown;
   /** The root module's folder (Terraform's working directory), for local paths. */
   cwd: string;
+  /** Absent for a `terraform_remote_state` block; a Terragrunt unit's `dependency` block or `dependencies` path otherwise. */
+  block?: 'dependency' | 'dependencies';
   /**
    * When no workspace was chosen and the address depends on `terraform.workspace`: the configuration
    * and workspace evaluated with it unknown, tried when the `default` workspace's address finds no writer.
@@ -82,8 +85,12 @@ export interface ModuleProblem {
 export interface EvaluatedModule {
   id: string;
   dir: string;
+  /** `unit`: a Terragrunt unit (its folder's `terragrunt.hcl`), run with terragrunt. */
+  kind: 'module' | 'unit';
   backend: ModuleBackend | undefined;
   references: Reference[];
+  /** A unit's `dependency` blocks and `dependencies` paths: edges by folder, not by state. */
+  dependencies: readonly UnitDependency[];
   problems: ModuleProblem[];
 }
 
@@ -108,7 +115,15 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
   if (input.terraformWorkspace === undefined && context.readsWorkspace.read) {
     addAnyWorkspace(references, moduleReferences({ ...context, terraformWorkspace: ANY_WORKSPACE }, children, []));
   }
-  return { id: input.id, dir: input.dir, backend: moduleBackend(input, problems), references, problems };
+  return {
+    id: input.id,
+    dir: input.dir,
+    kind: 'module',
+    backend: moduleBackend(input, problems),
+    references,
+    dependencies: [],
+    problems,
+  };
 }
 
 /**
@@ -123,6 +138,18 @@ function addAnyWorkspace(references: Reference[], anyWorkspace: readonly Referen
     if (!other || (sameValue(other.config, reference.config) && sameValue(other.workspace, reference.workspace)))
       continue;
     reference.anyWorkspace = { config: other.config, workspace: other.workspace };
+  }
+}
+
+/** How messages name the block of a reference: `data.terraform_remote_state.vpc`, `dependency.vpc`, `dependencies "../vpc"`. */
+export function referenceLabel(reference: Reference): string {
+  switch (reference.block) {
+    case 'dependency':
+      return `dependency.${reference.name}`;
+    case 'dependencies':
+      return `dependencies "${reference.name}"`;
+    default:
+      return `data.terraform_remote_state.${reference.name}`;
   }
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
+import { isTerragruntFile } from '../terragrunt';
 
 /** One folder that holds Terraform files, with the files the analysis reads. */
 export interface ScannedDir {
@@ -19,6 +20,8 @@ export interface ScannedDir {
   backendFiles: string[];
   /** Other `*.tfvars` files (`prod.tfvars`): read only for an environment that names them, sorted. */
   environmentVarFiles: string[];
+  /** Terragrunt configuration files (`terragrunt.hcl`, `root.hcl`, `env.hcl`, …), absolute, sorted. */
+  terragruntFiles: string[];
   hasLockFile: boolean;
 }
 
@@ -36,17 +39,29 @@ export interface ScanResult {
 
 /** A folder with no files listed yet. */
 export function emptyDir(dir: string, id: string): ScannedDir {
-  return { dir, id, tfFiles: [], varFiles: [], backendFiles: [], environmentVarFiles: [], hasLockFile: false };
+  return {
+    dir,
+    id,
+    tfFiles: [],
+    varFiles: [],
+    backendFiles: [],
+    environmentVarFiles: [],
+    terragruntFiles: [],
+    hasLockFile: false,
+  };
 }
 
-/** Folders never worth reading: provider caches, VCS data, JavaScript packages, Terrace's own runs. */
-const SKIPPED = new Set(['.terraform', '.git', 'node_modules', '.terrace']);
+/** Folders never worth reading: provider caches, Terragrunt's copies of the code, VCS data, JavaScript packages, Terrace's own runs. */
+const SKIPPED = new Set(['.terraform', '.terragrunt-cache', '.git', 'node_modules', '.terrace']);
 
 /** What a file is to the analysis, by its name. */
 export function fileRole(
   name: string,
   backendMatchers: readonly ((name: string) => boolean)[],
-): keyof Pick<ScannedDir, 'tfFiles' | 'varFiles' | 'backendFiles' | 'environmentVarFiles'> | 'lock' | undefined {
+):
+  | keyof Pick<ScannedDir, 'tfFiles' | 'varFiles' | 'backendFiles' | 'environmentVarFiles' | 'terragruntFiles'>
+  | 'lock'
+  | undefined {
   if (name.endsWith('.tf') || name.endsWith('.tf.json')) return 'tfFiles';
   if (
     name === 'terraform.tfvars' ||
@@ -58,6 +73,7 @@ export function fileRole(
   if (name === '.terraform.lock.hcl') return 'lock';
   if (backendMatchers.some((matches) => matches(name))) return 'backendFiles';
   if (name.endsWith('.tfvars') || name.endsWith('.tfvars.json')) return 'environmentVarFiles';
+  if (isTerragruntFile(name)) return 'terragruntFiles';
   return undefined;
 }
 
@@ -127,7 +143,7 @@ interface FolderLink {
 }
 
 /**
- * Walks `root` and lists every folder with Terraform files. Skips `.terraform/`, `.git/`,
+ * Walks `root` and lists every folder with Terraform or Terragrunt files. Skips `.terraform/`, `.git/`,
  * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below) and
  * the `exclude` globs. Symbolic links to folders are followed after the real folders, so a module
  * is always named by its real path: a link to a folder of the workspace is an alias, reported and
@@ -175,8 +191,9 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       if (role === 'lock') scanned.hasLockFile = true;
       else if (role) scanned[role].push(full);
     }
-    if (scanned.tfFiles.length > 0) {
+    if (scanned.tfFiles.length > 0 || scanned.terragruntFiles.length > 0) {
       scanned.tfFiles.sort();
+      scanned.terragruntFiles.sort();
       scanned.varFiles.sort(varFileOrder);
       scanned.backendFiles.push(
         ...nestedBackendFiles(

@@ -1,0 +1,160 @@
+import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, Range } from '../hcl';
+
+/**
+ * What one Terragrunt configuration file (`terragrunt.hcl`, a `root.hcl`, an `env.hcl` read by
+ * `read_terragrunt_config`) says that decides the graph: its includes, locals, dependencies, the
+ * `remote_state` and `generate` blocks, the Terraform source and the inputs. Expressions are kept
+ * unevaluated: their values depend on the unit that includes the file.
+ */
+export interface TerragruntFile {
+  includes: IncludeBlock[];
+  locals: TerragruntAttribute[];
+  dependencies: DependencyBlock[];
+  /** `dependencies { paths = [...] }`. */
+  dependencyPaths: TerragruntAttribute | undefined;
+  remoteState: RemoteStateSetting | undefined;
+  generates: GenerateBlock[];
+  /** `terraform { source = … }`. */
+  source: TerragruntAttribute | undefined;
+  inputs: TerragruntAttribute | undefined;
+  /** Top-level attributes other than `inputs` (what `read_terragrunt_config` exposes besides locals). */
+  attributes: TerragruntAttribute[];
+}
+
+export interface TerragruntAttribute {
+  name: string;
+  expr: Expr;
+  range: Range;
+}
+
+export interface IncludeBlock {
+  /** The label; `""` for the unlabelled `include {}` of older configurations. */
+  name: string;
+  path: Expr | undefined;
+  expose: Expr | undefined;
+  range: Range;
+  headerRange: Range;
+}
+
+export interface DependencyBlock {
+  name: string;
+  configPath: Expr | undefined;
+  range: Range;
+  headerRange: Range;
+}
+
+/** `remote_state { backend = "s3" config = {…} }` (or as an attribute, `remote_state = {…}`). */
+export interface RemoteStateSetting {
+  backend: Expr | undefined;
+  config: Expr | undefined;
+  /** The whole object, when written as an attribute: `backend` and `config` are read from its value. */
+  value: Expr | undefined;
+  range: Range;
+  headerRange: Range;
+}
+
+/** `generate "backend" { path = "backend.tf" contents = <<EOF … EOF }`. */
+export interface GenerateBlock {
+  name: string;
+  path: Expr | undefined;
+  contents: Expr | undefined;
+  range: Range;
+}
+
+/** A file that says nothing. */
+export function emptyTerragruntFile(): TerragruntFile {
+  return {
+    includes: [],
+    locals: [],
+    dependencies: [],
+    dependencyPaths: undefined,
+    remoteState: undefined,
+    generates: [],
+    source: undefined,
+    inputs: undefined,
+    attributes: [],
+  };
+}
+
+/** The facts of a parsed Terragrunt file. */
+export function terragruntFileFacts(document: HclDocument): TerragruntFile {
+  const body = document.body;
+  const facts = emptyTerragruntFile();
+  for (const attr of body.attributes) {
+    if (attr.name === 'inputs') facts.inputs = attr;
+    else if (attr.name === 'remote_state')
+      facts.remoteState = {
+        backend: undefined,
+        config: undefined,
+        value: attr.expr,
+        range: attr.range,
+        headerRange: attr.nameRange,
+      };
+    else facts.attributes.push(attr);
+  }
+  for (const block of body.blocks) if (block.body) readBlock(facts, block, block.body);
+  return facts;
+}
+
+function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void {
+  switch (block.type) {
+    case 'include':
+      facts.includes.push({
+        name: block.labels[0] ?? '',
+        path: attribute(body, 'path')?.expr,
+        expose: attribute(body, 'expose')?.expr,
+        range: block.range,
+        headerRange: block.headerRange,
+      });
+      break;
+    case 'locals':
+      facts.locals.push(...body.attributes);
+      break;
+    case 'dependency':
+      if (block.labels[0] !== undefined)
+        facts.dependencies.push({
+          name: block.labels[0],
+          configPath: attribute(body, 'config_path')?.expr,
+          range: block.range,
+          headerRange: block.headerRange,
+        });
+      break;
+    case 'dependencies':
+      facts.dependencyPaths = attribute(body, 'paths');
+      break;
+    case 'remote_state':
+      facts.remoteState = {
+        backend: attribute(body, 'backend')?.expr,
+        config: attribute(body, 'config')?.expr,
+        value: undefined,
+        range: block.range,
+        headerRange: block.headerRange,
+      };
+      break;
+    case 'generate':
+      facts.generates.push({
+        name: block.labels[0] ?? '',
+        path: attribute(body, 'path')?.expr,
+        contents: attribute(body, 'contents')?.expr,
+        range: block.range,
+      });
+      break;
+    case 'terraform':
+      facts.source = attribute(body, 'source') ?? facts.source;
+      break;
+  }
+}
+
+function attribute(body: HclBody, name: string): HclAttribute | undefined {
+  return body.attributes.find((attr) => attr.name === name);
+}
+
+/** Whether a file name is a Terragrunt configuration (not Terraform's lock file, not a Stacks file). */
+export function isTerragruntFile(name: string): boolean {
+  return name.endsWith('.hcl') && name !== '.terraform.lock.hcl' && !STACKS_FILE.test(name);
+}
+
+const STACKS_FILE = /\.(tfcomponent|tfstack|tfdeploy|tfquery)\.hcl$/;
+
+/** The file that makes its folder a unit. */
+export const UNIT_FILE = 'terragrunt.hcl';

@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { type ExtraFunctions, unknown, type Value } from '../evaluation';
+
+/** Where a Terragrunt configuration is being evaluated: what its path functions answer. */
+export interface TerragruntContext {
+  /** The configuration being parsed: the unit's `terragrunt.hcl`, or a file `read_terragrunt_config` reads. */
+  configFile: string;
+  /** The unit's folder: `get_original_terragrunt_dir()`. */
+  unitDir: string;
+  /** The included file in whose context this is evaluated, by include name; `""` for an unnamed include. */
+  includes: ReadonlyMap<string, string>;
+  /** The folder that holds the workspace: `get_repo_root()`, and where parent searches stop. */
+  repoRoot: string;
+  /** Whether the workspace has this configuration file (a `.hcl` file the scan listed). */
+  exists(file: string): boolean;
+  /** `read_terragrunt_config(file)`: the file's locals, inputs and attributes, evaluated for it. */
+  read(file: string): Value;
+}
+
+/** Terragrunt's built-in functions in `context`, for `withFunctions`. */
+export function terragruntFunctions(context: TerragruntContext): ExtraFunctions {
+  const configDir = path.dirname(context.configFile);
+  const includeDir = (args: readonly Value[]): string | undefined => {
+    const name = typeof args[0] === 'string' ? args[0] : undefined;
+    const file = name !== undefined ? context.includes.get(name) : context.includes.values().next().value;
+    return file === undefined ? undefined : path.dirname(file);
+  };
+  return new Map<string, (args: readonly Value[]) => Value>([
+    ['find_in_parent_folders', (args) => findInParentFolders(context, args)],
+    ['read_terragrunt_config', (args) => readConfig(context, args)],
+    ['get_terragrunt_dir', () => configDir],
+    ['get_original_terragrunt_dir', () => context.unitDir],
+    ['get_parent_terragrunt_dir', (args) => includeDir(args) ?? configDir],
+    ['path_relative_to_include', (args) => slashes(path.relative(includeDir(args) ?? configDir, configDir))],
+    ['path_relative_from_include', (args) => slashes(path.relative(configDir, includeDir(args) ?? configDir))],
+    ['get_repo_root', () => context.repoRoot],
+    ['get_path_to_repo_root', () => slashes(path.relative(configDir, context.repoRoot))],
+    ['get_path_from_repo_root', () => slashes(path.relative(context.repoRoot, configDir))],
+    ['get_env', getEnv],
+    ['get_terraform_commands_that_need_vars', () => [...NEED_VARS]],
+    ['get_terraform_commands_that_need_locking', () => [...NEED_LOCKING]],
+    ['get_terraform_commands_that_need_input', () => ['apply', 'import', 'init', 'plan', 'refresh']],
+    ['get_terraform_commands_that_need_parallelism', () => ['apply', 'plan', 'destroy']],
+    ...RUN_TIME.map((name): [string, () => Value] => [
+      name,
+      () => unknown(`${name}() is only known where terragrunt runs`),
+    ]),
+  ]);
+}
+
+/** `path.relative` as Terragrunt prints it: `/` separators, `.` for the same folder. */
+function slashes(relative: string): string {
+  return relative === '' ? '.' : relative.split(path.sep).join('/');
+}
+
+/**
+ * `find_in_parent_folders(name = "terragrunt.hcl", fallback)`: the first `name` in the folders
+ * above the configuration's, up to the workspace's root (what lies beyond is not read).
+ */
+function findInParentFolders(context: TerragruntContext, args: readonly Value[]): Value {
+  const name = typeof args[0] === 'string' ? args[0] : 'terragrunt.hcl';
+  let dir = path.dirname(context.configFile);
+  while (dir !== context.repoRoot && dir.startsWith(context.repoRoot)) {
+    dir = path.dirname(dir);
+    const candidate = path.join(dir, name);
+    if (context.exists(candidate)) return candidate;
+  }
+  if (args.length > 1) return args[1]!;
+  return {
+    unknown: true,
+    error: true,
+    reasons: [`find_in_parent_folders: no ${name} above this folder in the workspace`],
+  };
+}
+
+function readConfig(context: TerragruntContext, args: readonly Value[]): Value {
+  const file = args[0];
+  if (typeof file !== 'string') return unknown('read_terragrunt_config() needs a file name');
+  const absolute = path.resolve(path.dirname(context.configFile), file);
+  if (context.exists(absolute)) return context.read(absolute);
+  if (args.length > 1) return args[1]!;
+  return { unknown: true, error: true, reasons: [`read_terragrunt_config: ${file} is not a file of the workspace`] };
+}
+
+/** `get_env(name, default)`: the default (what runs on a machine that does not set it), else unknown. */
+function getEnv(args: readonly Value[]): Value {
+  if (args.length > 1) return args[1]!;
+  const name = typeof args[0] === 'string' ? args[0] : '?';
+  return unknown(`get_env("${name}") is only known where terragrunt runs`);
+}
+
+const NEED_VARS = ['apply', 'console', 'destroy', 'import', 'plan', 'push', 'refresh'];
+const NEED_LOCKING = ['apply', 'destroy', 'import', 'init', 'plan', 'refresh', 'taint', 'untaint'];
+
+/** Functions whose value comes from the machine or the cloud account terragrunt runs in. */
+const RUN_TIME = [
+  'get_aws_account_id',
+  'get_aws_account_alias',
+  'get_aws_caller_identity_arn',
+  'get_aws_caller_identity_user_id',
+  'get_platform',
+  'get_terraform_command',
+  'get_terraform_cli_args',
+  'get_working_dir',
+  'run_cmd',
+  'sops_decrypt_file',
+  'local_exec',
+];

@@ -1,0 +1,397 @@
+import path from 'node:path';
+import {
+  type EvalScope,
+  evaluate,
+  evaluateNamed,
+  isObjectValue,
+  isUnknown,
+  type ObjectValue,
+  type Unknown,
+  unknown,
+  type Value,
+  withFunctions,
+} from '../evaluation';
+import type { Expr, Range } from '../hcl';
+import {
+  type DependencyBlock,
+  emptyTerragruntFile,
+  type TerragruntAttribute,
+  type TerragruntFile,
+} from './terragruntFile';
+import { type TerragruntContext, terragruntFunctions } from './terragruntFunctions';
+
+/** What a unit's evaluation reads: the workspace's Terragrunt files by absolute path. */
+export interface UnitSource {
+  repoRoot: string;
+  /** The facts of a `.hcl` file the scan listed; undefined for any other path. */
+  configOf(file: string): TerragruntFile | undefined;
+}
+
+/** One Terragrunt unit, its configuration evaluated with everything it includes. */
+export interface EvaluatedUnit {
+  file: string;
+  dir: string;
+  /** The other configuration files the evaluation read (includes, `read_terragrunt_config`): an edit to one re-evaluates the unit. */
+  read: string[];
+  /** From `remote_state`, the unit's own or inherited. */
+  backend: UnitBackend | undefined;
+  /** The folder of the unit's Terraform code when it is local: its `terraform.source`, or its own folder without one. */
+  codeDir: string | undefined;
+  /** The inputs, merged over the includes: the Terraform code's variables. */
+  inputs: ReadonlyMap<string, Value>;
+  dependencies: UnitDependency[];
+  /** The files `generate` blocks write into the code's folder, when their contents are known. */
+  generated: { file: string; text: string }[];
+  problems: { file: string; range: Range; message: string }[];
+}
+
+export interface UnitBackend {
+  type: string | Unknown;
+  config: ObjectValue | Unknown;
+  file: string;
+  range: Range;
+  headerRange: Range;
+}
+
+/** A `dependency` block, or one entry of `dependencies { paths }`: an edge to the unit in `dir`. */
+export interface UnitDependency {
+  /** The block's label, or the path as written for a `dependencies` entry. */
+  name: string;
+  kind: 'dependency' | 'dependencies';
+  /** The target folder, absolute, or why it is not known. */
+  dir: string | Unknown;
+  file: string;
+  range: Range;
+  headerRange: Range;
+}
+
+/** One configuration file as the unit sees it: its facts and the scope its expressions evaluate in. */
+interface Layer {
+  file: string;
+  facts: TerragruntFile;
+  scope: EvalScope;
+  context: TerragruntContext;
+}
+
+const EMPTY_SCOPE: EvalScope = new Map();
+
+/**
+ * Evaluates the unit whose configuration is `file` like Terragrunt: its `include` blocks first
+ * (their paths, then the included files' locals, evaluated with the unit as the current
+ * configuration), then its own locals (with `include.<name>.locals`), then everything else; the
+ * unit's own blocks override the included ones.
+ */
+export function evaluateUnit(file: string, source: UnitSource): EvaluatedUnit {
+  const dir = path.dirname(file);
+  const read = new Set<string>();
+  const problems: EvaluatedUnit['problems'] = [];
+  const facts = source.configOf(file) ?? EMPTY_TERRAGRUNT;
+  const reads = new ConfigReader(source, dir, read);
+  const includes = includedFiles(file, facts, source, problems);
+  const context = (configFile: string, files: ReadonlyMap<string, string>): TerragruntContext => ({
+    configFile,
+    unitDir: dir,
+    includes: files,
+    repoRoot: source.repoRoot,
+    exists: (candidate) => source.configOf(candidate) !== undefined,
+    read: (candidate) => reads.read(candidate),
+  });
+  const layers: Layer[] = [];
+  const exposed: Record<string, Value> = {};
+  for (const [name, included] of includes) {
+    read.add(included);
+    const includedFacts = source.configOf(included)!;
+    const includedContext = context(file, new Map([[name, included]]));
+    const scope = localsScope(includedFacts, includedContext, EMPTY_SCOPE, problems, included);
+    layers.push({ file: included, facts: includedFacts, scope, context: includedContext });
+    exposed[name] = {
+      locals: scope.get('local') ?? {},
+      inputs: evaluateIn(includedContext, includedFacts.inputs, scope),
+    };
+  }
+  const ownContext = context(file, includes);
+  const dependencyNames: Record<string, Value> = {};
+  for (const layer of [...layers, { facts }])
+    for (const block of layer.facts.dependencies)
+      dependencyNames[block.name] = unknown(`dependency.${block.name}'s outputs are only known once it is applied`);
+  const base = new Map<string, Value>([
+    ['include', exposed],
+    ['dependency', dependencyNames],
+  ]);
+  for (const layer of layers) (layer.scope as Map<string, Value>).set('dependency', dependencyNames);
+  const ownScope = localsScope(facts, ownContext, base, problems, file);
+  layers.push({ file, facts, scope: ownScope, context: ownContext });
+  return {
+    file,
+    dir,
+    read: [...read],
+    backend: backendOf(layers),
+    codeDir: codeDirOf(layers, dir, problems),
+    inputs: inputsOf(layers),
+    dependencies: dependenciesOf(layers, dir),
+    generated: generatedOf(layers, dir, problems),
+    problems,
+  };
+}
+
+/** The files a unit's `include` blocks name, by include name; problems for paths not known or not in the workspace. */
+function includedFiles(
+  file: string,
+  facts: TerragruntFile,
+  source: UnitSource,
+  problems: EvaluatedUnit['problems'],
+): Map<string, string> {
+  const includes = new Map<string, string>();
+  const context: TerragruntContext = {
+    configFile: file,
+    unitDir: path.dirname(file),
+    includes: new Map(),
+    repoRoot: source.repoRoot,
+    exists: (candidate) => source.configOf(candidate) !== undefined,
+    read: () => unknown('read_terragrunt_config() is not evaluated in an include path'),
+  };
+  for (const include of facts.includes) {
+    if (!include.path) continue;
+    const value = evaluateIn(context, include.path, EMPTY_SCOPE);
+    if (typeof value !== 'string') {
+      problems.push({ file, range: include.headerRange, message: `include path is not known: ${reasonOf(value)}` });
+      continue;
+    }
+    const target = path.resolve(path.dirname(file), value);
+    if (source.configOf(target) === undefined) {
+      problems.push({
+        file,
+        range: include.headerRange,
+        message: `include: ${path.relative(path.dirname(file), target)} is not a Terragrunt file of this workspace`,
+      });
+      continue;
+    }
+    includes.set(include.name, target);
+  }
+  return includes;
+}
+
+/** The files a unit includes, for discovery: an included `terragrunt.hcl` is a parent, not a unit. */
+export function unitIncludes(file: string, source: UnitSource): string[] {
+  return [...includedFiles(file, source.configOf(file) ?? EMPTY_TERRAGRUNT, source, []).values()];
+}
+
+/** `base` with the file's locals (`local`), evaluated in `context`. */
+function localsScope(
+  facts: TerragruntFile,
+  context: TerragruntContext,
+  base: EvalScope,
+  problems: EvaluatedUnit['problems'],
+  file: string,
+): EvalScope {
+  const exprs = new Map<string, Expr>(facts.locals.map((local) => [local.name, local.expr]));
+  const { values, cycles } = withFunctions(terragruntFunctions(context), () => evaluateNamed(exprs, 'local', base));
+  for (const cycle of cycles) {
+    const first = facts.locals.find((local) => local.name === cycle[0]);
+    if (first)
+      problems.push({ file, range: first.range, message: `${cycle.map((n) => `local.${n}`).join(' -> ')} is a cycle` });
+  }
+  const scope = new Map(base);
+  scope.set('local', Object.fromEntries(values));
+  return scope;
+}
+
+function evaluateIn(context: TerragruntContext, expr: Expr | TerragruntAttribute | undefined, scope: EvalScope): Value {
+  if (!expr) return null;
+  const target = 'expr' in expr ? expr.expr : expr;
+  return withFunctions(terragruntFunctions(context), () => evaluate(target, scope));
+}
+
+/** The last layer (the unit over its includes) that has `pick`. */
+function lastWith<T>(layers: readonly Layer[], pick: (facts: TerragruntFile) => T | undefined): [Layer, T] | undefined {
+  for (let n = layers.length - 1; n >= 0; n--) {
+    const found = pick(layers[n]!.facts);
+    if (found !== undefined) return [layers[n]!, found];
+  }
+  return undefined;
+}
+
+function backendOf(layers: readonly Layer[]): UnitBackend | undefined {
+  const found = lastWith(layers, (facts) => facts.remoteState);
+  if (!found) return undefined;
+  const [layer, setting] = found;
+  let type: Value;
+  let config: Value;
+  if (setting.value) {
+    const whole = evaluateIn(layer.context, setting.value, layer.scope);
+    type = isObjectValue(whole) ? (whole.backend ?? null) : whole;
+    config = isObjectValue(whole) ? (whole.config ?? null) : whole;
+  } else {
+    type = evaluateIn(layer.context, setting.backend, layer.scope);
+    config = evaluateIn(layer.context, setting.config, layer.scope);
+  }
+  return {
+    type: typeof type === 'string' ? type : isUnknown(type) ? type : unknown('remote_state has no backend'),
+    config: isObjectValue(config) || isUnknown(config) ? config : unknown('remote_state has no config'),
+    file: layer.file,
+    range: setting.range,
+    headerRange: setting.headerRange,
+  };
+}
+
+/** Sources Terraform fetches (git, registry, archives): the code is not in the workspace. */
+const REMOTE_SOURCE = /^(?:[a-z0-9]+::|tfr:|https?:|git@|github\.com\/|bitbucket\.org\/|s3:|gcs:)/i;
+
+function codeDirOf(layers: readonly Layer[], dir: string, problems: EvaluatedUnit['problems']): string | undefined {
+  const found = lastWith(layers, (facts) => facts.source);
+  if (!found) return dir;
+  const [layer, attribute] = found;
+  const value = evaluateIn(layer.context, attribute, layer.scope);
+  if (typeof value !== 'string') {
+    problems.push({
+      file: layer.file,
+      range: attribute.range,
+      message: `terraform source is not known: ${reasonOf(value)}; its remote-state reads are not read`,
+    });
+    return undefined;
+  }
+  if (REMOTE_SOURCE.test(value)) return undefined;
+  // `../modules//vpc?ref=x`: `//` separates the package from a folder inside it.
+  const local = value.replace(/\?.*$/, '').replace(/\/\//g, '/');
+  return path.resolve(dir, local);
+}
+
+function inputsOf(layers: readonly Layer[]): Map<string, Value> {
+  const inputs = new Map<string, Value>();
+  for (const layer of layers) {
+    const value = evaluateIn(layer.context, layer.facts.inputs, layer.scope);
+    if (isObjectValue(value)) for (const [name, input] of Object.entries(value)) inputs.set(name, input);
+  }
+  return inputs;
+}
+
+/** Dependencies of every layer; a `dependency` block of the unit replaces an included one of the same name. */
+function dependenciesOf(layers: readonly Layer[], dir: string): UnitDependency[] {
+  const blocks = new Map<string, UnitDependency>();
+  const paths: UnitDependency[] = [];
+  for (const layer of layers) {
+    for (const block of layer.facts.dependencies) blocks.set(block.name, dependencyOf(layer, block, dir));
+    const attribute = layer.facts.dependencyPaths;
+    if (attribute) paths.push(...pathsOf(layer, attribute, dir));
+  }
+  return [...blocks.values(), ...paths];
+}
+
+function dependencyOf(layer: Layer, block: DependencyBlock, dir: string): UnitDependency {
+  const value = block.configPath ? evaluateIn(layer.context, block.configPath, layer.scope) : undefined;
+  return {
+    name: block.name,
+    kind: 'dependency',
+    dir: targetDir(value, dir, `dependency "${block.name}" has no config_path`),
+    file: layer.file,
+    range: block.range,
+    headerRange: block.headerRange,
+  };
+}
+
+/** Each entry of `dependencies { paths = [...] }`, with its own range when the list is written out. */
+function pathsOf(layer: Layer, attribute: TerragruntAttribute, dir: string): UnitDependency[] {
+  const value = evaluateIn(layer.context, attribute, layer.scope);
+  const items = attribute.expr.kind === 'tuple' ? attribute.expr.items : [];
+  if (!Array.isArray(value)) {
+    return [
+      {
+        name: 'paths',
+        kind: 'dependencies',
+        dir: targetDir(value, dir, 'dependencies paths is not a list'),
+        file: layer.file,
+        range: attribute.range,
+        headerRange: attribute.range,
+      },
+    ];
+  }
+  return value.map((entry, index) => {
+    const range = items.length === value.length ? items[index]!.range : attribute.range;
+    return {
+      name: typeof entry === 'string' ? entry : `paths[${index}]`,
+      kind: 'dependencies',
+      dir: targetDir(entry, dir, 'a dependencies path is not a string'),
+      file: layer.file,
+      range,
+      headerRange: range,
+    };
+  });
+}
+
+function targetDir(value: Value | undefined, dir: string, missing: string): string | Unknown {
+  if (value === undefined || value === null) return { unknown: true, error: true, reasons: [missing] };
+  if (typeof value === 'string') return path.resolve(dir, value);
+  return isUnknown(value) ? value : { unknown: true, error: true, reasons: [missing] };
+}
+
+/** `generate` blocks, the unit's over the included ones by name: their files, when the contents are known. */
+function generatedOf(
+  layers: readonly Layer[],
+  dir: string,
+  problems: EvaluatedUnit['problems'],
+): EvaluatedUnit['generated'] {
+  const byName = new Map<string, EvaluatedUnit['generated'][number]>();
+  for (const layer of layers) {
+    for (const block of layer.facts.generates) {
+      const name = evaluateIn(layer.context, block.path, layer.scope);
+      const contents = evaluateIn(layer.context, block.contents, layer.scope);
+      if (typeof contents === 'string') {
+        byName.set(block.name, {
+          file: path.join(dir, typeof name === 'string' ? name : `${block.name}.tf`),
+          text: contents,
+        });
+      } else if (block.name === 'backend') {
+        byName.delete(block.name);
+        problems.push({
+          file: layer.file,
+          range: block.range,
+          message: `the generated backend is not known: ${reasonOf(contents)}`,
+        });
+      }
+    }
+  }
+  return [...byName.values()];
+}
+
+/** `read_terragrunt_config`: a file's locals, inputs and attributes, evaluated with that file as the configuration; cached per unit. */
+class ConfigReader {
+  private readonly values = new Map<string, Value>();
+  private readonly reading = new Set<string>();
+
+  constructor(
+    private readonly source: UnitSource,
+    private readonly unitDir: string,
+    private readonly readFiles: Set<string>,
+  ) {}
+
+  read(file: string): Value {
+    const cached = this.values.get(file);
+    if (cached !== undefined) return cached;
+    if (this.reading.has(file)) return unknown(`read_terragrunt_config: ${path.basename(file)} reads itself`);
+    this.reading.add(file);
+    this.readFiles.add(file);
+    const facts = this.source.configOf(file) ?? EMPTY_TERRAGRUNT;
+    const context: TerragruntContext = {
+      configFile: file,
+      unitDir: this.unitDir,
+      includes: new Map(),
+      repoRoot: this.source.repoRoot,
+      exists: (candidate) => this.source.configOf(candidate) !== undefined,
+      read: (candidate) => this.read(candidate),
+    };
+    const scope = localsScope(facts, context, EMPTY_SCOPE, [], file);
+    const value: Record<string, Value> = { locals: scope.get('local') ?? {} };
+    for (const attribute of facts.attributes) value[attribute.name] = evaluateIn(context, attribute, scope);
+    value.inputs = evaluateIn(context, facts.inputs, scope);
+    this.reading.delete(file);
+    this.values.set(file, value);
+    return value;
+  }
+}
+
+function reasonOf(value: Value): string {
+  if (isUnknown(value)) return value.reasons.join('; ');
+  return `it is ${value === null ? 'null' : typeof value}, not a path`;
+}
+
+const EMPTY_TERRAGRUNT: TerragruntFile = Object.freeze(emptyTerragruntFile());

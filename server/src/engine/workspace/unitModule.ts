@@ -1,0 +1,78 @@
+import { isUnknown } from '../evaluation';
+import { parseHcl } from '../hcl';
+import type { EvaluatedUnit } from '../terragrunt';
+import { factsFromDocument, keepBody } from './fileFacts';
+import {
+  type ChildModules,
+  type EvaluatedModule,
+  evaluateModule,
+  type FileInput,
+  type ModuleBackend,
+} from './moduleEvaluation';
+
+export interface UnitInput {
+  id: string;
+  unit: EvaluatedUnit;
+  /** The `.tf` files of the unit's local Terraform code (`unit.codeDir`); empty for a remote source. */
+  code: readonly FileInput[];
+  terraformWorkspace: string | undefined;
+  backendConfig?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A Terragrunt unit as a root module: its Terraform code (local source, or its own folder)
+ * evaluated with the unit's inputs as variables and the files its `generate` blocks write; its
+ * backend from `remote_state` when it has one (Terragrunt passes it to `terraform init`), else the
+ * code's; its `dependency` blocks kept for the graph.
+ */
+export function evaluateUnitModule(input: UnitInput, children: ChildModules): EvaluatedModule {
+  const { unit } = input;
+  const generated: FileInput[] = unit.generated.map(({ file, text }) => ({
+    file,
+    facts: factsFromDocument(parseHcl(text, { keepBody })),
+  }));
+  const code = evaluateModule(
+    {
+      id: input.id,
+      dir: unit.codeDir ?? unit.dir,
+      files: [...input.code.filter((file) => !generated.some((own) => own.file === file.file)), ...generated],
+      varFiles: [],
+      backendFiles: [],
+      terraformWorkspace: input.terraformWorkspace,
+      variables: unit.inputs,
+      backendConfig: input.backendConfig,
+    },
+    children,
+  );
+  const problems = [...unit.problems, ...code.problems];
+  return {
+    id: input.id,
+    dir: unit.dir,
+    kind: 'unit',
+    backend: remoteStateBackend(unit, problems) ?? code.backend,
+    // Terragrunt runs terraform in a copy of the code: local paths are the unit's.
+    references: code.references.map((reference) => ({ ...reference, cwd: unit.dir })),
+    dependencies: unit.dependencies,
+    problems,
+  };
+}
+
+function remoteStateBackend(unit: EvaluatedUnit, problems: EvaluatedModule['problems']): ModuleBackend | undefined {
+  const backend = unit.backend;
+  if (!backend) return undefined;
+  if (isUnknown(backend.type)) {
+    problems.push({
+      file: backend.file,
+      range: backend.headerRange,
+      message: `remote_state backend is not known: ${backend.type.reasons.join('; ')}`,
+    });
+    return undefined;
+  }
+  return {
+    type: backend.type,
+    file: backend.file,
+    range: backend.range,
+    headerRange: backend.headerRange,
+    configs: [{ config: backend.config, from: undefined }],
+  };
+}

@@ -131,6 +131,7 @@ describe('run states in the language server', () => {
     ]);
     assert.deepEqual(result.execution, {
       binary: 'terraform',
+      terragrunt: 'terragrunt',
       parallelism: 0,
       initArgs: [],
       planArgs: [],

@@ -38,6 +38,9 @@ let work: string;
 let git: (...args: string[]) => string;
 /** `terrace generate` for the copy, into its `.gitlab-ci.yml`. */
 function generate(...extra: string[]) {
+  generateIn(work, ...extra);
+}
+function generateIn(dir: string, ...extra: string[]) {
   const run = spawnSync(
     process.execPath,
     [
@@ -45,11 +48,11 @@ function generate(...extra: string[]) {
       'tsx',
       'server/src/cli.ts',
       'generate',
-      work,
+      dir,
       '--ci',
       'gitlab',
       '--output',
-      path.join(work, '.gitlab-ci.yml'),
+      path.join(dir, '.gitlab-ci.yml'),
       ...extra,
     ],
     { cwd: repo, encoding: 'utf8' },
@@ -58,8 +61,11 @@ function generate(...extra: string[]) {
 }
 /** Runs gitlab-ci-local in the copy; terraform must not look for updates (offline). */
 function ciLocal(...args: string[]) {
+  return ciLocalIn(work, ...args);
+}
+function ciLocalIn(dir: string, ...args: string[]) {
   return spawnSync(node24, [gitlabCiLocal, ...args], {
-    cwd: work,
+    cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
     timeout: 240_000,
@@ -207,5 +213,57 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
     assert.equal(none.status, 0, none.stderr);
     assert.match(none.stdout, /PASS\s+no-changes/);
     assert.match(none.stdout, /No Terraform module changed since main: nothing to plan or apply\./);
+  });
+});
+
+/**
+ * A Terragrunt workspace (the terragrunt-units fixture without its cycle): the pipeline passes
+ * gitlab-ci-local's schema check, its `needs:` follow the `dependency` blocks and the state reads,
+ * and a unit's jobs run terragrunt with its plan file where the apply job finds it.
+ */
+describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-terragrunt-'));
+    cpSync(path.join(repo, 'test/fixtures/terragrunt-units'), dir, { recursive: true });
+    rmSync(path.join(dir, 'live/ops'), { recursive: true });
+    generateIn(dir);
+    const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('remote', 'add', 'origin', 'git@gitlab.example.com:acme/live.git');
+    git('add', '-A');
+    git('-c', 'user.name=T', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'fixture');
+  });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--preview and --list-json: the needs follow the dependencies; units run terragrunt', () => {
+    const preview = ciLocalIn(dir, '--preview');
+    assert.equal(preview.status, 0, preview.stderr);
+    const listed = ciLocalIn(dir, '--list-json');
+    assert.equal(listed.status, 0, listed.stderr);
+    const jobs = JSON.parse(listed.stdout) as { name: string; needs: { job: string }[] }[];
+    const needs = Object.fromEntries(jobs.map((job) => [job.name, job.needs.map((need) => need.job).sort()]));
+    assert.deepEqual(needs, {
+      'plan-live-prod-network-vpc': [],
+      'apply-live-prod-network-vpc': ['plan-live-prod-network-vpc'],
+      'plan-live-prod-platform-eks': ['apply-live-prod-network-vpc'],
+      'plan-shared-dns': ['apply-live-prod-network-vpc'],
+      'apply-live-prod-platform-eks': ['plan-live-prod-platform-eks'],
+      'apply-shared-dns': ['plan-shared-dns'],
+      'plan-live-prod-apps-api': ['apply-live-prod-network-vpc', 'apply-live-prod-platform-eks', 'apply-shared-dns'],
+      'plan-live-prod-apps-worker': ['apply-live-prod-platform-eks'],
+      'apply-live-prod-apps-api': ['plan-live-prod-apps-api'],
+      'apply-live-prod-apps-worker': ['plan-live-prod-apps-worker'],
+    });
+    const pipeline = readFileSync(path.join(dir, '.gitlab-ci.yml'), 'utf8');
+    assert.match(
+      pipeline,
+      /plan-live-prod-apps-api:[\s\S]*?script:\n\s+- cd live\/prod\/apps\/api\n\s+- terragrunt init -input=false\n\s+- terragrunt plan -input=false -out="\$PWD\/plan.tfplan"/,
+    );
+    assert.match(pipeline, /apply-live-prod-apps-api:[\s\S]*?- terragrunt apply -input=false "\$PWD\/plan.tfplan"/);
+    assert.match(pipeline, /plan-shared-dns:[\s\S]*?- terraform plan -input=false -out=plan.tfplan/);
+    assert.match(pipeline, /- live\/prod\/apps\/api\/.terragrunt-cache\//);
   });
 });

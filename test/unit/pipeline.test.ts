@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { validateWorkflow } from '@action-validator/core';
@@ -315,6 +317,7 @@ gitlab:
       const deps = Array.from({ length: dependencies }, (_, i) => `dep${String(i).padStart(2, '0')}`);
       const module = (id: string, level: number, dependencies: string[]) => ({
         id,
+        kind: 'module' as const,
         path: id,
         slug: id,
         level,
@@ -365,6 +368,43 @@ describe('GitHub Actions workflow', () => {
       const state = validateWorkflow(generated.text);
       assert.deepEqual(state.errors, [], generated.text.slice(0, 400));
     }
+  });
+
+  test('Terragrunt units: valid, terragrunt installed and run in the unit jobs, terraform in the plain root’s', async () => {
+    // The fixture's ops units form a cycle: the pipeline is made of a copy without them.
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'terrace-terragrunt-workflow-'));
+    cpSync(path.join(repo, 'test/fixtures/terragrunt-units'), copy, { recursive: true });
+    rmSync(path.join(copy, 'live/ops'), { recursive: true });
+    const result = await analysis(copy);
+    rmSync(copy, { recursive: true });
+    const generated = generatePipeline(result, { ci: 'github', options: options() });
+    assert.deepEqual(validateWorkflow(generated.text).errors, []);
+    const jobs = (
+      parse(generated.text) as { jobs: Record<string, { needs?: string[]; steps: { name?: string; run?: string }[] }> }
+    ).jobs;
+    const runs = (job: string) =>
+      jobs[job]!.steps.filter((step) => step.run).map(
+        (step) => `${step.name}: ${step.run!.split(' ').slice(0, 3).join(' ')}`,
+      );
+    assert.deepEqual(runs('plan-live-prod-apps-api'), [
+      'Install Terragrunt: sudo curl -fsSL',
+      'Init: terragrunt init -input=false',
+      'Plan: terragrunt plan -input=false',
+    ]);
+    assert.equal(
+      jobs['plan-live-prod-apps-api']!.steps.find((step) => step.name === 'Plan')!.run,
+      'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
+    );
+    assert.deepEqual(runs('apply-live-prod-apps-api').at(-1), 'Apply: terragrunt apply -input=false');
+    assert.deepEqual(runs('plan-shared-dns'), [
+      'Init: terraform init -input=false',
+      'Plan: terraform plan -input=false',
+    ]);
+    assert.deepEqual(jobs['plan-live-prod-apps-api']!.needs, [
+      'apply-live-prod-network-vpc',
+      'apply-live-prod-platform-eks',
+      'apply-shared-dns',
+    ]);
   });
 
   test('the validator does catch a broken workflow (needs on a missing job)', async () => {

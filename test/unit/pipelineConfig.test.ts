@@ -33,6 +33,7 @@ discovery:
   libraryModules: [./modules/, shared/lib]
 execution:
   binary: tofu
+  terragrunt: /opt/terragrunt/bin/terragrunt
   parallelism: 4
   initArgs: [-upgrade]
   planArgs: [-refresh=false]
@@ -63,6 +64,7 @@ github:
     assert.deepEqual(pipeline.libraryModules, ['modules', 'shared/lib']);
     assert.deepEqual(pipeline.execution, {
       binary: 'tofu',
+      terragrunt: '/opt/terragrunt/bin/terragrunt',
       parallelism: 4,
       initArgs: ['-upgrade'],
       planArgs: ['-refresh=false'],

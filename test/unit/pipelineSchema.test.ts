@@ -49,7 +49,7 @@ function unknownKeys(value: unknown, node: Schema, at: string): string[] {
 const FULL = `
 discovery: { mode: pattern, pattern: "{service}/{env}", exclude: [a], include: [b], backendConfigFiles: ["*.tfbackend"], libraryModules: [modules] }
 terraformWorkspace: default
-execution: { binary: tofu, parallelism: 2, initArgs: [], planArgs: [], env: { A: b }, retries: 2, init: always }
+execution: { binary: tofu, terragrunt: /opt/tg/terragrunt, parallelism: 2, initArgs: [], planArgs: [], env: { A: b }, retries: 2, init: always }
 gitlab:
   path: ci.yml
   stagePrefix: deploy

@@ -29,6 +29,8 @@ export interface PipelineOptions {
 
 export interface ExecutionOptions {
   binary: 'terraform' | 'tofu';
+  /** The command that runs Terragrunt units: `terragrunt`, or a path. */
+  terragrunt: string;
   /** Modules run at once by Run Plans; 0 means Terraform's default, 10. */
   parallelism: number;
   /** Extra arguments of `init`, after `-input=false`. */
@@ -108,7 +110,16 @@ export interface GithubOptions {
 
 export function defaultPipelineOptions(): PipelineOptions {
   return {
-    execution: { binary: 'terraform', parallelism: 0, initArgs: [], planArgs: [], env: {}, retries: 0, init: 'auto' },
+    execution: {
+      binary: 'terraform',
+      terragrunt: 'terragrunt',
+      parallelism: 0,
+      initArgs: [],
+      planArgs: [],
+      env: {},
+      retries: 0,
+      init: 'auto',
+    },
     gitlab: {
       path: '.gitlab-ci.yml',
       stagePrefix: 'deploy',
@@ -137,7 +148,7 @@ export function defaultPipelineOptions(): PipelineOptions {
   };
 }
 
-const EXECUTION_KEYS = ['binary', 'parallelism', 'initArgs', 'planArgs', 'env', 'retries', 'init'];
+const EXECUTION_KEYS = ['binary', 'terragrunt', 'parallelism', 'initArgs', 'planArgs', 'env', 'retries', 'init'];
 
 export function readExecution(
   section: ConfigRecord,
@@ -150,6 +161,9 @@ export function readExecution(
     switch (key) {
       case 'binary':
         options.binary = oneOf(value, at, file, ['terraform', 'tofu']);
+        break;
+      case 'terragrunt':
+        options.terragrunt = nonEmptyString(value, at, file);
         break;
       case 'parallelism':
         options.parallelism = integer(value, at, file, 0);

@@ -1,4 +1,5 @@
 import type { ConfigRecord, ExecutionOptions, GithubOptions } from '../config';
+import { jobCommands } from './jobCommands';
 import {
   type CiFile,
   jobNames,
@@ -49,24 +50,18 @@ function* moduleJobs(
   execution: ExecutionOptions,
 ): Generator<[string, ConfigRecord]> {
   const apply = !github.planOnly;
-  const binary = execution.binary;
   // The steps every job repeats, written once by the YAML writer and reused (copies: constants are frozen).
   const checkout = yamlConstant({ uses: 'actions/checkout@v4' });
-  const setup = (github.setupSteps ?? defaultSetupSteps(binary)).map((step) => yamlConstant(structuredClone(step)));
-  const initStep = yamlConstant({
-    name: 'Init',
-    run: [binary, 'init', '-input=false', ...execution.initArgs].join(' '),
-  });
-  const planStep = yamlConstant({
-    name: 'Plan',
-    run: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
-  });
-  const applyStep = yamlConstant({ name: 'Apply', run: `${binary} apply -input=false plan.tfplan` });
+  const setup = (github.setupSteps ?? defaultSetupSteps(execution.binary)).map((step) =>
+    yamlConstant(structuredClone(step)),
+  );
+  const steps = { module: kindSteps('module', execution), unit: kindSteps('unit', execution) };
   const namesOf = jobNames(plan);
 
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
+      const own = steps[module.kind];
       const needs = module.dependencies.map((dep) => (apply ? namesOf.get(dep)!.apply : namesOf.get(dep)!.plan));
       yield [
         names.plan,
@@ -80,8 +75,9 @@ function* moduleJobs(
           steps: [
             checkout,
             ...setup,
-            initStep,
-            planStep,
+            ...own.setup,
+            own.init,
+            own.plan,
             {
               name: 'Upload the plan',
               uses: 'actions/upload-artifact@v4',
@@ -94,6 +90,7 @@ function* moduleJobs(
     if (!apply) continue;
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
+      const own = steps[module.kind];
       const environment = github.autoApprove ? undefined : environmentName(github.environment, module);
       yield [
         names.apply,
@@ -113,14 +110,32 @@ function* moduleJobs(
               uses: 'actions/download-artifact@v4',
               with: { name: names.plan, path: module.path },
             },
-            initStep,
-            applyStep,
+            ...own.setup,
+            own.init,
+            own.apply,
           ],
         },
       ];
     }
   }
 }
+
+/** The init, plan and apply steps of a module or a unit; a unit's job installs Terragrunt first. */
+function kindSteps(kind: 'module' | 'unit', execution: ExecutionOptions) {
+  const commands = jobCommands(kind, execution);
+  return {
+    setup: kind === 'unit' && execution.terragrunt === 'terragrunt' ? [TERRAGRUNT_SETUP] : [],
+    init: yamlConstant({ name: 'Init', run: commands.init }),
+    plan: yamlConstant({ name: 'Plan', run: commands.plan }),
+    apply: yamlConstant({ name: 'Apply', run: commands.apply }),
+  };
+}
+
+/** Terragrunt has no official setup action: its release binary, installed on the runner's PATH. */
+const TERRAGRUNT_SETUP = yamlConstant({
+  name: 'Install Terragrunt',
+  run: 'sudo curl -fsSL -o /usr/local/bin/terragrunt https://github.com/gruntwork-io/terragrunt/releases/latest/download/terragrunt_linux_amd64 && sudo chmod +x /usr/local/bin/terragrunt',
+});
 
 /** The official setup action of the binary, without the wrapper that rewrites its output. */
 function defaultSetupSteps(binary: ExecutionOptions['binary']): ConfigRecord[] {

@@ -1,4 +1,5 @@
 import type { ConfigRecord, ExecutionOptions, GitlabJobKey, GitlabJobSettings, GitlabOptions } from '../config';
+import { jobCommands } from './jobCommands';
 import {
   type CiFile,
   type JobNames,
@@ -68,16 +69,14 @@ function* moduleJobs(
     plan: jobSettings(gitlab, 'plan', undefined),
     apply: jobSettings(gitlab, 'apply', applyGate),
   };
-  const binary = execution.binary;
-  const init = [binary, 'init', '-input=false', ...execution.initArgs].join(' ');
-  const planCommand = [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' ');
-  const applyCommand = `${binary} apply -input=false plan.tfplan`;
+  const commands = { module: jobCommands('module', execution), unit: jobCommands('unit', execution) };
   const namesOf = jobNames(plan);
 
   for (const { level, modules } of modulesByLevel(plan)) {
     const planStage = stageName(gitlab, 'plan', level);
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
+      const run = commands[module.kind];
       const needs = module.dependencies.map((dep) => {
         const waitFor = namesOf.get(dep)!;
         return { job: apply ? waitFor.apply : waitFor.plan, artifacts: false };
@@ -88,10 +87,10 @@ function* moduleJobs(
           stage: planStage,
           // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
           needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
-          script: [`cd ${shellWord(module.path)}`, init, planCommand],
+          script: [`cd ${shellWord(module.path)}`, run.init, run.plan],
           artifacts: planArtifacts(module, names, settings.plan.artifacts),
           gate: undefined,
-          cache: gitlab.cache,
+          cache: gitlab.cache ? run.cacheDir : undefined,
         }),
       ];
     }
@@ -99,15 +98,16 @@ function* moduleJobs(
     const applyStage = stageName(gitlab, 'apply', level);
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
+      const run = commands[module.kind];
       yield [
         names.apply,
         job(module, names, settings.apply, {
           stage: applyStage,
           needs: [{ job: names.plan, artifacts: true }],
-          script: [`cd ${shellWord(module.path)}`, init, applyCommand],
+          script: [`cd ${shellWord(module.path)}`, run.init, run.apply],
           artifacts: settings.apply.artifacts,
           gate: applyGate,
-          cache: gitlab.cache,
+          cache: gitlab.cache ? run.cacheDir : undefined,
         }),
       ];
     }
@@ -122,7 +122,8 @@ interface JobParts {
   artifacts: unknown;
   /** `manual`: the job waits for a person (and blocks what needs it until then). */
   gate: 'manual' | undefined;
-  cache: boolean;
+  /** The folder (in the module's) kept between jobs, if any: `.terraform/`, a unit's `.terragrunt-cache/`. */
+  cache: string | undefined;
 }
 
 /**
@@ -167,7 +168,7 @@ function job(module: PlannedModule, names: JobNames, settings: GitlabJobSettings
     out['allow_failure'] = false;
   }
   if (parts.artifacts !== undefined) out['artifacts'] = parts.artifacts;
-  if (parts.cache) out['cache'] = { key: names.lock, paths: [joinPath(module.path, '.terraform/')] };
+  if (parts.cache) out['cache'] = { key: names.lock, paths: [joinPath(module.path, parts.cache)] };
   out['resource_group'] = names.lock;
   if (settings.environment !== undefined) out['environment'] = settings.environment;
   if (settings.interruptible !== undefined) out['interruptible'] = settings.interruptible;

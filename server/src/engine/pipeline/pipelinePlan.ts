@@ -26,6 +26,8 @@ export interface PipelinePlan {
 
 export interface PlannedModule {
   id: string;
+  /** `unit`: a Terragrunt unit, run with terragrunt. */
+  kind: 'module' | 'unit';
   /** The module's folder relative to the workspace, `/`-separated; `.` for the workspace itself. */
   path: string;
   /** The job-name part: the id with `/` (and anything but letters, digits, `_`, `-`) as `-`. */
@@ -84,6 +86,7 @@ export function planPipeline(
   const modules = chosen.map(
     (module): PlannedModule => ({
       id: module.id,
+      kind: module.kind,
       path: module.id,
       slug: slugs.get(module.id)!,
       level: module.level,

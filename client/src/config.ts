@@ -21,6 +21,7 @@ type SettingValue<K extends SettingKey> = K extends `discovery.${infer D extends
 const APPLIES: Record<SettingKey, 'live' | 'restart'> = {
   // Read by each run (Run Plans, Check Drift, Apply Saved Plans) as it starts.
   terraformPath: 'live',
+  terragruntPath: 'live',
   parallelism: 'live',
   // Read by Apply Saved Plans as it runs, and by the server for each computation of run states.
   planMaxAge: 'live',
@@ -63,6 +64,10 @@ export class Config {
 
   get terraformPath(): string {
     return this.get('terraformPath');
+  }
+
+  get terragruntPath(): string {
+    return this.get('terragruntPath');
   }
 
   get parallelism(): number {

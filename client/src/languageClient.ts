@@ -25,6 +25,8 @@ export function createLanguageClient(
       { scheme: 'file', pattern: '**/*.tf' },
       { scheme: 'file', pattern: '**/*.tf.json' },
       { scheme: 'file', pattern: '**/*.tfvars' },
+      // Terragrunt configurations (terragrunt.hcl, root.hcl, env.hcl, …) and backend files.
+      { scheme: 'file', pattern: '**/*.hcl' },
     ],
     outputChannel: output,
     synchronize: { configurationSection: 'terrace' },

@@ -8,7 +8,7 @@ import {
   type RunKind,
   RunPrinter,
   type RunReport,
-  resolveTerraformBinary,
+  resolveRunBinaries,
   runModules,
   TerraformNotFoundError,
 } from '../../runner/src';
@@ -192,15 +192,13 @@ export class RunPlans implements vscode.Disposable {
   ): Promise<RunOutcome> {
     // A missing binary is one clear error, before a terminal opens.
     try {
-      await resolveTerraformBinary(settings.binary, process.env, settings.binarySetting);
+      await resolveRunBinaries(targets, settings);
     } catch (error) {
       if (!(error instanceof TerraformNotFoundError)) throw error;
+      const setting = settingId(error.tool === 'terragrunt' ? 'terragruntPath' : 'terraformPath');
       void vscode.window
         .showErrorMessage(`Terrace: ${error.message}`, 'Open Settings')
-        .then(
-          (action) =>
-            action && vscode.commands.executeCommand('workbench.action.openSettings', settingId('terraformPath')),
-        );
+        .then((action) => action && vscode.commands.executeCommand('workbench.action.openSettings', setting));
       return { ran: false, reason: 'error', message: error.message };
     }
 

@@ -14,11 +14,16 @@ export function runSettingsFor(
 ): RunSettings {
   const config = Config.of(folderUri);
   const terraformPath = config.explicit('terraformPath');
+  const terragruntPath = config.explicit('terragruntPath');
   return {
     binary: terraformPath?.trim() || execution.binary,
     binarySetting: terraformPath
       ? settingId('terraformPath')
       : `${settingId('terraformPath')} (or execution.binary in .terrace.yaml)`,
+    terragrunt: terragruntPath?.trim() || execution.terragrunt,
+    terragruntSetting: terragruntPath
+      ? settingId('terragruntPath')
+      : `${settingId('terragruntPath')} (or execution.terragrunt in .terrace.yaml)`,
     parallelism: parallelism ?? config.explicit('parallelism') ?? execution.parallelism,
     initArgs: execution.initArgs,
     planArgs: execution.planArgs,

@@ -11,6 +11,7 @@ export {
   type RunRequest,
   type RunSettings,
   type RunTarget,
+  resolveRunBinaries,
   runModules,
 } from './runModules';
 export { formatDuration, idColor, orderByDependencies, RunPrinter, resultText, summaryRowModule } from './runReport';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The files whose content a plan depends on: Terraform sources, variables, backend settings, provider locks. */
-const PLAN_INPUT = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json|\.tfbackend)$|^\.terraform\.lock\.hcl$/;
+/** The files whose content a plan depends on: Terraform sources, variables, backend settings (`.hcl` ones too), provider locks, Terragrunt configurations. */
+const PLAN_INPUT = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json|\.tfbackend|\.hcl)$/;
 
 /**
  * The state of a module's files, as one hash: every plan input in the module's folder and in the

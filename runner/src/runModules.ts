@@ -33,6 +33,8 @@ export type RunKind = 'plan' | 'drift' | 'apply';
 /** A module to run: where it is, what its fingerprint covers, what it depends on. */
 export interface RunTarget {
   id: string;
+  /** `unit`: a Terragrunt unit, run with terragrunt (which runs terraform); undefined: a root module. */
+  kind?: 'module' | 'unit';
   /** Absolute folder. */
   dir: string;
   /** Folders of the local child modules it calls (part of its fingerprint). */
@@ -46,6 +48,10 @@ export interface RunSettings {
   binary: string;
   /** Named in the message when the binary is missing. */
   binarySetting?: string;
+  /** What runs Terragrunt units: `terragrunt` or a path (`terrace.terragruntPath` / `execution.terragrunt`). */
+  terragrunt?: string;
+  /** Named in the message when terragrunt is missing. */
+  terragruntSetting?: string;
   /** As `-parallelism`: 0 or undefined = 10; negative is an error. */
   parallelism?: number;
   initArgs?: string[];
@@ -115,13 +121,18 @@ export async function runModules(request: RunRequest): Promise<RunReport> {
   const { root, settings, kind } = request;
   const parallelism = effectiveParallelism(settings.parallelism);
   const env = terraformEnv(settings.env);
-  const binary = await resolveTerraformBinary(settings.binary, env, settings.binarySetting);
+  const { binary, terragrunt } = await resolveRunBinaries(request.targets, settings, env);
+  // Terragrunt runs the same terraform as the run's modules, unless the environment says otherwise.
+  if (terragrunt) {
+    env.TG_TF_PATH ??= binary.path;
+    env.TERRAGRUNT_TFPATH ??= binary.path;
+  }
   const byId = new Map(request.targets.map((target) => [target.id, target]));
   const graph = { dependencies: (id: string) => byId.get(id)?.dependencies ?? [] };
   checkRunnable(graph, byId.keys());
   const commit = await gitHead(root);
   const run = createRunDir(root);
-  const context: ModuleContext = { request, binary, env, commit, runDir: run.dir, runId: run.id };
+  const context: ModuleContext = { request, binary, terragrunt, env, commit, runDir: run.dir, runId: run.id };
   request.onStart?.({ runId: run.id, runDir: run.dir, binary, parallelism });
   const result = await runScheduled<ModuleOutcome>({
     graph,
@@ -139,15 +150,49 @@ export async function runModules(request: RunRequest): Promise<RunReport> {
 interface ModuleContext {
   request: RunRequest;
   binary: TerraformBinary;
+  /** Found only when a target is a Terragrunt unit. */
+  terragrunt: TerraformBinary | undefined;
   env: NodeJS.ProcessEnv;
   commit: string | undefined;
   runDir: string;
   runId: string;
 }
 
-/** Terraform's environment for unattended runs, then the workspace's `execution.env`. */
+/** Terraform's (and Terragrunt's) environment for unattended runs, then the workspace's `execution.env`. */
 export function terraformEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', ...extra };
+  return {
+    ...process.env,
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    TG_NON_INTERACTIVE: 'true',
+    TERRAGRUNT_NON_INTERACTIVE: 'true',
+    ...extra,
+  };
+}
+
+/**
+ * The binaries a run needs: terraform, and terragrunt when a target is a Terragrunt unit. A missing
+ * one is one clear error (`TerraformNotFoundError`) before anything starts, naming the units that
+ * need terragrunt.
+ */
+export async function resolveRunBinaries(
+  targets: readonly RunTarget[],
+  settings: RunSettings,
+  env: NodeJS.ProcessEnv = terraformEnv(settings.env),
+): Promise<{ binary: TerraformBinary; terragrunt: TerraformBinary | undefined }> {
+  const binary = await resolveTerraformBinary(settings.binary, env, settings.binarySetting);
+  const units = targets.filter((target) => target.kind === 'unit').map((target) => target.id);
+  if (units.length === 0) return { binary, terragrunt: undefined };
+  const named = units.length > 3 ? `${units.slice(0, 3).join(', ')} and ${units.length - 3} more` : units.join(', ');
+  const terragrunt = await resolveTerraformBinary(
+    settings.terragrunt ?? 'terragrunt',
+    env,
+    settings.terragruntSetting ?? 'execution.terragrunt',
+    ['--version'],
+    `the Terragrunt unit${units.length === 1 ? '' : 's'} ${named}`,
+    'terragrunt',
+  );
+  return { binary, terragrunt };
 }
 
 async function runOne(
@@ -175,8 +220,10 @@ async function runOne(
   const log = createWriteStream(logFile, { flags: 'a' });
   const module = new ModuleRun(context, target, signal, log, lock);
   try {
+    const versions =
+      target.kind === 'unit' ? `${context.terragrunt!.version}, ${context.binary.version}` : context.binary.version;
     module.note(
-      `# ${kind} of ${target.id}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${new Date().toISOString()}, ${context.binary.version}`,
+      `# ${kind} of ${target.id}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${new Date().toISOString()}, ${versions}`,
     );
     return kind === 'apply' ? await module.apply(logFile) : await module.plan(dir, logFile);
   } finally {
@@ -199,6 +246,16 @@ class ModuleRun {
     private readonly lock: ModuleLock,
   ) {}
 
+  /** What runs this module's commands: terragrunt for a unit (it runs terraform in its copy of the code), else terraform. */
+  private get runner(): TerraformBinary {
+    return this.target.kind === 'unit' ? this.context.terragrunt! : this.context.binary;
+  }
+
+  /** `terraform plan`, `terragrunt plan`: a step as the status line names it. */
+  private step(command: string): string {
+    return `${this.target.kind === 'unit' ? 'terragrunt' : 'terraform'} ${command}`;
+  }
+
   note(line: string): void {
     this.log.write(`${line}\n`);
   }
@@ -217,11 +274,12 @@ class ModuleRun {
   private async terraform(args: string[], quiet = false): Promise<TerraformExit> {
     // Paths inside the workspace are shown relative to it.
     const root = this.context.request.root + path.sep;
-    const shown = [path.basename(this.context.binary.path), ...args.map((arg) => arg.split(root).join(''))].join(' ');
+    const binary = this.runner.path;
+    const shown = [path.basename(binary), ...args.map((arg) => arg.split(root).join(''))].join(' ');
     if (quiet) this.note(`$ ${shown}`);
     else this.line(`$ ${shown}`);
     return runTerraform({
-      binary: this.context.binary.path,
+      binary,
       args,
       cwd: this.target.dir,
       env: this.context.env,
@@ -245,10 +303,12 @@ class ModuleRun {
   private async initIfNeeded(record: ModuleRecord | undefined): Promise<{ ok: false; message: string } | undefined> {
     const mode = this.context.request.settings.init ?? 'auto';
     const lockHash = fileChecksum(path.join(this.target.dir, '.terraform.lock.hcl')) ?? null;
+    // Terragrunt keeps the initialised copy of a unit's code under `.terragrunt-cache/`.
+    const initialised = this.target.kind === 'unit' ? '.terragrunt-cache' : '.terraform';
     const needed =
       mode === 'always' ||
       (mode === 'auto' &&
-        (!existsSync(path.join(this.target.dir, '.terraform')) ||
+        (!existsSync(path.join(this.target.dir, initialised)) ||
           (record?.init !== undefined && record.init.lockFileHash !== lockHash)));
     if (!needed) return undefined;
     const exit = await this.terraform([
@@ -258,7 +318,7 @@ class ModuleRun {
       ...(this.context.request.settings.initArgs ?? []),
     ]);
     this.initRan = true;
-    if (exit.code !== 0) return this.failure('terraform init', exit);
+    if (exit.code !== 0) return this.failure(this.step('init'), exit);
     const after = fileChecksum(path.join(this.target.dir, '.terraform.lock.hcl')) ?? null;
     updateModuleRecord(this.context.request.root, this.target.id, (r) => {
       r.init = { time: new Date().toISOString(), lockFileHash: after };
@@ -301,10 +361,10 @@ class ModuleRun {
       updateModuleRecord(root, this.target.id, (record) => {
         record.lastPlan = base;
       });
-      return this.failure('terraform plan', exit);
+      return this.failure(this.step('plan'), exit);
     }
     const show = await this.terraform(['show', '-json', '-no-color', planFile], true);
-    if (show.code !== 0) return this.failure('terraform show -json', show);
+    if (show.code !== 0) return this.failure(this.step('show -json'), show);
     const summary = summarizePlanJson(show.stdout);
     writeFileSync(path.join(dir, SUMMARY_FILE), `${JSON.stringify({ exitCode: exit.code, ...summary }, null, 2)}\n`);
     const changes = exit.code === 2;
@@ -361,7 +421,7 @@ class ModuleRun {
         logFile: relativeLog,
       };
     });
-    if (exit.code !== 0 || exit.cancelled) return { ...this.failure('terraform apply', exit), retryable: false };
+    if (exit.code !== 0 || exit.cancelled) return { ...this.failure(this.step('apply'), exit), retryable: false };
     return {
       ok: true,
       value: {

@@ -3,17 +3,20 @@ import { type RunSelection, selectModules } from '../../server/src/engine/run';
 import type { RunTarget } from './runModules';
 
 /**
- * The run targets of a selection: each selected module with its folder, the folders of the local
- * child modules it calls (they are part of its fingerprint) and its direct dependencies.
+ * The run targets of a selection: each selected module with its kind and folder, the folders of the
+ * local child modules it calls (they are part of its fingerprint) and its direct dependencies.
  */
 export function runTargets(result: AnalysisResult, facts: FactsSource, selection: RunSelection = {}): RunTarget[] {
   const byId = new Map(result.modules.map((module) => [module.id, module]));
   return selectModules(result.graph, selection).map((id) => {
     const module = byId.get(id)!;
+    // A unit's code elsewhere (its `terraform.source`), what that code calls and its included files count like child modules.
+    const code = (module.sourceDirs ?? []).flatMap((dir) => [dir, ...calledFolders(dir, facts)]);
     return {
       id,
+      kind: module.kind,
       dir: module.dir,
-      sourceDirs: [...calledFolders(module.dir, facts)].sort(),
+      sourceDirs: [...new Set([...calledFolders(module.dir, facts), ...code])].sort(),
       dependencies: [...result.graph.dependencies(id)].sort(),
     };
   });

@@ -5,8 +5,16 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** The terraform (or tofu) binary could not be found or does not run: one clear error before anything starts. */
-export class TerraformNotFoundError extends Error {}
+/** The terraform (or tofu, or terragrunt) binary could not be found or does not run: one clear error before anything starts. */
+export class TerraformNotFoundError extends Error {
+  constructor(
+    message: string,
+    /** Which one: its setting is where to fix it. */
+    readonly tool: 'terraform' | 'terragrunt' = 'terraform',
+  ) {
+    super(message);
+  }
+}
 
 export interface TerraformBinary {
   /** Absolute path. */
@@ -17,28 +25,34 @@ export interface TerraformBinary {
 
 /**
  * Finds the binary a run uses: `binary` is an absolute (or relative) path, or a name looked up on
- * `PATH` (`terraform`, `tofu`), and it must answer `version`. `setting` names where the value
- * came from, for the message.
+ * `PATH` (`terraform`, `tofu`, `terragrunt`), and it must answer `versionArgs`. `setting` names
+ * where the value came from, and `neededBy` what needs it, for the message.
  */
 export async function resolveTerraformBinary(
   binary: string,
   env: NodeJS.ProcessEnv = process.env,
   setting = 'terrace.terraformPath or execution.binary',
+  versionArgs: readonly string[] = ['version'],
+  neededBy?: string,
+  tool: TerraformNotFoundError['tool'] = 'terraform',
 ): Promise<TerraformBinary> {
   const found =
     binary.includes('/') || binary.includes(path.sep) ? checkFile(path.resolve(binary)) : onPath(binary, env);
+  const need = neededBy ? `, needed by ${neededBy}` : '';
   if (!found)
     throw new TerraformNotFoundError(
       binary.includes('/')
-        ? `${binary} does not exist or is not executable (set by ${setting})`
-        : `${binary} was not found on PATH; install it or set ${setting} to its path`,
+        ? `${binary} does not exist or is not executable (set by ${setting})${need}`
+        : `${binary} was not found on PATH${need}; install it or set ${setting} to its path`,
+      tool,
     );
   try {
-    const { stdout } = await run(found, ['version'], { env, timeout: 30_000 });
+    const { stdout } = await run(found, [...versionArgs], { env, timeout: 30_000 });
     return { path: found, version: stdout.split('\n')[0]!.trim() };
   } catch (error) {
     throw new TerraformNotFoundError(
-      `${found} did not answer 'version': ${error instanceof Error ? error.message : String(error)}`,
+      `${found} did not answer '${versionArgs.join(' ')}': ${error instanceof Error ? error.message : String(error)}`,
+      tool,
     );
   }
 }

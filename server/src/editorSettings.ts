@@ -14,6 +14,7 @@ export function receivedSettings(raw: unknown): ReceivedSettings {
   if (!isRecord(raw)) return {};
   const settings: ReceivedSettings = {};
   if (typeof raw.terraformPath === 'string') settings.terraformPath = raw.terraformPath;
+  if (typeof raw.terragruntPath === 'string') settings.terragruntPath = raw.terragruntPath;
   if (typeof raw.parallelism === 'number') settings.parallelism = raw.parallelism;
   if (typeof raw.planMaxAge === 'number') settings.planMaxAge = raw.planMaxAge;
   if (typeof raw.driftCheckInterval === 'number') settings.driftCheckInterval = raw.driftCheckInterval;

@@ -136,6 +136,8 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
       settings: {
         binary: flags.binary ?? execution.binary,
         binarySetting: flags.binary ? '--binary' : 'execution.binary in .terrace.yaml, or --binary',
+        terragrunt: execution.terragrunt,
+        terragruntSetting: 'execution.terragrunt in .terrace.yaml',
         parallelism: parallelism ?? execution.parallelism,
         initArgs: execution.initArgs,
         planArgs: execution.planArgs,

@@ -108,6 +108,8 @@ export interface GraphModel {
 export interface TerraceSettings {
   /** The binary Run Plans runs; where set, it overrides `execution.binary` of `.terrace.yaml`. */
   terraformPath: string;
+  /** What Run Plans runs Terragrunt units with; where set, it overrides `execution.terragrunt`. */
+  terragruntPath: string;
   /** Modules Run Plans runs at once; where set, it overrides `execution.parallelism`. */
   parallelism: number;
   /** Hours after which a plan is too old (0 = no limit). */
@@ -238,6 +240,8 @@ export interface RunTargetsParams {
 }
 export interface RunTargetWire {
   id: string;
+  /** `unit`: a Terragrunt unit, run with terragrunt; undefined: a root module. */
+  kind?: 'module' | 'unit';
   /** Absolute folder of the module. */
   dir: string;
   /** Folders of the local child modules it calls (they count for its run state). */

@@ -379,3 +379,101 @@ data "terraform_remote_state" "dns" {
     }
   });
 });
+
+describe('Terragrunt units: test/fixtures/terragrunt-units', () => {
+  const root = fixture('terragrunt-units');
+  const vpc = path.join(root, 'live/prod/network/vpc/terragrunt.hcl');
+  const eks = path.join(root, 'live/prod/platform/eks/terragrunt.hcl');
+  const api = path.join(root, 'live/prod/apps/api/terragrunt.hcl');
+  const worker = path.join(root, 'live/prod/apps/worker/terragrunt.hcl');
+  const dns = path.join(root, 'shared/dns/main.tf');
+  const alpha = path.join(root, 'live/ops/alpha/terragrunt.hcl');
+  let client: LspTestClient;
+  before(async () => {
+    client = await started(root);
+  });
+  after(() => client.dispose());
+
+  test('definition from a dependency block lands on the unit’s terragrunt.hcl', async () => {
+    const locations = (await client.connection.sendRequest('textDocument/definition', {
+      textDocument: { uri: uri(eks) },
+      position: pos(9, 4),
+    })) as Location[];
+    assert.deepEqual(locations, [{ uri: uri(vpc), range: { start: pos(0, 0), end: pos(0, 0) } }]);
+  });
+
+  test('references from a unit (the first line of its terragrunt.hcl): every dependency and state read of it', async () => {
+    const locations = (await client.connection.sendRequest('textDocument/references', {
+      textDocument: { uri: uri(vpc) },
+      position: pos(0, 3),
+      context: { includeDeclaration: false },
+    })) as Location[];
+    assert.deepEqual(
+      locations.map((location) => [path.relative(root, new URL(location.uri).pathname), location.range.start.line]),
+      [
+        ['live/prod/apps/api/terragrunt.hcl', 15],
+        ['live/prod/platform/eks/terragrunt.hcl', 8],
+        ['shared/dns/main.tf', 9],
+      ],
+    );
+    assert.ok(readFileSync(dns, 'utf8').split('\n')[9]!.startsWith('data "terraform_remote_state" "vpc"'));
+  });
+
+  test('hover and code lens on the unit: a Terragrunt unit, its level and neighbours', async () => {
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: uri(api) },
+      position: pos(0, 2),
+    })) as Hover;
+    const value = (hover.contents as { value: string }).value;
+    assert.match(value, /^\*\*Terragrunt unit `live\/prod\/apps\/api`\*\* · level 2\n/);
+    assert.match(value, /Writes `s3:\/\/acme-tg-state\/live\/prod\/apps\/api\/terraform\.tfstate`/);
+    assert.match(value, /Depends on \(3\): \[live\/prod\/network\/vpc\]/);
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
+      textDocument: { uri: uri(api) },
+    })) as CodeLens[];
+    assert.deepEqual(
+      lenses.map((lens) => [lens.range.start.line, lens.command?.title]),
+      [[0, 'level 2 · 3 dependencies · 0 dependents']],
+    );
+  });
+
+  test('the missing unit and the cycle in the published diagnostics', async () => {
+    const [missing] = await diagnosticsFor(client, worker, (list) => list.length > 0);
+    assert.deepEqual(
+      { code: missing!.code, severity: missing!.severity, line: missing!.range.start.line, message: missing!.message },
+      {
+        code: 'missing-unit',
+        severity: 1,
+        line: 13,
+        message: '../queue is not a Terragrunt unit of this workspace (no terragrunt.hcl there)',
+      },
+    );
+    const [cycle] = await diagnosticsFor(client, alpha, (list) => list.length > 0);
+    assert.equal(cycle!.message, 'Circular dependency: live/ops/alpha -> live/ops/beta -> live/ops/alpha');
+    assert.deepEqual(
+      cycle!.relatedInformation!.map((info) => info.message),
+      ['live/ops/beta: dependency.alpha depends on live/ops/alpha'],
+    );
+  });
+
+  test('an unsaved edit of the included root.hcl re-keys the units; the plain root that read the old key loses its edge', async () => {
+    const rootHcl = path.join(root, 'root.hcl');
+    const original = readFileSync(rootHcl, 'utf8');
+    const docUri = await client.open(rootHcl, original);
+    await client.change(
+      docUri,
+      original.replace(
+        '${path_relative_to_include()}/terraform.tfstate',
+        'units/${path_relative_to_include()}.tfstate',
+      ),
+      2,
+    );
+    const unwritten = await latestDiagnostics(client, dns, (list) => list.some((d) => d.code === 'unwritten-state'));
+    assert.match(
+      String(unwritten[0]!.message),
+      /No module in this workspace writes s3:\/\/acme-tg-state\/live\/prod\/network\/vpc\/terraform\.tfstate/,
+    );
+    await client.change(docUri, original, 3);
+    assert.deepEqual(await latestDiagnostics(client, dns, (list) => list.length === 0), []);
+  });
+});

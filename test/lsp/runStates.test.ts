@@ -118,12 +118,14 @@ describe('run states in the language server', () => {
     assert.deepEqual(result.targets, [
       {
         id: 'app/api',
+        kind: 'module',
         dir: path.join(root, 'app/api'),
         sourceDirs: [],
         dependencies: ['data/db', 'platform/eks'],
       },
       {
         id: 'data/db',
+        kind: 'module',
         dir: path.join(root, 'data/db'),
         sourceDirs: [path.join(root, 'modules/labels')],
         dependencies: ['network/vpc'],

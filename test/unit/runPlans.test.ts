@@ -25,6 +25,7 @@ import {
   type RunSettings,
   type RunTarget,
   readRunState,
+  resolveRunBinaries,
   runModules,
   runTargets,
   TerraformNotFoundError,
@@ -300,6 +301,49 @@ describe('run plans with the real terraform', () => {
         'tofu-not-installed-here was not found on PATH; install it or set terrace.terraformPath or execution.binary to its path',
     });
     assert.ok(!existsSync(path.join(root, '.terrace')));
+  });
+
+  test('Terragrunt units run with terragrunt: when it is not installed, the run says so and names the units, before anything starts', async () => {
+    const root = path.join(scratch, `terragrunt-${++copies}`);
+    cpSync(path.join(repo, 'test/fixtures/terragrunt-units'), root, { recursive: true });
+    rmSync(path.join(root, 'live/ops'), { recursive: true });
+    const targets = await targetsOf(root);
+    assert.deepEqual(
+      targets.map((target) => [target.id, target.kind]),
+      [
+        ['live/prod/apps/api', 'unit'],
+        ['live/prod/apps/worker', 'unit'],
+        ['live/prod/network/vpc', 'unit'],
+        ['live/prod/platform/eks', 'unit'],
+        ['shared/dns', 'module'],
+      ],
+    );
+    // The unit's code and its included configuration count for its plan, like a child module.
+    assert.deepEqual(targets[2]!.sourceDirs, [root, path.join(root, 'live/prod'), path.join(root, 'modules/vpc')]);
+    const env = {
+      PATH: path.dirname(spawnSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).stdout.trim()),
+    };
+    const original = process.env.PATH;
+    process.env.PATH = env.PATH;
+    try {
+      await assert.rejects(runModules({ root, targets, kind: 'plan', settings: settings() }), (error: unknown) => {
+        assert.ok(error instanceof TerraformNotFoundError);
+        assert.equal(error.tool, 'terragrunt');
+        assert.equal(
+          error.message,
+          'terragrunt was not found on PATH, needed by the Terragrunt units live/prod/apps/api, live/prod/apps/worker, live/prod/network/vpc and 1 more; install it or set execution.terragrunt to its path',
+        );
+        return true;
+      });
+      // A selection of plain roots needs no terragrunt.
+      const plain = targets.filter((target) => target.kind === 'module');
+      const binaries = await resolveRunBinaries(plain, settings({ terragrunt: '/nonexistent/terragrunt' }));
+      assert.equal(binaries.terragrunt, undefined);
+      assert.match(binaries.binary.version, /^(Terraform|OpenTofu) v/);
+    } finally {
+      process.env.PATH = original;
+    }
+    assert.ok(!existsSync(path.join(root, '.terrace')), 'nothing was written before the refusal');
   });
 
   test('modules in a cycle are refused up front with the cycle path', async () => {

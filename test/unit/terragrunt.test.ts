@@ -22,7 +22,7 @@ function source(files: Record<string, string>) {
   const facts = new Map<string, TerragruntFile>(
     Object.entries(files).map(([name, text]) => [path.join('/repo', name), terragruntFileFacts(parseHcl(text))]),
   );
-  return { repoRoot: '/repo', configOf: (file: string) => facts.get(file) };
+  return { workspaceRoot: '/repo', gitRoots: [], configOf: (file: string) => facts.get(file) };
 }
 
 describe('Terragrunt configuration evaluated like Terragrunt', () => {
@@ -129,6 +129,15 @@ remote_state {
     assert.equal(codeOf('terraform { source = "../modules//vpc?ref=v1" }'), '/repo/modules/vpc');
     assert.equal(codeOf('terraform { source = "${get_repo_root()}/modules/eks" }'), '/repo/modules/eks');
     assert.equal(codeOf('inputs = {}'), '/repo/a');
+    const inRepository = {
+      ...source({ 'infra/a/terragrunt.hcl': 'terraform { source = "${get_repo_root()}/modules/eks" }' }),
+      gitRoots: ['/', '/repo/infra'],
+    };
+    assert.equal(
+      evaluateUnit('/repo/infra/a/terragrunt.hcl', inRepository).codeDir,
+      '/repo/infra/modules/eks',
+      'the innermost Git working tree',
+    );
     assert.equal(codeOf('terraform { source = "git::https://example.com/modules.git//vpc?ref=v1" }'), undefined);
     assert.equal(codeOf('terraform { source = "tfr:///terraform-aws-modules/vpc/aws?version=5.0.0" }'), undefined);
   });

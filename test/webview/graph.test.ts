@@ -198,6 +198,43 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('Terragrunt units are drawn with round corners, say so in their subtitle and label, and the legend explains them', async () => {
+    const plain = await browser.open();
+    await plain.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    assert.equal(await plain.page.locator('.legend li.unit-legend').isHidden(), true, 'no unit, no legend row');
+    const graph: GraphModel = {
+      ...dag,
+      modules: dag.modules.map((m) => (m.id === VPC || m.id === EKS ? { ...m, kind: 'unit' } : m)),
+    };
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    const units = await webview.page.locator('svg.graph g.node.unit').evaluateAll((nodes) =>
+      nodes.map((n) => ({
+        id: n.getAttribute('data-id'),
+        radius: n.querySelector('rect.node-box')?.getAttribute('rx'),
+        detail: n.querySelector('.node-detail')?.textContent,
+      })),
+    );
+    assert.deepEqual(
+      units.sort((a, b) => String(a.id).localeCompare(String(b.id))),
+      [
+        { id: VPC, radius: '14', detail: 'terragrunt · network · prod · eu-west-1' },
+        { id: EKS, radius: '14', detail: 'terragrunt · platform · prod · eu-west-1' },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    assert.equal(await node(webview, API).locator('rect.node-box').getAttribute('rx'), '4');
+    assert.match(
+      (await node(webview, VPC).getAttribute('aria-label')) ?? '',
+      /^Terragrunt unit network\/prod\/eu-west-1\/vpc, level 0/,
+    );
+    assert.equal(await webview.page.locator('.legend li.unit-legend').isHidden(), false);
+    assert.match(
+      (await webview.page.locator('.legend li.unit-legend').textContent()) ?? '',
+      /Terragrunt unit \(runs with terragrunt\)/,
+    );
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('inferred edges are drawn dashed, ambiguous ones dotted, and the legend says what each means', async () => {
     const graph: GraphModel = {
       ...dag,

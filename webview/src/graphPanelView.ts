@@ -221,6 +221,7 @@ export class GraphPanelView {
     this.applyHighlights();
     this.status.show(this.graph!, view);
     this.legend.showRunStates(!!this.graph?.modules.some((module) => module.runState));
+    this.legend.showUnits(!!this.graph?.modules.some((module) => module.kind === 'unit'));
     this.saveState();
   }
 

@@ -7,6 +7,7 @@ export class Legend {
   readonly element: HTMLElement;
   readonly toggle: HTMLButtonElement;
   private readonly runStates: HTMLElement;
+  private readonly units: HTMLElement;
 
   constructor(shown: boolean, onToggle: (shown: boolean) => void) {
     this.toggle = toggleButton('info', 'Legend', (pressed) => {
@@ -24,6 +25,10 @@ export class Legend {
         return h('span', { class: 'run-state-entry' }, svg, RUN_DISPLAY_NAMES[state]);
       }),
     );
+    // Terragrunt units, shown once the graph has one.
+    this.units = row('unit', 'Terragrunt unit (runs with terragrunt); square corners: a Terraform root module');
+    this.units.classList.add('unit-legend');
+    this.units.hidden = true;
     this.element = h(
       'aside',
       { class: 'legend', 'aria-label': 'Legend' },
@@ -36,6 +41,7 @@ export class Legend {
         row('cycle', 'dependency cycle'),
         row('problems', 'unresolved references'),
         row('group', 'collapsed group'),
+        this.units,
         this.runStates,
       ),
       h('p', {}, 'Columns are execution levels, run left to right; the modules of a column can run in parallel.'),
@@ -46,9 +52,13 @@ export class Legend {
   showRunStates(shown: boolean): void {
     this.runStates.hidden = !shown;
   }
+
+  showUnits(shown: boolean): void {
+    this.units.hidden = !shown;
+  }
 }
 
-type SampleKind = 'edge' | 'inferred' | 'ambiguous' | 'cycle' | 'problems' | 'group';
+type SampleKind = 'edge' | 'inferred' | 'ambiguous' | 'cycle' | 'problems' | 'group' | 'unit';
 
 function row(kind: SampleKind, text: string): HTMLElement {
   return h('li', {}, sample(kind), h('span', {}, text));
@@ -62,6 +72,8 @@ function sample(kind: SampleKind): SVGSVGElement {
     svgElement('circle', { r: 9 }, badge);
     const text = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
     text.textContent = '2';
+  } else if (kind === 'unit') {
+    svgElement('rect', { class: 'node-box', x: 20, y: 3, width: 40, height: 14, rx: 7 }, svg);
   } else {
     for (const offset of [4, 2, 0]) {
       svgElement(

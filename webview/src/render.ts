@@ -152,6 +152,9 @@ export function draw(
   };
 }
 
+/** A Terragrunt unit's corner radius: round enough to tell it from a root module's box at a glance. */
+const UNIT_RADIUS = 14;
+
 function drawNode(
   layer: SVGGElement,
   node: ViewNode,
@@ -160,6 +163,7 @@ function drawNode(
   groupColour: (group: string) => number,
 ): SVGGElement {
   const classes = ['node', node.kind];
+  if (node.unit) classes.push('unit');
   if (node.inCycle) classes.push('cycle');
   if (node.problems.length) classes.push('has-problems');
   if (node.problems.some((problem) => problem.kind === 'syntax')) classes.push('broken');
@@ -192,7 +196,7 @@ function drawNode(
       );
     }
   }
-  svgElement('rect', { class: 'node-box', width: NODE_WIDTH, height: NODE_HEIGHT, rx: 4 }, g);
+  svgElement('rect', { class: 'node-box', width: NODE_WIDTH, height: NODE_HEIGHT, rx: node.unit ? UNIT_RADIUS : 4 }, g);
   if (node.group !== null) {
     svgElement(
       'rect',

@@ -24,6 +24,8 @@ export interface ViewNode {
   /** The module id, or `group:<name>:<level>` for a collapsed group. */
   id: string;
   kind: 'module' | 'group';
+  /** A Terragrunt unit (run with terragrunt), drawn with round corners; never a group. */
+  unit: boolean;
   level: number;
   /** The short name: the last folder of the module, or the group's name. */
   label: string;
@@ -217,6 +219,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
         node = {
           id,
           kind: 'group',
+          unit: false,
           level: module.level,
           label: group,
           detail: '',
@@ -243,9 +246,11 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     nodes.push({
       id: module.id,
       kind: 'module',
+      unit: module.kind === 'unit',
       level: module.level,
       label,
-      detail,
+      // Said in words too: the corners alone would not tell it.
+      detail: module.kind === 'unit' ? (detail ? `terragrunt · ${detail}` : 'terragrunt') : detail,
       group,
       members: [module.id],
       inCycle: module.inCycle,

@@ -15,5 +15,6 @@ export function run(): Promise<void> {
     () => import('./config.test'),
     () => import('./serverReadiness.test'),
     () => import('./environments.test'),
+    () => import('./terragrunt.test'),
   ]);
 }

@@ -50,6 +50,8 @@ export interface ModuleSummary {
   dir: string;
   /** `unit`: a Terragrunt unit, run with terragrunt; `module`: a Terraform root module. */
   kind: 'module' | 'unit';
+  /** A unit's other folders whose files its plan depends on: its local code's (`terraform.source`), its included files'. */
+  sourceDirs?: readonly string[];
   segments: Record<string, string>;
   level: number;
   inCycle: boolean;
@@ -117,6 +119,7 @@ export class WorkspaceAnalysis {
   /** For each root id, the folders its evaluation read (itself and its local child modules). */
   private readonly readDirs = new Map<string, Set<string>>();
   private scanProblems: ScanProblem[] = [];
+  private gitRoots: string[] = [];
   /** Folders the scan could not list, relative to the root. */
   private unreadableDirs: string[] = [];
   private readProblems = new Map<string, string>();
@@ -176,6 +179,7 @@ export class WorkspaceAnalysis {
     const scan = await scanWorkspace(this.root, this.options.discovery);
     this.dirs = scan.dirs;
     this.scanProblems = scan.problems;
+    this.gitRoots = scan.gitRoots;
     this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
     this.forgetEnvironments();
     // An environment nobody names is the caller's mistake: said before any work.
@@ -335,7 +339,11 @@ export class WorkspaceAnalysis {
 
   /** The Terragrunt files of the workspace, for units' evaluation. */
   private get unitSource(): UnitSource {
-    return { repoRoot: this.root, configOf: (file) => this.files.get(file)?.facts.terragrunt };
+    return {
+      workspaceRoot: this.root,
+      gitRoots: this.gitRoots,
+      configOf: (file) => this.files.get(file)?.facts.terragrunt,
+    };
   }
 
   private units: DiscoveredUnits = { ids: new Set(), codeDirs: new Set() };
@@ -463,6 +471,7 @@ export class WorkspaceAnalysis {
       id: module.id,
       dir: module.dir,
       kind: module.kind,
+      ...(module.sourceDirs !== undefined ? { sourceDirs: module.sourceDirs } : {}),
       segments: moduleSegments(module.id, this.options.discovery.pattern),
       level: 0,
       inCycle: false,

@@ -9,7 +9,9 @@ export interface TerragruntContext {
   unitDir: string;
   /** The included file in whose context this is evaluated, by include name; `""` for an unnamed include. */
   includes: ReadonlyMap<string, string>;
-  /** The folder that holds the workspace: `get_repo_root()`, and where parent searches stop. */
+  /** The folder that holds the workspace, where parent searches stop (what lies beyond is not read). */
+  workspaceRoot: string;
+  /** `get_repo_root()`: the Git working tree around the unit, else the workspace folder. */
   repoRoot: string;
   /** Whether the workspace has this configuration file (a `.hcl` file the scan listed). */
   exists(file: string): boolean;
@@ -60,7 +62,7 @@ function slashes(relative: string): string {
 function findInParentFolders(context: TerragruntContext, args: readonly Value[]): Value {
   const name = typeof args[0] === 'string' ? args[0] : 'terragrunt.hcl';
   let dir = path.dirname(context.configFile);
-  while (dir !== context.repoRoot && dir.startsWith(context.repoRoot)) {
+  while (dir !== context.workspaceRoot && dir.startsWith(context.workspaceRoot)) {
     dir = path.dirname(dir);
     const candidate = path.join(dir, name);
     if (context.exists(candidate)) return candidate;

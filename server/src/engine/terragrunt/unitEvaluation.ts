@@ -22,7 +22,10 @@ import { type TerragruntContext, terragruntFunctions } from './terragruntFunctio
 
 /** What a unit's evaluation reads: the workspace's Terragrunt files by absolute path. */
 export interface UnitSource {
-  repoRoot: string;
+  /** The workspace folder: parent searches stop there. */
+  workspaceRoot: string;
+  /** Git working trees in and around the workspace (`get_repo_root()` is the innermost around the unit). */
+  gitRoots: readonly string[];
   /** The facts of a `.hcl` file the scan listed; undefined for any other path. */
   configOf(file: string): TerragruntFile | undefined;
 }
@@ -92,7 +95,8 @@ export function evaluateUnit(file: string, source: UnitSource): EvaluatedUnit {
     configFile,
     unitDir: dir,
     includes: files,
-    repoRoot: source.repoRoot,
+    workspaceRoot: source.workspaceRoot,
+    repoRoot: repoRootOf(dir, source),
     exists: (candidate) => source.configOf(candidate) !== undefined,
     read: (candidate) => reads.read(candidate),
   });
@@ -146,7 +150,8 @@ function includedFiles(
     configFile: file,
     unitDir: path.dirname(file),
     includes: new Map(),
-    repoRoot: source.repoRoot,
+    workspaceRoot: source.workspaceRoot,
+    repoRoot: repoRootOf(path.dirname(file), source),
     exists: (candidate) => source.configOf(candidate) !== undefined,
     read: () => unknown('read_terragrunt_config() is not evaluated in an include path'),
   };
@@ -375,7 +380,8 @@ class ConfigReader {
       configFile: file,
       unitDir: this.unitDir,
       includes: new Map(),
-      repoRoot: this.source.repoRoot,
+      workspaceRoot: this.source.workspaceRoot,
+      repoRoot: repoRootOf(this.unitDir, this.source),
       exists: (candidate) => this.source.configOf(candidate) !== undefined,
       read: (candidate) => this.read(candidate),
     };
@@ -387,6 +393,14 @@ class ConfigReader {
     this.values.set(file, value);
     return value;
   }
+}
+
+/** The innermost Git working tree around `dir`, else the workspace folder. */
+function repoRootOf(dir: string, source: UnitSource): string {
+  let best: string | undefined;
+  for (const root of source.gitRoots)
+    if ((dir === root || dir.startsWith(root + path.sep)) && (!best || root.length > best.length)) best = root;
+  return best ?? source.workspaceRoot;
 }
 
 function reasonOf(value: Value): string {

@@ -91,6 +91,8 @@ export interface EvaluatedModule {
   references: Reference[];
   /** A unit's `dependency` blocks and `dependencies` paths: edges by folder, not by state. */
   dependencies: readonly UnitDependency[];
+  /** A unit's other folders whose files its plan depends on: its local code's, its included and read files'. */
+  sourceDirs?: readonly string[];
   problems: ModuleProblem[];
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { isUnknown } from '../evaluation';
 import { parseHcl } from '../hcl';
 import type { EvaluatedUnit } from '../terragrunt';
@@ -53,8 +54,17 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
     // Terragrunt runs terraform in a copy of the code: local paths are the unit's.
     references: code.references.map((reference) => ({ ...reference, cwd: unit.dir })),
     dependencies: unit.dependencies,
+    sourceDirs: sourceDirs(unit),
     problems,
   };
+}
+
+/** The folders besides the unit's own whose files change its plan: its code's, its included and read files'. */
+function sourceDirs(unit: EvaluatedUnit): string[] {
+  const dirs = new Set(unit.read.map((file) => path.dirname(file)));
+  if (unit.codeDir !== undefined) dirs.add(unit.codeDir);
+  dirs.delete(unit.dir);
+  return [...dirs].sort();
 }
 
 function remoteStateBackend(unit: EvaluatedUnit, problems: EvaluatedModule['problems']): ModuleBackend | undefined {

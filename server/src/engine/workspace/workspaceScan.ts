@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
@@ -35,6 +35,8 @@ export interface ScanResult {
   problems: ScanProblem[];
   /** Folders whose entries could not be listed: a module there is unknown, so a state nobody writes may be its. */
   unreadable: string[];
+  /** Git working trees: folders of the workspace with a `.git` entry, and the one around it, if any (Terragrunt's `get_repo_root()`). */
+  gitRoots: string[];
 }
 
 /** A folder with no files listed yet. */
@@ -150,7 +152,7 @@ interface FolderLink {
  * not read again; a link out of it is read once, under the link's name; a loop is cut and reported.
  */
 export async function scanWorkspace(root: string, options: DiscoveryOptions): Promise<ScanResult> {
-  const result: ScanResult = { dirs: new Map(), problems: [], unreadable: [] };
+  const result: ScanResult = { dirs: new Map(), problems: [], unreadable: [], gitRoots: enclosingGitRoot(root) };
   const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   const visited = new Map<string, string>();
@@ -167,6 +169,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       result.unreadable.push(dir);
       return;
     }
+    if (entries.some((entry) => entry.name === '.git')) result.gitRoots.push(dir);
     const ownRules = entries.some((entry) => entry.name === '.gitignore')
       ? gitignoreRules(dir, id, rules, result)
       : rules;
@@ -225,6 +228,14 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     else walk(link.full, link.id, link.target, link.rules);
   }
   return result;
+}
+
+/** The Git working tree the workspace folder is inside of, if any (looked up once, above the folder). */
+function enclosingGitRoot(root: string): string[] {
+  for (let dir = path.dirname(path.resolve(root)); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return [dir];
+    if (path.dirname(dir) === dir) return [];
+  }
 }
 
 /** Whether `file` is inside `dir` (or is `dir`). */

@@ -35,6 +35,8 @@ export interface RunTarget {
   id: string;
   /** `unit`: a Terragrunt unit, run with terragrunt (which runs terraform); undefined: a root module. */
   kind?: 'module' | 'unit';
+  /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes the unit's folder. */
+  stackDir?: string;
   /** Absolute folder. */
   dir: string;
   /** Folders of the local child modules it calls (part of its fingerprint). */
@@ -271,7 +273,7 @@ class ModuleRun {
    * Runs one terraform command in the module's folder. Its output goes to the log and the run's
    * lines, or, with `quiet` (show -json), stdout is captured and stderr goes to the log only.
    */
-  private async terraform(args: string[], quiet = false): Promise<TerraformExit> {
+  private async terraform(args: string[], quiet = false, cwd = this.target.dir): Promise<TerraformExit> {
     // Paths inside the workspace are shown relative to it.
     const root = this.context.request.root + path.sep;
     const binary = this.runner.path;
@@ -281,7 +283,7 @@ class ModuleRun {
     return runTerraform({
       binary,
       args,
-      cwd: this.target.dir,
+      cwd,
       env: this.context.env,
       signal: this.signal,
       onLine: (text) => (quiet ? this.note(text) : this.line(text)),
@@ -297,6 +299,14 @@ class ModuleRun {
     if (exit.cancelled) return { ok: false, message: `${step} stopped` };
     const how = exit.code === null ? `was killed (${exit.signal})` : `exited ${exit.code}`;
     return { ok: false, message: `${step} ${how}${this.firstError ? `: ${this.firstError}` : ''}` };
+  }
+
+  /** A unit of a stack file whose folder is not there yet: `terragrunt stack generate` in the stack's folder. */
+  private async generateIfNeeded(): Promise<{ ok: false; message: string } | undefined> {
+    const stackDir = this.target.stackDir;
+    if (stackDir === undefined || existsSync(this.target.dir)) return undefined;
+    const exit = await this.terraform(['stack', 'generate', '--no-color'], false, stackDir);
+    return exit.code === 0 ? undefined : this.failure('terragrunt stack generate', exit);
   }
 
   /** `init -input=false` when `.terraform/` is missing or the provider lock file changed since the last init. */
@@ -330,6 +340,8 @@ class ModuleRun {
     const { root, kind, settings } = this.context.request;
     const state = readRunState(root);
     const before = state.modules[this.target.id];
+    const generateFailed = await this.generateIfNeeded();
+    if (generateFailed) return generateFailed;
     const initFailed = await this.initIfNeeded(before);
     if (initFailed) return initFailed;
     const fingerprint = moduleFingerprint(this.target.dir, this.target.sourceDirs);

@@ -15,6 +15,7 @@ export function runTargets(result: AnalysisResult, facts: FactsSource, selection
     return {
       id,
       kind: module.kind,
+      ...(module.stackDir !== undefined ? { stackDir: module.stackDir } : {}),
       dir: module.dir,
       sourceDirs: [...new Set([...calledFolders(module.dir, facts), ...code])].sort(),
       dependencies: [...result.graph.dependencies(id)].sort(),

@@ -242,6 +242,8 @@ export interface RunTargetWire {
   id: string;
   /** `unit`: a Terragrunt unit, run with terragrunt; undefined: a root module. */
   kind?: 'module' | 'unit';
+  /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes it. */
+  stackDir?: string;
   /** Absolute folder of the module. */
   dir: string;
   /** Folders of the local child modules it calls (they count for its run state). */

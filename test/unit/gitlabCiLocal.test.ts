@@ -266,4 +266,28 @@ describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
     assert.match(pipeline, /plan-shared-dns:[\s\S]*?- terraform plan -input=false -out=plan.tfplan/);
     assert.match(pipeline, /- live\/prod\/apps\/api\/.terragrunt-cache\//);
   });
+
+  test('a stack file: its units are generated before they are planned, and the needs follow their dependency', () => {
+    const stack = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-stack-'));
+    try {
+      cpSync(path.join(repo, 'test/fixtures/terragrunt-stack'), stack, { recursive: true });
+      generateIn(stack);
+      const git = (...args: string[]) => execFileSync('git', ['-C', stack, ...args], { encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('remote', 'add', 'origin', 'git@gitlab.example.com:acme/stack.git');
+      git('add', '-A');
+      git('-c', 'user.name=T', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'fixture');
+      const preview = ciLocalIn(stack, '--preview');
+      assert.equal(preview.status, 0, preview.stderr);
+      assert.match(preview.stdout, /- cd live\/prod\n\s+- terragrunt stack generate\n\s+- cd .terragrunt-stack\/vpc\n/);
+      const listed = JSON.parse(ciLocalIn(stack, '--list-json').stdout) as { name: string; needs: { job: string }[] }[];
+      const app = listed.find((job) => job.name === 'plan-live-prod--terragrunt-stack-service--terragrunt-stack-app');
+      assert.deepEqual(
+        app?.needs.map((need) => need.job),
+        ['apply-live-prod--terragrunt-stack-vpc'],
+      );
+    } finally {
+      rmSync(stack, { recursive: true, force: true });
+    }
+  });
 });

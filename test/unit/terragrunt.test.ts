@@ -3,8 +3,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parse } from 'yaml';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
-import { defaultOptions } from '../../server/src/engine/config';
+import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import {
   moduleHover,
   moduleWithBackendAt,
@@ -13,6 +14,7 @@ import {
   workspaceDiagnostics,
 } from '../../server/src/engine/features';
 import { parseHcl } from '../../server/src/engine/hcl';
+import { generatePipeline, jobSlugs } from '../../server/src/engine/pipeline';
 import { evaluateUnit, type TerragruntFile, terragruntFileFacts } from '../../server/src/engine/terragrunt';
 
 const fixture = path.join(__dirname, '..', 'fixtures', 'terragrunt-units');
@@ -253,5 +255,58 @@ describe('Terragrunt units in the workspace graph', () => {
       'live/prod/platform/eks',
     ]);
     assert.equal(workspaceDiagnostics(analysis.result()).get(worker), undefined);
+  });
+});
+
+describe('Terragrunt stacks: the units a terragrunt.stack.hcl generates', () => {
+  const root = path.join(__dirname, '..', 'fixtures', 'terragrunt-stack');
+  const VPC = 'live/prod/.terragrunt-stack/vpc';
+  const APP = 'live/prod/.terragrunt-stack/service/.terragrunt-stack/app';
+
+  test('units where terragrunt stack generate puts them, read with their values; templates and code are not units', async () => {
+    const analysis = new WorkspaceAnalysis(root, defaultOptions());
+    await analysis.load();
+    const result = analysis.result();
+    assert.deepEqual(
+      result.modules.map((module) => [
+        module.id,
+        module.kind,
+        module.backend?.address,
+        module.stackDir && path.relative(root, module.stackDir),
+      ]),
+      [
+        [APP, 'unit', `s3://acme-stack-state/${APP}/terraform.tfstate`, 'live/prod'],
+        [VPC, 'unit', `s3://acme-stack-state/${VPC}/terraform.tfstate`, 'live/prod'],
+        ['shared/monitor', 'module', 's3://acme-stack-state/shared/monitor/terraform.tfstate', undefined],
+      ],
+    );
+    // A generated unit opens at the stack file that declares it.
+    assert.equal(result.modules[1]!.firstFile, path.join(root, 'live/prod/terragrunt.stack.hcl'));
+    assert.deepEqual(
+      result.problems.map((problem) => [path.relative(root, problem.file), problem.range?.start.line, problem.message]),
+      [
+        [
+          'live/prod/terragrunt.stack.hcl',
+          20,
+          'unit "cache": its source is not in the workspace (git::https://example.com/catalog.git//units/cache?ref=v1); its units are not read',
+        ],
+      ],
+    );
+    // The app's code input comes from the nested stack's values, through the stack block's.
+    const pipeline = generatePipeline(result, { ci: 'gitlab', options: defaultPipelineOptions() });
+    const jobs = parse(pipeline.text) as Record<string, { script?: string[]; needs?: { job: string }[] }>;
+    const slugs = jobSlugs(result.modules.map((module) => module.id));
+    const slug = (id: string) => slugs.get(id)!;
+    assert.deepEqual(jobs[`plan-${slug(VPC)}`]!.script, [
+      'cd live/prod',
+      'terragrunt stack generate',
+      'cd .terragrunt-stack/vpc',
+      'terragrunt init -input=false',
+      'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
+    ]);
+    assert.deepEqual(
+      jobs[`plan-${slug(APP)}`]!.needs!.map((need) => need.job),
+      [`apply-${slug(VPC)}`],
+    );
   });
 });

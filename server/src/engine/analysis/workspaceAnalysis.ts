@@ -14,7 +14,14 @@ import {
   withDependencies,
   writerAddresses,
 } from '../state';
-import { evaluateUnit, terragruntFileFacts, UNIT_FILE, type UnitSource } from '../terragrunt';
+import {
+  evaluateUnit,
+  STACK_FILE,
+  terragruntFileFacts,
+  UNIT_FILE,
+  type UnitSource,
+  withGeneratedUnits,
+} from '../terragrunt';
 import {
   type DiscoveredUnits,
   discoverRoots,
@@ -35,6 +42,7 @@ import {
   localSource,
   mayHaveFacts,
   moduleSegments,
+  NO_UNITS,
   nestedBackendOwner,
   resolveEnvironment,
   type ScannedDir,
@@ -52,6 +60,8 @@ export interface ModuleSummary {
   kind: 'module' | 'unit';
   /** A unit's other folders whose files its plan depends on: its local code's (`terraform.source`), its included files'. */
   sourceDirs?: readonly string[];
+  /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes it. */
+  stackDir?: string;
   segments: Record<string, string>;
   level: number;
   inCycle: boolean;
@@ -315,6 +325,8 @@ export class WorkspaceAnalysis {
     if (!this.roots) {
       const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
       this.units = discoverUnits(this.dirs, this.unitSource);
+      // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
+      for (const id of this.units.generated.keys()) this.evaluated.delete(id);
       const roots = discoverRoots(this.dirs, factsOf, this.options.discovery, this.units).sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.lastGraph = undefined;
@@ -339,20 +351,24 @@ export class WorkspaceAnalysis {
 
   /** The Terragrunt files of the workspace, for units' evaluation. */
   private get unitSource(): UnitSource {
-    return {
+    const files: UnitSource = {
       workspaceRoot: this.root,
       gitRoots: this.gitRoots,
       configOf: (file) => this.files.get(file)?.facts.terragrunt,
     };
+    return withGeneratedUnits(files, this.units.generated.values());
   }
 
-  private units: DiscoveredUnits = { ids: new Set(), codeDirs: new Set() };
+  private units: DiscoveredUnits = NO_UNITS;
 
   /** A Terragrunt unit: its configuration with what it includes, then its Terraform code with its inputs. */
   private evaluatedUnit(id: string): EvaluatedModule {
-    const dir = this.dirs.get(id)!;
-    const unit = evaluateUnit(path.join(dir.dir, UNIT_FILE), this.unitSource);
-    const read = new Set<string>([dir.dir, ...unit.read.map((file) => path.dirname(file))]);
+    // A unit of a stack file lives where `terragrunt stack generate` puts it; its configuration is its source's.
+    const generated = this.units.generated.get(id);
+    const folder = generated?.dir ?? this.dirs.get(id)!.dir;
+    const unit = evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
+    const read = new Set<string>([folder, ...unit.read.map((file) => path.dirname(file))]);
+    if (generated) read.add(path.dirname(generated.source));
     const code = unit.codeDir === undefined ? undefined : this.dirOf(unit.codeDir);
     if (unit.codeDir !== undefined) read.add(unit.codeDir);
     const module = evaluateUnitModule(
@@ -436,8 +452,9 @@ export class WorkspaceAnalysis {
     const numbers = this.rootNumbers;
     const units = this.units.ids;
     const unitAt = (dir: string): string | undefined => {
-      const id = this.dirOf(dir)?.id;
-      return id !== undefined && units.has(id) && numbers.has(id) ? id : undefined;
+      const relative = path.relative(this.root, dir).split(path.sep).join('/');
+      const id = relative === '' ? '.' : relative;
+      return units.has(id) && numbers.has(id) ? id : undefined;
     };
     return matches.map((own, n) => {
       const module = modules[n]!;
@@ -463,7 +480,8 @@ export class WorkspaceAnalysis {
 
   /** What a module's summary says apart from its place in the graph; cached per evaluation. */
   private summaryBase(module: EvaluatedModule): ModuleSummary {
-    const dir = this.dirs.get(module.id)!;
+    const generated = this.units.generated.get(module.id);
+    const dir = this.dirs.get(module.id);
     const backend = module.backend;
     const own = writerAddresses(module, 'default', this.root);
     const address = own.length === 1 && own[0]!.known ? own[0]!.address : undefined;
@@ -482,7 +500,13 @@ export class WorkspaceAnalysis {
         range: backend.range,
         headerRange: backend.headerRange,
       },
-      firstFile: module.kind === 'unit' ? path.join(dir.dir, UNIT_FILE) : dir.tfFiles[0]!,
+      // A unit of a stack file opens at the stack file that declares it.
+      firstFile: generated
+        ? path.join(generated.stackDir, STACK_FILE)
+        : module.kind === 'unit'
+          ? path.join(module.dir, UNIT_FILE)
+          : dir!.tfFiles[0]!,
+      ...(generated ? { stackDir: generated.stackDir } : {}),
       syntaxErrors: this.syntaxErrors(this.readDirs.get(module.id)),
     };
   }
@@ -507,6 +531,7 @@ export class WorkspaceAnalysis {
       ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
     ];
     for (const module of modules) for (const problem of module.problems) all.push({ ...problem });
+    for (const problem of this.units.problems) all.push({ ...problem });
     const seen = new Set<string>();
     return all.filter((problem) => {
       const key = `${problem.file}:${problem.range?.start.line ?? ''}:${problem.message}`;

@@ -76,6 +76,7 @@ function* moduleJobs(
             checkout,
             ...setup,
             ...own.setup,
+            ...generateStack(module, execution),
             own.init,
             own.plan,
             {
@@ -111,6 +112,7 @@ function* moduleJobs(
               with: { name: names.plan, path: module.path },
             },
             ...own.setup,
+            ...generateStack(module, execution),
             own.init,
             own.apply,
           ],
@@ -129,6 +131,18 @@ function kindSteps(kind: 'module' | 'unit', execution: ExecutionOptions) {
     plan: yamlConstant({ name: 'Plan', run: commands.plan }),
     apply: yamlConstant({ name: 'Apply', run: commands.apply }),
   };
+}
+
+/** A unit of a stack file is made first, in the stack's folder (the job's own folder exists only after). */
+function generateStack(module: PlannedModule, execution: ExecutionOptions): ConfigRecord[] {
+  if (module.stackPath === undefined) return [];
+  return [
+    {
+      name: 'Generate the stack',
+      run: jobCommands('unit', execution).generateStack,
+      'working-directory': module.stackPath,
+    },
+  ];
 }
 
 /** Terragrunt has no official setup action: its release binary, installed on the runner's PATH. */

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import type { ConfigRecord, ExecutionOptions, GitlabJobKey, GitlabJobSettings, GitlabOptions } from '../config';
-import { jobCommands } from './jobCommands';
+import { type JobCommands, jobCommands } from './jobCommands';
 import {
   type CiFile,
   type JobNames,
@@ -87,7 +88,7 @@ function* moduleJobs(
           stage: planStage,
           // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
           needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
-          script: [`cd ${shellWord(module.path)}`, run.init, run.plan],
+          script: [...enter(module, run), run.init, run.plan],
           artifacts: planArtifacts(module, names, settings.plan.artifacts),
           gate: undefined,
           cache: gitlab.cache ? run.cacheDir : undefined,
@@ -104,7 +105,7 @@ function* moduleJobs(
         job(module, names, settings.apply, {
           stage: applyStage,
           needs: [{ job: names.plan, artifacts: true }],
-          script: [`cd ${shellWord(module.path)}`, run.init, run.apply],
+          script: [...enter(module, run), run.init, run.apply],
           artifacts: settings.apply.artifacts,
           gate: applyGate,
           cache: gitlab.cache ? run.cacheDir : undefined,
@@ -203,6 +204,13 @@ function noChangesJob(stage: string, gitlab: GitlabOptions, message: string): Co
   if (defaults.tags !== undefined) out['tags'] = defaults.tags;
   out['script'] = [`echo ${shellWord(message)}`];
   return out;
+}
+
+/** Into the module's folder; a unit of a stack file is made first (`terragrunt stack generate` in the stack's folder). */
+function enter(module: PlannedModule, run: JobCommands): string[] {
+  if (module.stackPath === undefined) return [`cd ${shellWord(module.path)}`];
+  const inside = path.posix.relative(module.stackPath, module.path);
+  return [`cd ${shellWord(module.stackPath)}`, run.generateStack, `cd ${shellWord(inside)}`];
 }
 
 function joinPath(dir: string, name: string): string {

@@ -2,6 +2,8 @@ import type { ExecutionOptions } from '../config';
 
 /** What a module's jobs run in its folder, and the folder its CI cache keeps. */
 export interface JobCommands {
+  /** Makes the units of a stack file (run in the stack's folder, before the others). */
+  generateStack: string;
   init: string;
   plan: string;
   apply: string;
@@ -18,6 +20,7 @@ export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions
   if (kind === 'unit') {
     const terragrunt = execution.terragrunt;
     return {
+      generateStack: `${terragrunt} stack generate`,
       init: [terragrunt, 'init', '-input=false', ...execution.initArgs].join(' '),
       plan: [terragrunt, 'plan', '-input=false', '-out="$PWD/plan.tfplan"', ...execution.planArgs].join(' '),
       apply: `${terragrunt} apply -input=false "$PWD/plan.tfplan"`,
@@ -26,6 +29,7 @@ export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions
   }
   const binary = execution.binary;
   return {
+    generateStack: '',
     init: [binary, 'init', '-input=false', ...execution.initArgs].join(' '),
     plan: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
     apply: `${binary} apply -input=false plan.tfplan`,

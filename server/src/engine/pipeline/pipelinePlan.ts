@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import {
   type AnalysisResult,
   BrokenModulesError,
@@ -28,6 +29,8 @@ export interface PlannedModule {
   id: string;
   /** `unit`: a Terragrunt unit, run with terragrunt. */
   kind: 'module' | 'unit';
+  /** A unit of a stack file: the stack's folder (relative, `/`-separated), where `terragrunt stack generate` makes it. */
+  stackPath?: string;
   /** The module's folder relative to the workspace, `/`-separated; `.` for the workspace itself. */
   path: string;
   /** The job-name part: the id with `/` (and anything but letters, digits, `_`, `-`) as `-`. */
@@ -87,6 +90,7 @@ export function planPipeline(
     (module): PlannedModule => ({
       id: module.id,
       kind: module.kind,
+      ...(module.stackDir !== undefined ? { stackPath: relativeId(result.root, module.stackDir) } : {}),
       path: module.id,
       slug: slugs.get(module.id)!,
       level: module.level,
@@ -101,6 +105,11 @@ export function planPipeline(
   modules.sort((a, b) => a.level - b.level || compareIds(a.id, b.id));
   const levels = [...new Set(modules.map((module) => module.level))];
   return { modules, levels, skipped };
+}
+
+function relativeId(root: string, dir: string): string {
+  const relative = path.relative(root, dir).split(path.sep).join('/');
+  return relative === '' ? '.' : relative;
 }
 
 /** The plan's modules grouped by execution level, lowest first (`modules` is sorted that way). */

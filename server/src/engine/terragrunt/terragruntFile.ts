@@ -19,6 +19,21 @@ export interface TerragruntFile {
   inputs: TerragruntAttribute | undefined;
   /** Top-level attributes other than `inputs` (what `read_terragrunt_config` exposes besides locals). */
   attributes: TerragruntAttribute[];
+  /** A `terragrunt.stack.hcl`'s `unit` and `stack` blocks. */
+  stackEntries: StackEntry[];
+}
+
+/** `unit "vpc" { source = "../units/vpc" path = "vpc" values = {…} }`, or the same as `stack`. */
+export interface StackEntry {
+  kind: 'unit' | 'stack';
+  name: string;
+  source: Expr | undefined;
+  path: Expr | undefined;
+  values: Expr | undefined;
+  /** `no_dot_terragrunt_stack = true`: generated beside the stack file, not under `.terragrunt-stack/`. */
+  noDot: Expr | undefined;
+  range: Range;
+  headerRange: Range;
 }
 
 export interface TerragruntAttribute {
@@ -73,6 +88,7 @@ export function emptyTerragruntFile(): TerragruntFile {
     source: undefined,
     inputs: undefined,
     attributes: [],
+    stackEntries: [],
   };
 }
 
@@ -142,6 +158,20 @@ function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void 
     case 'terraform':
       facts.source = attribute(body, 'source') ?? facts.source;
       break;
+    case 'unit':
+    case 'stack':
+      if (block.labels[0] !== undefined)
+        facts.stackEntries.push({
+          kind: block.type,
+          name: block.labels[0],
+          source: attribute(body, 'source')?.expr,
+          path: attribute(body, 'path')?.expr,
+          values: attribute(body, 'values')?.expr,
+          noDot: attribute(body, 'no_dot_terragrunt_stack')?.expr,
+          range: block.range,
+          headerRange: block.headerRange,
+        });
+      break;
   }
 }
 
@@ -158,3 +188,9 @@ const STACKS_FILE = /\.(tfcomponent|tfstack|tfdeploy|tfquery)\.hcl$/;
 
 /** The file that makes its folder a unit. */
 export const UNIT_FILE = 'terragrunt.hcl';
+
+/** The file that declares an explicit stack of units. */
+export const STACK_FILE = 'terragrunt.stack.hcl';
+
+/** Where `terragrunt stack generate` writes a stack's units, under the stack's folder. */
+export const STACK_DIR = '.terragrunt-stack';

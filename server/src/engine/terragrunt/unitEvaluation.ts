@@ -28,12 +28,16 @@ export interface UnitSource {
   gitRoots: readonly string[];
   /** The facts of a `.hcl` file the scan listed; undefined for any other path. */
   configOf(file: string): TerragruntFile | undefined;
+  /** The file a configuration's facts come from, where another (a unit a stack generates) reads as it. */
+  writtenIn?(file: string): string;
 }
 
 /** One Terragrunt unit, its configuration evaluated with everything it includes. */
 export interface EvaluatedUnit {
   file: string;
   dir: string;
+  /** Where its own blocks are written: `file`, or for a unit a stack generates, the file it is copied from. */
+  writtenIn: string;
   /** The other configuration files the evaluation read (includes, `read_terragrunt_config`): an edit to one re-evaluates the unit. */
   read: string[];
   /** From `remote_state`, the unit's own or inherited. */
@@ -84,7 +88,7 @@ const EMPTY_SCOPE: EvalScope = new Map();
  * configuration), then its own locals (with `include.<name>.locals`), then everything else; the
  * unit's own blocks override the included ones.
  */
-export function evaluateUnit(file: string, source: UnitSource): EvaluatedUnit {
+export function evaluateUnit(file: string, source: UnitSource, values: Value = null): EvaluatedUnit {
   const dir = path.dirname(file);
   const read = new Set<string>();
   const problems: EvaluatedUnit['problems'] = [];
@@ -121,13 +125,18 @@ export function evaluateUnit(file: string, source: UnitSource): EvaluatedUnit {
   const base = new Map<string, Value>([
     ['include', exposed],
     ['dependency', dependencyNames],
+    // A unit generated from a stack reads its block's `values`.
+    ['values', values],
   ]);
   for (const layer of layers) (layer.scope as Map<string, Value>).set('dependency', dependencyNames);
-  const ownScope = localsScope(facts, ownContext, base, problems, file);
-  layers.push({ file, facts, scope: ownScope, context: ownContext });
+  // Blocks are placed where they are written: a generated unit's in the file it is copied from.
+  const written = source.writtenIn?.(file) ?? file;
+  const ownScope = localsScope(facts, ownContext, base, problems, written);
+  layers.push({ file: written, facts, scope: ownScope, context: ownContext });
   return {
     file,
     dir,
+    writtenIn: written,
     read: [...read],
     backend: backendOf(layers),
     codeDir: codeDirOf(layers, dir, problems),
@@ -155,17 +164,22 @@ function includedFiles(
     exists: (candidate) => source.configOf(candidate) !== undefined,
     read: () => unknown('read_terragrunt_config() is not evaluated in an include path'),
   };
+  const written = source.writtenIn?.(file) ?? file;
   for (const include of facts.includes) {
     if (!include.path) continue;
     const value = evaluateIn(context, include.path, EMPTY_SCOPE);
     if (typeof value !== 'string') {
-      problems.push({ file, range: include.headerRange, message: `include path is not known: ${reasonOf(value)}` });
+      problems.push({
+        file: written,
+        range: include.headerRange,
+        message: `include path is not known: ${reasonOf(value)}`,
+      });
       continue;
     }
     const target = path.resolve(path.dirname(file), value);
     if (source.configOf(target) === undefined) {
       problems.push({
-        file,
+        file: written,
         range: include.headerRange,
         message: `include: ${path.relative(path.dirname(file), target)} is not a Terragrunt file of this workspace`,
       });
@@ -242,6 +256,10 @@ function backendOf(layers: readonly Layer[]): UnitBackend | undefined {
 /** Sources Terraform fetches (git, registry, archives): the code is not in the workspace. */
 const REMOTE_SOURCE = /^(?:[a-z0-9]+::|tfr:|https?:|git@|github\.com\/|bitbucket\.org\/|s3:|gcs:)/i;
 
+export function isRemoteSource(source: string): boolean {
+  return REMOTE_SOURCE.test(source);
+}
+
 function codeDirOf(layers: readonly Layer[], dir: string, problems: EvaluatedUnit['problems']): string | undefined {
   const found = lastWith(layers, (facts) => facts.source);
   if (!found) return dir;
@@ -255,7 +273,7 @@ function codeDirOf(layers: readonly Layer[], dir: string, problems: EvaluatedUni
     });
     return undefined;
   }
-  if (REMOTE_SOURCE.test(value)) return undefined;
+  if (isRemoteSource(value)) return undefined;
   // `../modules//vpc?ref=x`: `//` separates the package from a folder inside it.
   const local = value.replace(/\?.*$/, '').replace(/\/\//g, '/');
   return path.resolve(dir, local);
@@ -396,7 +414,7 @@ class ConfigReader {
 }
 
 /** The innermost Git working tree around `dir`, else the workspace folder. */
-function repoRootOf(dir: string, source: UnitSource): string {
+export function repoRootOf(dir: string, source: UnitSource): string {
   let best: string | undefined;
   for (const root of source.gitRoots)
     if ((dir === root || dir.startsWith(root + path.sep)) && (!best || root.length > best.length)) best = root;

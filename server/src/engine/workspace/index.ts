@@ -1,5 +1,12 @@
 /** The workspace: its folders scanned, modules discovered, the facts of each file, each module's evaluated backend and remote-state reads. */
-export { type DiscoveredUnits, discoverRoots, discoverUnits, localSource, moduleSegments } from './discovery';
+export {
+  type DiscoveredUnits,
+  discoverRoots,
+  discoverUnits,
+  localSource,
+  moduleSegments,
+  NO_UNITS,
+} from './discovery';
 export {
   type Environment,
   environmentNames,

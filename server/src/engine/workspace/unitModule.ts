@@ -61,7 +61,7 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
 
 /** The folders besides the unit's own whose files change its plan: its code's, its included and read files'. */
 function sourceDirs(unit: EvaluatedUnit): string[] {
-  const dirs = new Set(unit.read.map((file) => path.dirname(file)));
+  const dirs = new Set([unit.writtenIn, ...unit.read].map((file) => path.dirname(file)));
   if (unit.codeDir !== undefined) dirs.add(unit.codeDir);
   dirs.delete(unit.dir);
   return [...dirs].sort();

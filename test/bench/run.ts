@@ -3,7 +3,7 @@
 // the language server), hover latency, pipeline generation, graph layout and the server's memory.
 // and generated .tf.json of 5 and 50 MB read by the CLI (time, peak memory).
 // Prints a table, writes bench-results.json. `--sizes 100,1000` picks sizes; `--quick` fewer runs;
-// `--only json` the generated .tf.json rows alone.
+// `--only json` the generated .tf.json rows alone; `--only terragrunt` the Terragrunt units rows alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,12 +18,14 @@ import { type GeneratedJsonFigures, measureGeneratedJson } from './generatedJson
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
 import { generateMonorepo, type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
+import { measureTerragrunt, type TerragruntFigures } from './terragruntUnits';
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string' }, quick: { type: 'boolean' }, out: { type: 'string' }, only: { type: 'string' } },
 });
 const jsonOnly = values.only === 'json';
-const sizes = jsonOnly ? [] : (values.sizes ?? '100,1000,10000').split(',').map(Number);
+const terragruntOnly = values.only === 'terragrunt';
+const sizes = jsonOnly || terragruntOnly ? [] : (values.sizes ?? '100,1000,10000').split(',').map(Number);
 const quick = values.quick === true;
 const repoRoot = path.resolve(__dirname, '../..');
 const SEED = 7;
@@ -152,10 +154,12 @@ async function main(): Promise<void> {
   for (const modules of sizes) figures.push(await measureSize(modules));
   const generated: GeneratedJsonFigures[] = [];
   const cli = path.join(repoRoot, 'dist', 'cli.js');
-  for (const [megabytes, runs] of [
-    [5, quick ? 2 : 5],
-    [50, quick ? 1 : 3],
-  ] as const) {
+  for (const [megabytes, runs] of terragruntOnly
+    ? []
+    : ([
+        [5, quick ? 2 : 5],
+        [50, quick ? 1 : 3],
+      ] as const)) {
     generated.push(measureGeneratedJson(cli, megabytes, runs));
     const last = generated.at(-1)!;
     process.stderr.write(
@@ -163,9 +167,18 @@ async function main(): Promise<void> {
     );
   }
   const layouts: Record<string, Summary> = {};
-  for (const modules of jsonOnly ? [] : [200, 1000, 3000]) {
+  for (const modules of jsonOnly || terragruntOnly ? [] : [200, 1000, 3000]) {
     layouts[modules] = await measureLayout(modules);
     process.stderr.write(`layout ${modules}: ${layouts[modules]!.median.toFixed(0)} ms\n`);
+  }
+
+  const terragrunt: TerragruntFigures[] = [];
+  for (const units of jsonOnly ? [] : [1000, 3000]) {
+    terragrunt.push(await measureTerragrunt(units, quick));
+    const last = terragrunt.at(-1)!;
+    process.stderr.write(
+      `terragrunt ${units} units: cold ${last.cold.median.toFixed(0)} ms, unit edit ${last.unitEdit.median.toFixed(1)} ms, root.hcl edit ${last.rootEdit.median.toFixed(0)} ms\n`,
+    );
   }
 
   const rows: [string, ...string[]][] = [
@@ -194,6 +207,13 @@ async function main(): Promise<void> {
     '|---|---|---|',
     ...generated.map((g) => `| ${g.megabytes} MB | ${fmt(g.wallMs)} | ${fmt(g.peakRssMb)} |`),
     '',
+    '| Terragrunt units (engine, in process) | edges | cold analysis, ms | a unit’s terragrunt.hcl edited → graph, ms | root.hcl edited → graph, ms |',
+    '|---|---|---|---|---|',
+    ...terragrunt.map(
+      (t) =>
+        `| ${t.units.toLocaleString('en-US')} units | ${t.edges} | ${fmt(t.cold)} | ${fmt(t.unitEdit, 1)} | ${fmt(t.rootEdit)} |`,
+    ),
+    '',
     '| graph layout (the panel’s code, in Node) | median (min–max) |',
     '|---|---|',
     ...layoutRows,
@@ -209,7 +229,7 @@ async function main(): Promise<void> {
   const out = values.out ?? path.join(repoRoot, 'bench-results.json');
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, layouts, table }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, terragrunt, layouts, table }, null, 2)}\n`,
   );
   console.log(
     `machine: ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(' ')}`,

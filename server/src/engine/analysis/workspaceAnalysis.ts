@@ -571,8 +571,7 @@ export class WorkspaceAnalysis {
     const own = shared.facts;
     const good = own.syntaxErrors.length === 0 ? own : previous?.good;
     const facts = good && good !== own ? { ...good, syntaxErrors: own.syntaxErrors } : own;
-    // Any Terragrunt file may change which units there are (its includes) and which folders are their code.
-    if (!previous || facts.terragrunt || decidesRoots(previous.facts) !== decidesRoots(facts)) this.roots = undefined;
+    if (!previous || decidesRoots(previous.facts) !== decidesRoots(facts)) this.roots = undefined;
     this.forget(file);
     shared.uses++;
     this.files.set(file, { hash, facts, good });
@@ -695,10 +694,29 @@ export class WorkspaceAnalysis {
   }
 }
 
-/** What a file says that decides which folders are root modules: backends and module sources. */
+/**
+ * What a file says that decides which folders are root modules: backends and module sources; in a
+ * Terragrunt file, its includes, Terraform source and stack blocks (which units there are, and
+ * which folders are their code). A changed `dependency` or input only re-evaluates its units.
+ */
 function decidesRoots(facts: FileFacts): string {
   const sources = facts.moduleCalls.map((call) => localSource(call.source) ?? '');
-  return `${facts.backends.length > 0}|${sources.join('|')}`;
+  const terragrunt = facts.terragrunt;
+  const units = terragrunt
+    ? withoutRanges([
+        terragrunt.includes.map((include) => include.path),
+        terragrunt.source?.expr,
+        terragrunt.stackEntries,
+      ])
+    : '';
+  return `${facts.backends.length > 0}|${sources.join('|')}|${units}`;
+}
+
+/** Expressions as text without their places: the same when only lines moved. */
+function withoutRanges(value: unknown): string {
+  return (
+    JSON.stringify(value, (key, inner: unknown) => (key === 'range' || key === 'headerRange' ? undefined : inner)) ?? ''
+  );
 }
 
 function isAttributeFile(file: string): boolean {

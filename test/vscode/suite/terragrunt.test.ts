@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { RunOutcome } from '../../../client/src/runPlans';
 import type { GraphModel } from '../../../server/src/protocol';
 import { hoverTextAt, runningApi, terraceExtension, waitFor } from './helpers';
 
@@ -131,5 +132,19 @@ suite('Terragrunt units', () => {
     await waitFor('the cycle error back after the revert', () =>
       vscode.languages.getDiagnostics(alpha).some((d) => d.code === 'cycle'),
     );
+  });
+
+  test('Run Plans on a unit where terragrunt is not installed: one clear error naming the unit, nothing runs', async () => {
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
+      folderUri,
+      modules: [`${LIVE}/live/prod/network/vpc`],
+    });
+    assert.equal(outcome.ran, false);
+    assert.equal(outcome.reason, 'error');
+    assert.equal(
+      outcome.message,
+      `terragrunt was not found on PATH, needed by the Terragrunt unit ${LIVE}/live/prod/network/vpc; install it or set terrace.terragruntPath (or execution.terragrunt in .terrace.yaml) to its path`,
+    );
+    assert.ok(!vscode.window.terminals.some((terminal) => terminal.name === 'Terrace: plan'), 'no terminal opened');
   });
 });

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { type EvalScope, evaluate, evaluateNamed, isUnknown, type Value, withFunctions } from '../evaluation';
+import { type EvalScope, evaluate, evaluateNamed, isUnknown, unknown, type Value, withFunctions } from '../evaluation';
 import type { Expr, Range } from '../hcl';
 import { STACK_DIR, STACK_FILE, type StackEntry, UNIT_FILE } from './terragruntFile';
-import { type TerragruntContext, terragruntFunctions } from './terragruntFunctions';
-import { isRemoteSource, repoRootOf, type UnitSource } from './unitEvaluation';
+import { terragruntFunctions } from './terragruntFunctions';
+import { contextFor, isRemoteSource, type UnitSource } from './unitEvaluation';
 
 /** A unit that `terragrunt stack generate` makes from a stack's `unit` block. */
 export interface StackUnit {
@@ -68,15 +68,10 @@ function expandInto(
   const facts = source.configOf(real);
   if (!facts) return;
   const dir = path.dirname(located);
-  const context: TerragruntContext = {
-    configFile: located,
-    unitDir: dir,
-    includes: new Map(),
-    workspaceRoot: source.workspaceRoot,
-    repoRoot: repoRootOf(dir, source),
-    exists: (candidate) => source.configOf(candidate) !== undefined,
-    read: (candidate) => (source.configOf(candidate) ? {} : null),
-  };
+  // A stack file's locals seldom read other files: `read_terragrunt_config` there is not followed.
+  const context = contextFor(source, located, dir, () =>
+    unknown('read_terragrunt_config() is not evaluated in a stack file'),
+  );
   const run = <T>(body: () => T): T => withFunctions(terragruntFunctions(context), body);
   const base = new Map<string, Value>([['values', values]]);
   const locals = run(() =>

@@ -82,6 +82,25 @@ interface Layer {
 
 const EMPTY_SCOPE: EvalScope = new Map();
 
+/** Where Terragrunt's functions answer from: `configFile` parsed for the unit in `unitDir`, with `includes`. */
+export function contextFor(
+  source: UnitSource,
+  configFile: string,
+  unitDir: string,
+  read: TerragruntContext['read'],
+  includes: ReadonlyMap<string, string> = new Map(),
+): TerragruntContext {
+  return {
+    configFile,
+    unitDir,
+    includes,
+    workspaceRoot: source.workspaceRoot,
+    repoRoot: repoRootOf(unitDir, source),
+    exists: (candidate) => source.configOf(candidate) !== undefined,
+    read,
+  };
+}
+
 /**
  * Evaluates the unit whose configuration is `file` like Terragrunt: its `include` blocks first
  * (their paths, then the included files' locals, evaluated with the unit as the current
@@ -95,40 +114,33 @@ export function evaluateUnit(file: string, source: UnitSource, values: Value = n
   const facts = source.configOf(file) ?? EMPTY_TERRAGRUNT;
   const reads = new ConfigReader(source, dir, read);
   const includes = includedFiles(file, facts, source, problems);
-  const context = (configFile: string, files: ReadonlyMap<string, string>): TerragruntContext => ({
-    configFile,
-    unitDir: dir,
-    includes: files,
-    workspaceRoot: source.workspaceRoot,
-    repoRoot: repoRootOf(dir, source),
-    exists: (candidate) => source.configOf(candidate) !== undefined,
-    read: (candidate) => reads.read(candidate),
-  });
+  const readConfig = (candidate: string) => reads.read(candidate);
+  const included = [...includes].map(([name, at]) => ({ name, at, facts: source.configOf(at)! }));
+  // `dependency.<name>.outputs` of every layer: known only once that unit is applied.
+  const dependencyNames: Record<string, Value> = {};
+  for (const layer of [...included, { facts }])
+    for (const block of layer.facts.dependencies)
+      dependencyNames[block.name] = unknown(`dependency.${block.name}'s outputs are only known once it is applied`);
   const layers: Layer[] = [];
   const exposed: Record<string, Value> = {};
-  for (const [name, included] of includes) {
-    read.add(included);
-    const includedFacts = source.configOf(included)!;
-    const includedContext = context(file, new Map([[name, included]]));
-    const scope = localsScope(includedFacts, includedContext, EMPTY_SCOPE, problems, included);
-    layers.push({ file: included, facts: includedFacts, scope, context: includedContext });
+  for (const { name, at, facts: includedFacts } of included) {
+    read.add(at);
+    const includedContext = contextFor(source, file, dir, readConfig, new Map([[name, at]]));
+    const base = new Map<string, Value>([['dependency', dependencyNames]]);
+    const scope = localsScope(includedFacts, includedContext, base, problems, at);
+    layers.push({ file: at, facts: includedFacts, scope, context: includedContext });
     exposed[name] = {
       locals: scope.get('local') ?? {},
       inputs: evaluateIn(includedContext, includedFacts.inputs, scope),
     };
   }
-  const ownContext = context(file, includes);
-  const dependencyNames: Record<string, Value> = {};
-  for (const layer of [...layers, { facts }])
-    for (const block of layer.facts.dependencies)
-      dependencyNames[block.name] = unknown(`dependency.${block.name}'s outputs are only known once it is applied`);
+  const ownContext = contextFor(source, file, dir, readConfig, includes);
   const base = new Map<string, Value>([
     ['include', exposed],
     ['dependency', dependencyNames],
     // A unit generated from a stack reads its block's `values`.
     ['values', values],
   ]);
-  for (const layer of layers) (layer.scope as Map<string, Value>).set('dependency', dependencyNames);
   // Blocks are placed where they are written: a generated unit's in the file it is copied from.
   const written = source.writtenIn?.(file) ?? file;
   const ownScope = localsScope(facts, ownContext, base, problems, written);
@@ -155,15 +167,9 @@ function includedFiles(
   problems: EvaluatedUnit['problems'],
 ): Map<string, string> {
   const includes = new Map<string, string>();
-  const context: TerragruntContext = {
-    configFile: file,
-    unitDir: path.dirname(file),
-    includes: new Map(),
-    workspaceRoot: source.workspaceRoot,
-    repoRoot: repoRootOf(path.dirname(file), source),
-    exists: (candidate) => source.configOf(candidate) !== undefined,
-    read: () => unknown('read_terragrunt_config() is not evaluated in an include path'),
-  };
+  const context = contextFor(source, file, path.dirname(file), () =>
+    unknown('read_terragrunt_config() is not evaluated in an include path'),
+  );
   const written = source.writtenIn?.(file) ?? file;
   for (const include of facts.includes) {
     if (!include.path) continue;
@@ -394,15 +400,7 @@ class ConfigReader {
     this.reading.add(file);
     this.readFiles.add(file);
     const facts = this.source.configOf(file) ?? EMPTY_TERRAGRUNT;
-    const context: TerragruntContext = {
-      configFile: file,
-      unitDir: this.unitDir,
-      includes: new Map(),
-      workspaceRoot: this.source.workspaceRoot,
-      repoRoot: repoRootOf(this.unitDir, this.source),
-      exists: (candidate) => this.source.configOf(candidate) !== undefined,
-      read: (candidate) => this.read(candidate),
-    };
+    const context = contextFor(this.source, file, this.unitDir, (candidate) => this.read(candidate));
     const scope = localsScope(facts, context, EMPTY_SCOPE, [], file);
     const value: Record<string, Value> = { locals: scope.get('local') ?? {} };
     for (const attribute of facts.attributes) value[attribute.name] = evaluateIn(context, attribute, scope);
@@ -414,7 +412,7 @@ class ConfigReader {
 }
 
 /** The innermost Git working tree around `dir`, else the workspace folder. */
-export function repoRootOf(dir: string, source: UnitSource): string {
+function repoRootOf(dir: string, source: UnitSource): string {
   let best: string | undefined;
   for (const root of source.gitRoots)
     if ((dir === root || dir.startsWith(root + path.sep)) && (!best || root.length > best.length)) best = root;

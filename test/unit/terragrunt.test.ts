@@ -258,6 +258,31 @@ describe('Terragrunt units in the workspace graph', () => {
   });
 });
 
+describe('Terragrunt files arriving one by one, as a file watcher reports them', () => {
+  test('a root.hcl that arrives after its units gives them their backend and their edges', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-terragrunt-'));
+    try {
+      cpSync(fixture, root, { recursive: true });
+      const rootHcl = path.join(root, 'root.hcl');
+      const text = readFileSync(rootHcl, 'utf8');
+      rmSync(rootHcl);
+      const analysis = new WorkspaceAnalysis(root, defaultOptions());
+      await analysis.load();
+      const vpc = () => analysis.result().modules.find((module) => module.id === 'live/prod/network/vpc');
+      assert.equal(vpc()?.backend, undefined);
+
+      writeFileSync(rootHcl, text);
+      await analysis.updateFile(rootHcl);
+      assert.equal(vpc()?.backend?.address, 's3://acme-tg-state/live/prod/network/vpc/terraform.tfstate');
+      const expected = JSON.parse(readFileSync(path.join(fixture, 'expected.json'), 'utf8')) as { edges: unknown[] };
+      assert.equal(analysis.result().edges.length, expected.edges.length);
+      assert.deepEqual([...analysis.result().graph.dependencies('shared/dns')], ['live/prod/network/vpc']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Terragrunt stacks: the units a terragrunt.stack.hcl generates', () => {
   const root = path.join(__dirname, '..', 'fixtures', 'terragrunt-stack');
   const VPC = 'live/prod/.terragrunt-stack/vpc';

@@ -367,7 +367,8 @@ export class WorkspaceAnalysis {
     const generated = this.units.generated.get(id);
     const folder = generated?.dir ?? this.dirs.get(id)!.dir;
     const unit = evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
-    const read = new Set<string>([folder, ...unit.read.map((file) => path.dirname(file))]);
+    // Where it looked too: a root.hcl created above it, say, is found by find_in_parent_folders().
+    const read = new Set<string>([folder, ...unit.read.map((file) => path.dirname(file)), ...unit.lookedIn]);
     if (generated) read.add(path.dirname(generated.source));
     const code = unit.codeDir === undefined ? undefined : this.dirOf(unit.codeDir);
     if (unit.codeDir !== undefined) read.add(unit.codeDir);
@@ -432,8 +433,9 @@ export class WorkspaceAnalysis {
     if (environments.length === 0) return matches;
     const version = this.matcher.writersVersion;
     return matches.map((own, n) => {
-      if (own.unresolved.length === 0) return own;
       const module = modules[n]!;
+      // A unit has no environments of its own (no tfvars of its own: its inputs are its variables).
+      if (own.unresolved.length === 0 || module.kind === 'unit') return own;
       const cached = this.unions.get(module);
       if (cached && cached.version === version && cached.base === own) return cached.result;
       const perEnvironment = environments.map((environment) => ({

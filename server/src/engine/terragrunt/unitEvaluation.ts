@@ -40,6 +40,8 @@ export interface EvaluatedUnit {
   writtenIn: string;
   /** The other configuration files the evaluation read (includes, `read_terragrunt_config`): an edit to one re-evaluates the unit. */
   read: string[];
+  /** Every folder where it looked for a file (`find_in_parent_folders`, includes): a file added there may change it. */
+  lookedIn: string[];
   /** From `remote_state`, the unit's own or inherited. */
   backend: UnitBackend | undefined;
   /** The folder of the unit's Terraform code when it is local: its `terraform.source`, or its own folder without one. */
@@ -107,8 +109,16 @@ export function contextFor(
  * configuration), then its own locals (with `include.<name>.locals`), then everything else; the
  * unit's own blocks override the included ones.
  */
-export function evaluateUnit(file: string, source: UnitSource, values: Value = null): EvaluatedUnit {
+export function evaluateUnit(file: string, files: UnitSource, values: Value = null): EvaluatedUnit {
   const dir = path.dirname(file);
+  const lookedIn = new Set<string>();
+  const source: UnitSource = {
+    ...files,
+    configOf: (candidate) => {
+      lookedIn.add(path.dirname(candidate));
+      return files.configOf(candidate);
+    },
+  };
   const read = new Set<string>();
   const problems: EvaluatedUnit['problems'] = [];
   const facts = source.configOf(file) ?? EMPTY_TERRAGRUNT;
@@ -150,6 +160,7 @@ export function evaluateUnit(file: string, source: UnitSource, values: Value = n
     dir,
     writtenIn: written,
     read: [...read],
+    lookedIn: [...lookedIn],
     backend: backendOf(layers),
     codeDir: codeDirOf(layers, dir, problems),
     inputs: inputsOf(layers),

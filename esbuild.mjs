@@ -65,6 +65,8 @@ const bundles = [
     entryPoints: { layoutWorker: 'webview/src/layoutWorker.ts' },
     platform: 'browser',
     format: 'iife',
+    // elkjs asks for it only when told to start a worker of its own, which the layout worker never does.
+    external: ['web-worker'],
     outdir: 'dist',
   },
   {

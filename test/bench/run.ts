@@ -3,7 +3,8 @@
 // the language server), hover latency, pipeline generation, graph layout and the server's memory.
 // and generated .tf.json of 5 and 50 MB read by the CLI (time, peak memory).
 // Prints a table, writes bench-results.json. `--sizes 100,1000` picks sizes; `--quick` fewer runs;
-// `--only json` the generated .tf.json rows alone; `--only terragrunt` the Terragrunt units rows alone.
+// `--only json` the generated .tf.json rows alone; `--only terragrunt` the Terragrunt units rows alone;
+// `--only layout` the graph panel's layout rows alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,10 @@ import { parseArgs } from 'node:util';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
-import { layeredLayout } from '../../webview/src/layeredLayout';
+import { elkLayout } from '../../webview/src/elkLayout';
+import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
+import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
+import { edgeCrossings } from '../webview/edgeCrossings';
 import { type GeneratedJsonFigures, measureGeneratedJson } from './generatedJson';
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
@@ -25,7 +29,8 @@ const { values } = parseArgs({
 });
 const jsonOnly = values.only === 'json';
 const terragruntOnly = values.only === 'terragrunt';
-const sizes = jsonOnly || terragruntOnly ? [] : (values.sizes ?? '100,1000,10000').split(',').map(Number);
+const layoutOnly = values.only === 'layout';
+const sizes = jsonOnly || terragruntOnly || layoutOnly ? [] : (values.sizes ?? '100,1000,10000').split(',').map(Number);
 const quick = values.quick === true;
 const repoRoot = path.resolve(__dirname, '../..');
 const SEED = 7;
@@ -129,20 +134,59 @@ function time(run: () => unknown): number {
   return performance.now() - start;
 }
 
-/** The panel's layout (the webview's own code and options) in Node, on a synthetic graph of `modules`. */
-async function measureLayout(modules: number): Promise<Summary> {
+interface LayoutFigures {
+  time: Summary;
+  crossings: number;
+  /** After one edge is removed: the mean distance a module moves, and the share that moves less than a node's height. */
+  meanMove: number;
+  stayed: number;
+  /** The crossings of that layout. */
+  crossingsAfter: number;
+}
+
+/** The panel's layout (elkjs with the panel's options) in Node, on the graph of a synthetic monorepo of `modules`. */
+async function measureLayout(modules: number): Promise<LayoutFigures> {
   const { root } = monorepo(modules);
   const analysis = new WorkspaceAnalysis(root, defaultOptions());
   await analysis.load();
   const result = analysis.result();
-  const input = {
+  const input: LayoutInput = {
     nodes: result.modules.map((module) => ({ id: module.id, column: module.level })),
     edges: [...new Set(result.edges.map((edge) => `${edge.from}\u0000${edge.to}`))].map((key, index) => {
       const [from, to] = key.split('\u0000') as [string, string];
       return { id: `e${index}`, from, to };
     }),
   };
-  return repeat(quick ? 3 : 7, () => time(() => layeredLayout(input)));
+  let layout: Layout | undefined;
+  const timed = await repeat(quick ? 3 : 7, async () => {
+    layout = await elkLayout(input);
+    return layout.ms;
+  });
+  // Removing an edge into a module that has another into the same level keeps every level, so every
+  // column; the panel lays the new graph out seeded with the drawing it shows.
+  const changed = await elkLayout({
+    ...input,
+    edges: input.edges.filter((edge) => edge !== removable(input)),
+    previous: layout,
+  });
+  const moves = input.nodes.map((node) => Math.abs(changed.nodes[node.id]!.y - layout!.nodes[node.id]!.y));
+  return {
+    time: timed,
+    crossings: edgeCrossings(Object.values(layout!.edges)),
+    meanMove: moves.reduce((sum, move) => sum + move, 0) / moves.length,
+    stayed: moves.filter((move) => move < NODE_HEIGHT).length / moves.length,
+    crossingsAfter: edgeCrossings(Object.values(changed.edges)),
+  };
+}
+
+/** An edge whose removal changes no module's level: its reader has another edge to a writer of the same level. */
+function removable(input: LayoutInput): LayoutInput['edges'][number] {
+  const column = new Map(input.nodes.map((node) => [node.id, node.column]));
+  return input.edges.find((edge) =>
+    input.edges.some(
+      (other) => other !== edge && other.from === edge.from && column.get(other.to) === column.get(edge.to),
+    ),
+  )!;
 }
 
 const fmt = (s: Summary, digits = 0) =>
@@ -154,7 +198,7 @@ async function main(): Promise<void> {
   for (const modules of sizes) figures.push(await measureSize(modules));
   const generated: GeneratedJsonFigures[] = [];
   const cli = path.join(repoRoot, 'dist', 'cli.js');
-  for (const [megabytes, runs] of terragruntOnly
+  for (const [megabytes, runs] of terragruntOnly || layoutOnly
     ? []
     : ([
         [5, quick ? 2 : 5],
@@ -166,14 +210,14 @@ async function main(): Promise<void> {
       `generated .tf.json ${megabytes} MB: ${last.wallMs.median.toFixed(0)} ms, peak ${last.peakRssMb.median.toFixed(0)} MB\n`,
     );
   }
-  const layouts: Record<string, Summary> = {};
+  const layouts: Record<string, LayoutFigures> = {};
   for (const modules of jsonOnly || terragruntOnly ? [] : [200, 1000, 3000]) {
     layouts[modules] = await measureLayout(modules);
-    process.stderr.write(`layout ${modules}: ${layouts[modules]!.median.toFixed(0)} ms\n`);
+    process.stderr.write(`layout ${modules}: ${layouts[modules]!.time.median.toFixed(0)} ms\n`);
   }
 
   const terragrunt: TerragruntFigures[] = [];
-  for (const units of jsonOnly ? [] : [1000, 3000]) {
+  for (const units of jsonOnly || layoutOnly ? [] : [1000, 3000]) {
     terragrunt.push(await measureTerragrunt(units, quick));
     const last = terragrunt.at(-1)!;
     process.stderr.write(
@@ -196,7 +240,8 @@ async function main(): Promise<void> {
     ['server peak RSS after indexing, MB', ...figures.map((f) => f.lsp.peakRssMb.toFixed(0))],
   ];
   const layoutRows = Object.entries(layouts).map(
-    ([n, s]) => `| layout, ${Number(n).toLocaleString('en-US')} modules | ${fmt(s)} ms |`,
+    ([n, l]) =>
+      `| ${Number(n).toLocaleString('en-US')} modules | ${fmt(l.time)} | ${l.crossings} | ${l.meanMove.toFixed(0)} px, ${(100 * l.stayed).toFixed(0)} %, ${l.crossingsAfter} crossings |`,
   );
   const table = [
     `| ${rows[0].join(' | ')} |`,
@@ -214,8 +259,8 @@ async function main(): Promise<void> {
         `| ${t.units.toLocaleString('en-US')} units | ${t.edges} | ${fmt(t.cold)} | ${fmt(t.unitEdit, 1)} | ${fmt(t.rootEdit)} |`,
     ),
     '',
-    '| graph layout (the panel’s code, in Node) | median (min–max) |',
-    '|---|---|',
+    '| graph layout (elkjs, the panel’s options, in Node) | ms, median (min–max) | edge crossings | one edge removed, laid out again: mean move, modules within a node’s height, crossings |',
+    '|---|---|---|---|',
     ...layoutRows,
   ].join('\n');
   console.log(`\n${table}\n`);

@@ -169,7 +169,7 @@ export class GraphPanelView {
     const generation = ++this.generation;
     const started = performance.now();
     const view = buildView(index, this.state.view);
-    const lookup = this.layoutCache.lookup(view);
+    const lookup = this.layoutCache.lookup(view, this.canvas.shown?.layout);
     let layout = lookup.layout;
     if (!layout) {
       this.status.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);

@@ -20,13 +20,15 @@ export class LayoutCache {
 
   constructor(private readonly client: LayoutClient) {}
 
-  lookup(view: ViewGraph): LayoutLookup {
+  /** `shown`: the layout drawn now, whose places a new layout keeps where it can. */
+  lookup(view: ViewGraph, shown: Layout | undefined): LayoutLookup {
     const input = layoutInput(view);
     const key = layoutKey(input);
     return {
       layout: this.layouts.get(key),
       compute: async () => {
-        const layout = await this.client.layout(input);
+        const previous = shown && { nodes: shown.nodes, edges: shown.edges, columns: shown.columns };
+        const layout = await this.client.layout({ ...input, previous });
         this.layouts.set(key, layout);
         if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
         return layout;

@@ -1,6 +1,6 @@
 /**
  * What the panel asks the layout worker to lay out, and what comes back. The worker runs
- * `layeredLayout` (`layeredLayout.ts`) on a `LayoutInput`; the panel draws the `Layout`.
+ * `elkLayout` (`elkLayout.ts`) on a `LayoutInput`; the panel draws the `Layout`.
  */
 
 export interface LayoutInput {
@@ -8,6 +8,8 @@ export interface LayoutInput {
   nodes: { id: string; column: number }[];
   /** Reader → writer, as in the graph model. */
   edges: { id: string; from: string; to: string }[];
+  /** The layout drawn before: the new one keeps its nodes' places and its edges' order where it can. */
+  previous?: Pick<Layout, 'nodes' | 'edges' | 'columns'>;
 }
 
 export interface Point {

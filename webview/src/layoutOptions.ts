@@ -1,35 +1,56 @@
 /**
- * The options of the graph panel's layout (`layeredLayout.ts`): one place, imported by the layout
- * worker and by the benchmark.
- *
- * The columns are the execution levels, which the graph model already gives, so the panel does not
- * ask a general layered layout (elkjs) to find layers. Measured in Chromium on 2 cores, elkjs with
- * its fastest settings (longest-path layering, thoroughness 1, simple placement, polyline edges) took
- * 2.4 s for 200 modules on a fresh worker (0.9 s warm) and 6–8 s for 1,000, over the targets of 0.5 s
- * and 2 s; the layout here does the same job in a few milliseconds.
+ * The options of the graph panel's layout (`elkLayout.ts`, elkjs's layered algorithm): one place,
+ * imported by the layout worker and by the benchmark. Figures are from `npm run bench` and the
+ * webview tier on 2 cores; see BENCHMARKS.md.
  */
-export interface LayoutOptions {
-  /** Horizontal space between two columns, where the edges run. */
-  columnGap: number;
-  /** Vertical space between two nodes of a column, between a node and an edge, and between two edges. */
-  nodeSpacing: number;
-  edgeNodeSpacing: number;
-  edgeSpacing: number;
-  /** Barycentre sweeps (alternately left to right and back) to reduce crossings. */
-  sweeps: number;
-  /** Rounds of vertical placement towards the neighbours' mean height. */
-  placementRounds: number;
-}
-
-export const LAYOUT_OPTIONS: Readonly<LayoutOptions> = Object.freeze({
-  columnGap: 90,
-  nodeSpacing: 14,
-  edgeNodeSpacing: 8,
-  edgeSpacing: 5,
-  sweeps: 8,
-  placementRounds: 8,
-});
 
 /** Every node has the same size, so the nodes of a column line up. */
 export const NODE_WIDTH = 200;
 export const NODE_HEIGHT = 44;
+
+/** Horizontal space between two columns, where the edges run; elkjs widens it where many edges slope. */
+export const COLUMN_GAP = 90;
+
+/** Options for every layout. */
+export const ELK_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  'elk.algorithm': 'layered',
+  // Level 0 on the left: what runs first is read first. Edges go to elkjs from writer to reader.
+  'elk.direction': 'RIGHT',
+  // The columns are the execution levels the engine computed. Each node comes with its column's x,
+  // and the interactive layering makes a layer of each x: 1,000 modules in ~0.95 s, where
+  // `elk.partitioning` (a partition per level) takes ~1.6 s for the same layers.
+  'elk.layered.layering.strategy': 'INTERACTIVE',
+  'elk.layered.cycleBreaking.strategy': 'INTERACTIVE',
+  // One connected drawing: laid out apart, each component would get columns of its own.
+  'elk.separateConnectedComponents': 'false',
+  // One sweep pass: most crossings go in the first, more passes cost seconds at 1,000 modules.
+  'elk.layered.thoroughness': '1',
+  // The greedy switch pass after the sweep costs time at 1,000 modules and removes few crossings.
+  'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
+  // Brandes–Köpf straightens edges but doubles the height at 1,000 modules (27,000 px against 5,700).
+  'elk.layered.nodePlacement.strategy': 'SIMPLE',
+  // Orthogonal routing needs a channel per edge between columns: four times as wide at 1,000 modules.
+  'elk.edgeRouting': 'POLYLINE',
+  'elk.layered.spacing.nodeNodeBetweenLayers': String(COLUMN_GAP),
+  'elk.spacing.nodeNode': '14',
+  'elk.spacing.edgeNode': '8',
+  'elk.spacing.edgeEdge': '5',
+  // The panel draws its own margins around the drawing.
+  'elk.padding': '[top=0,left=0,bottom=0,right=0]',
+});
+
+/**
+ * A layout after a change of the drawn graph (an edit, a module added): each column keeps the order
+ * of the previous drawing, read from its nodes' places and its edges' routes, which elkjs's
+ * interactive crossing minimisation takes as given; the interactive node placement keeps the
+ * heights (the simple one centres each column, so a node added to the longest moves the others).
+ * After one edge is removed from the bench's 200-module graph, no module moves (a fresh layout
+ * moves three in four by more than a node's height) for 9 % more crossings. `considerModelOrder`,
+ * made for this, takes 8–9 s at 1,000 modules; without the previous routes the interactive order
+ * costs 40 % more crossings.
+ */
+export const ELK_RELAYOUT_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  ...ELK_OPTIONS,
+  'elk.layered.crossingMinimization.strategy': 'INTERACTIVE',
+  'elk.layered.nodePlacement.strategy': 'INTERACTIVE',
+});

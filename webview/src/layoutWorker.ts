@@ -1,4 +1,4 @@
-import { layeredLayout } from './layeredLayout';
+import { elkLayout } from './elkLayout';
 import type { Layout, LayoutInput } from './layoutGraph';
 
 /**
@@ -14,13 +14,14 @@ export interface LayoutRequest {
 export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string } | { ready: true };
 
 export async function layout(input: LayoutInput): Promise<Layout> {
-  return layeredLayout(input);
+  return elkLayout(input);
 }
 
 declare const WorkerGlobalScope: unknown;
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && typeof document === 'undefined';
 
 if (inWorker) {
+  // elkjs's bundle, loaded in a worker, has claimed `onmessage` for its own protocol: this replaces it.
   const scope = self as unknown as {
     onmessage: ((event: MessageEvent<LayoutRequest>) => void) | null;
     postMessage(message: LayoutResponse): void;

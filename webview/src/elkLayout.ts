@@ -1,0 +1,115 @@
+import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
+import type { Layout, LayoutInput, Point } from './layoutGraph';
+import { COLUMN_GAP, ELK_OPTIONS, ELK_RELAYOUT_OPTIONS, NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
+
+/** In this thread: the layout worker already is one, elkjs needs no worker of its own. */
+const elk = new ELK();
+
+/** Below this share of nodes drawn before, a layout starts afresh. */
+const SEEDED_SHARE = 0.5;
+
+/**
+ * The panel's layout, by elkjs's layered algorithm. Each node's column (the rank of its execution
+ * level among those drawn) fixes its x, and elkjs's interactive layering makes one layer of each
+ * column. elkjs lays edges out from the writer (left) to the reader (right); they come back from the
+ * reader to the writer, as the panel draws them. Edges within one column (a cycle's) are left out:
+ * the panel draws them as arcs. With the previous layout of mostly the same nodes and columns, the
+ * columns keep their order (`ELK_RELAYOUT_OPTIONS`).
+ */
+export async function elkLayout(input: LayoutInput): Promise<Layout> {
+  const started = performance.now();
+  const columnOf = new Map(input.nodes.map((node) => [node.id, node.column]));
+  const edges = input.edges.filter((edge) => (columnOf.get(edge.from) ?? -1) > (columnOf.get(edge.to) ?? -1));
+  const graph = seededGraph(input, edges) ?? freshGraph(input, edges);
+  const laid = await elk.layout(graph);
+  const nodes: Record<string, Point> = {};
+  const left: number[] = [];
+  for (const child of laid.children ?? []) {
+    const point = { x: child.x ?? 0, y: child.y ?? 0 };
+    nodes[child.id] = point;
+    const column = columnOf.get(child.id)!;
+    left[column] = Math.min(left[column] ?? Number.POSITIVE_INFINITY, point.x);
+  }
+  const routes: Record<string, Point[]> = {};
+  for (const edge of laid.edges ?? []) {
+    const section = edge.sections?.[0];
+    if (!section) continue;
+    routes[edge.id] = [section.startPoint, ...(section.bendPoints ?? []), section.endPoint]
+      .map(({ x, y }) => ({ x, y }))
+      .reverse();
+  }
+  return {
+    nodes,
+    edges: routes,
+    columns: Array.from(left, (x) => x ?? 0),
+    width: laid.width ?? 0,
+    height: laid.height ?? 0,
+    ms: performance.now() - started,
+  };
+}
+
+function freshGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode {
+  return {
+    id: 'graph',
+    layoutOptions: { ...ELK_OPTIONS },
+    children: input.nodes.map((node) => box(node.id, node.column * (NODE_WIDTH + COLUMN_GAP))),
+    edges: edges.map((edge) => writerToReader(edge)),
+  };
+}
+
+function box(id: string, x: number, y?: number): ElkNode {
+  // elkjs's importer fails on a property that is there but undefined.
+  return { id, width: NODE_WIDTH, height: NODE_HEIGHT, x, ...(y === undefined ? {} : { y }) };
+}
+
+/** An edge as elkjs lays it out, from the writer to the reader; `route` as drawn, from the reader. */
+function writerToReader(edge: LayoutInput['edges'][number], route?: Point[]): ElkExtendedEdge {
+  const laid: ElkExtendedEdge = { id: edge.id, sources: [edge.to], targets: [edge.from] };
+  if (!route || route.length < 2) return laid;
+  const points = [...route].reverse();
+  const section = {
+    id: `${edge.id}:route`,
+    startPoint: points[0]!,
+    endPoint: points.at(-1)!,
+    bendPoints: points.slice(1, -1),
+  };
+  return { ...laid, sections: [section] };
+}
+
+/**
+ * The graph seeded with the previous layout: nodes where they were (a new node at the mean height of
+ * its neighbours that were drawn, else below the rest), edges along their previous routes. None
+ * when the columns changed or most nodes are new: that picture has nothing to keep.
+ */
+function seededGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode | undefined {
+  const previous = input.previous;
+  const columnCount = new Set(input.nodes.map((node) => node.column)).size;
+  if (!previous || previous.columns.length !== columnCount) return undefined;
+  // A node that stayed in its column keeps its place; one that moved column starts afresh.
+  const placed = new Map<string, number>();
+  for (const node of input.nodes) {
+    const point = previous.nodes[node.id];
+    if (point && point.x === previous.columns[node.column]) placed.set(node.id, point.y);
+  }
+  if (placed.size < input.nodes.length * SEEDED_SHARE) return undefined;
+  const neighbours = new Map<string, string[]>();
+  for (const edge of edges) {
+    neighbours.set(edge.from, [...(neighbours.get(edge.from) ?? []), edge.to]);
+    neighbours.set(edge.to, [...(neighbours.get(edge.to) ?? []), edge.from]);
+  }
+  let bottom = Math.max(...placed.values());
+  const yOf = (id: string): number => {
+    const own = placed.get(id);
+    if (own !== undefined) return own;
+    const known = (neighbours.get(id) ?? []).flatMap((other) => placed.get(other) ?? []);
+    return known.length > 0 ? known.reduce((sum, y) => sum + y, 0) / known.length : (bottom += NODE_HEIGHT);
+  };
+  return {
+    id: 'graph',
+    layoutOptions: { ...ELK_RELAYOUT_OPTIONS },
+    children: input.nodes.map((node) => box(node.id, previous.columns[node.column]!, yOf(node.id))),
+    edges: edges.map((edge) =>
+      writerToReader(edge, placed.has(edge.from) && placed.has(edge.to) ? previous.edges[edge.id] : undefined),
+    ),
+  };
+}

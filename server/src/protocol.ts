@@ -313,6 +313,8 @@ export type WebviewToPanel =
       layoutMs: number;
       /** Whether the layout ran in a Web Worker (false: in the page, when no worker could start). */
       worker: boolean;
+      /** A node title's height on screen, in CSS pixels: its size in the drawing times the drawing's zoom. */
+      titlePx: number;
       /** The module the view is focused on, if any. */
       focus: string | null;
     }

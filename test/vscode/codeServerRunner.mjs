@@ -225,7 +225,7 @@ export async function runWithCodeServer(options) {
     const folder = encodeURIComponent(path.resolve(options.workspace)).replace(/%2F/g, '/');
     const url = `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 
-    context = await launchChromium(dir('chromium'), { viewport: { width: 1400, height: 900 } });
+    context = await launchChromium(dir('chromium'), { viewport: { width: 1600, height: 1000 } });
     page = context.pages()[0] ?? (await context.newPage());
     const verbose = Boolean(process.env.TERRACE_VSCODE_VERBOSE);
     let exited;

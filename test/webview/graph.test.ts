@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { GraphModel } from '../../server/src/protocol';
+import { TITLE_SIZE } from '../../webview/src/render';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { API, cycle, DNS, dag, EKS, edge, module, RDS, realGraph, synthetic, VPC, WORKER } from './graphModels';
 import { themes } from './themes';
@@ -60,6 +61,13 @@ function settled(webview: WebviewPage): Promise<unknown> {
 
 function viewportTransform(webview: WebviewPage): Promise<string | null> {
   return webview.page.locator('svg.graph > g.viewport').getAttribute('transform');
+}
+
+/** The legend is folded until its toolbar button unfolds it. */
+async function unfoldLegend(webview: WebviewPage): Promise<void> {
+  assert.equal(await webview.page.locator('.legend').isHidden(), true, 'folded at first');
+  await webview.page.getByRole('button', { name: 'Legend' }).click();
+  await webview.page.locator('.legend').waitFor({ state: 'visible' });
 }
 
 function node(webview: WebviewPage, id: string) {
@@ -201,6 +209,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
   test('Terragrunt units are drawn with round corners, say so in their subtitle and label, and the legend explains them', async () => {
     const plain = await browser.open();
     await plain.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    await unfoldLegend(plain);
     assert.equal(await plain.page.locator('.legend li.unit-legend').isHidden(), true, 'no unit, no legend row');
     const graph: GraphModel = {
       ...dag,
@@ -227,6 +236,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
       (await node(webview, VPC).getAttribute('aria-label')) ?? '',
       /^Terragrunt unit network\/prod\/eu-west-1\/vpc, level 0/,
     );
+    await unfoldLegend(webview);
     assert.equal(await webview.page.locator('.legend li.unit-legend').isHidden(), false);
     assert.match(
       (await webview.page.locator('.legend li.unit-legend').textContent()) ?? '',
@@ -264,6 +274,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.equal(dashes.exact, 'none');
     assert.match(dashes.inferred!, /^6(px)?,? 3(px)?$/);
     assert.match(dashes.ambiguous!, /^2(px)?,? 3(px)?$/);
+    await unfoldLegend(webview);
     const legend = await webview.page.locator('.legend li > span').allTextContents();
     assert.ok(legend.includes('inferred: only B fits what is known of the address'), legend.join(' | '));
     assert.ok(legend.includes('ambiguous: B is one of several modules that fit'));
@@ -443,14 +454,31 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
     const fitted = await viewportTransform(webview);
-    await webview.page.setViewportSize({ width: 700, height: 700 });
+    // Still wide enough for the whole graph (about 1,170 px wide) with readable titles, at a smaller scale.
+    await webview.page.setViewportSize({ width: 1100, height: 700 });
     await webview.page.waitForFunction(
       (before) => document.querySelector('svg.graph > g.viewport')?.getAttribute('transform') !== before,
       fitted,
     );
     const refitted = await viewportTransform(webview);
     const scale = (transform: string | null) => Number(/scale\(([\d.]+)\)/.exec(transform ?? '')?.[1]);
-    assert.ok(scale(refitted) < scale(fitted), 'narrower panel, smaller scale');
+    assert.ok(scale(refitted) < scale(fitted), `narrower panel, smaller scale: ${fitted} then ${refitted}`);
+    // Narrower than the graph can be shown whole with readable titles: it scrolls, from the first level.
+    await webview.page.setViewportSize({ width: 420, height: 700 });
+    await webview.page.waitForFunction(
+      (before) => document.querySelector('svg.graph > g.viewport')?.getAttribute('transform') !== before,
+      refitted,
+    );
+    const narrow = await viewportTransform(webview);
+    assert.ok(scale(narrow) * TITLE_SIZE >= 11 - 1e-3, `titles ${scale(narrow) * TITLE_SIZE} px high`);
+    const lefts = await webview.page
+      .locator('.node')
+      .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().left));
+    assert.ok(
+      Math.min(...lefts) >= 0 && Math.min(...lefts) <= 100,
+      `the first level at the left edge: ${Math.min(...lefts)}`,
+    );
+    assert.ok(Math.max(...lefts) > 420, 'the last levels a scroll away');
     await webview.page.locator('.canvas').focus();
     await webview.page.keyboard.press('+');
     const moved = await viewportTransform(webview);
@@ -499,6 +527,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
         return runState ? { ...m, runState } : m;
       }),
     };
+    await unfoldLegend(webview);
     assert.equal(
       await webview.page.locator('.legend .run-states').isHidden(),
       true,
@@ -554,7 +583,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
       },
       selected: [RDS],
       transform: { x: 40, y: 30, k: 0.8 },
-      legend: false,
+      legend: true,
     };
     const webview = await browser.open({ state });
     const rendered = await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
@@ -562,7 +591,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.equal(await viewportTransform(webview), 'translate(40 30) scale(0.8)');
     assert.equal(await webview.page.locator('.search-input').inputValue(), 'vpc');
     assert.ok((await node(webview, RDS).getAttribute('class'))?.includes('selected'));
-    assert.equal(await webview.page.locator('.legend').isHidden(), true);
+    assert.equal(await webview.page.locator('.legend').isVisible(), true, 'unfolded, as it was left');
     assert.deepEqual(webview.errors, []);
   });
 
@@ -596,8 +625,9 @@ describe('graph webview (the built panel in headless chromium)', () => {
       ['dark', themes.dark],
       ['light', themes.light],
     ] as const) {
-      const webview = await browser.open({ theme, viewport: { width: 1280, height: 720 } });
+      const webview = await browser.open({ theme, viewport: { width: 1440, height: 810 } });
       const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+      assert.ok(rendered.titlePx >= 11, `titles ${rendered.titlePx} px high`);
       assert.equal(rendered.nodes, 14);
       assert.equal(rendered.levels, 5);
       assert.equal(rendered.edges, graph.edges.length);

@@ -10,12 +10,16 @@ import type { LayoutClient } from './layoutClient';
 import { Legend } from './legend';
 import { type PanelState, restoreState, type ViewEditor } from './panelState';
 import { plural } from './plural';
+import { TITLE_SIZE } from './render';
 import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
 import { NodeTooltips } from './tooltip';
 import { buildView, GraphIndex, matcher, type ViewOptions } from './viewModel';
 import { type Transform, Viewport } from './viewport';
+
+/** The smallest title a fit draws, in screen pixels. */
+const READABLE_TITLE = 11;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
@@ -83,6 +87,8 @@ export class GraphPanelView {
         if (this.autoFit) this.fit();
       },
     );
+    // Fitting never makes a title smaller than the editor's smallest text: a large graph scrolls instead.
+    this.viewport.readableZoom = READABLE_TITLE / TITLE_SIZE;
     this.selection = new Selection(this.state, canvas, this.viewport, {
       highlight: () => this.highlight(),
       open: (id) => this.host.post({ type: 'openModule', id }),
@@ -201,6 +207,7 @@ export class GraphPanelView {
       ms: Math.round(performance.now() - started),
       layoutMs: Math.round(layout.ms),
       worker: this.layouts.inWorker,
+      titlePx: TITLE_SIZE * this.viewport.transform.k,
       focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
     });
   }

@@ -1,5 +1,6 @@
 import { elkLayout } from './elkLayout';
 import type { Layout, LayoutInput } from './layoutGraph';
+import { warmUp } from './layoutWarmUp';
 
 /**
  * The layout worker: layouts run here, off the panel's main thread. Messages: `{ id, input }` in,
@@ -10,7 +11,7 @@ export interface LayoutRequest {
   id: number;
   input: LayoutInput;
 }
-/** The worker says `{ ready: true }` once it runs, then answers each request. */
+/** The worker says `{ ready: true }` once it runs and is warmed up (`layoutWarmUp.ts`), then answers each request. */
 export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string } | { ready: true };
 
 export async function layout(input: LayoutInput): Promise<Layout> {
@@ -33,7 +34,10 @@ if (inWorker) {
       (error: unknown) => scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
     );
   };
-  scope.postMessage({ ready: true });
+  // Ready once warm: a layout asked for meanwhile would wait for the warm-up anyway.
+  void warmUp()
+    .catch(() => undefined)
+    .then(() => scope.postMessage({ ready: true }));
 } else {
   (globalThis as { terraceLayout?: typeof layout }).terraceLayout = layout;
 }

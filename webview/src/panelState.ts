@@ -45,6 +45,7 @@ export function restoreState(saved: unknown): PanelState {
       state.transform && [state.transform.x, state.transform.y, state.transform.k].every(Number.isFinite)
         ? state.transform
         : null,
-    legend: state.legend ?? true,
+    // Folded until asked for: unfolded it takes a good part of a panel beside an editor.
+    legend: state.legend ?? false,
   };
 }

@@ -152,6 +152,9 @@ export function draw(
   };
 }
 
+/** A node's title, in the drawing's pixels (the stylesheet's `.node-label` says the same). */
+export const TITLE_SIZE = 13;
+
 /** A Terragrunt unit's corner radius: round enough to tell it from a root module's box at a glance. */
 const UNIT_RADIUS = 14;
 
@@ -213,7 +216,7 @@ function drawNode(
   }
   const textWidth = NODE_WIDTH - 24 - (node.problems.length ? 18 : 0);
   const label = svgElement('text', { class: 'node-label', x: 12, y: 19 }, g);
-  label.textContent = fitter.fit(node.label, '600 13px', textWidth);
+  label.textContent = fitter.fit(node.label, `600 ${TITLE_SIZE}px`, textWidth);
   const detail = svgElement('text', { class: 'node-detail', x: 12, y: 35 }, g);
   detail.textContent = fitter.fit(node.detail, '11px', NODE_WIDTH - 24);
   if (node.kind === 'group') {

@@ -25,6 +25,8 @@ export class Viewport {
   dragged = false;
   /** The container's size, kept by a ResizeObserver: reading it from the DOM after a redraw would force a layout. */
   private size: { width: number; height: number } | undefined;
+  /** The smallest zoom a fit chooses: below it the drawing's text is too small to read. */
+  readableZoom = MIN_ZOOM;
 
   constructor(
     private readonly container: HTMLElement,
@@ -78,20 +80,21 @@ export class Viewport {
     this.set({ ...this.current, x: this.current.x + dx, y: this.current.y + dy });
   }
 
-  /** Shows `box` whole and centred, never zooming in past 1. */
-  fit(box: Box, padding = 32, maxZoom = 1): void {
+  /**
+   * Shows `box` whole and centred, never zooming in past `maxZoom`. Where showing it whole would zoom
+   * out below `minZoom` (by default `readableZoom`), it fills the height instead, not below `minZoom`,
+   * and shows the box's left end (the first levels) and top: the rest is a scroll away.
+   */
+  fit(box: Box, padding = 32, maxZoom = 1, minZoom = this.readableZoom): void {
     const width = Math.max(1, this.width - 2 * padding);
     const height = Math.max(1, this.height - 2 * padding);
-    const k = clamp(
-      Math.min(width / Math.max(box.width, 1), height / Math.max(box.height, 1), maxZoom),
-      MIN_ZOOM,
-      MAX_ZOOM,
-    );
-    this.set({
-      x: this.width / 2 - (box.x + box.width / 2) * k,
-      y: this.height / 2 - (box.y + box.height / 2) * k,
-      k,
-    });
+    const across = width / Math.max(box.width, 1);
+    const down = height / Math.max(box.height, 1);
+    const whole = Math.min(across, down, maxZoom);
+    const k = clamp(whole >= minZoom ? whole : Math.max(minZoom, Math.min(down, maxZoom)), MIN_ZOOM, MAX_ZOOM);
+    const centred = (size: number, start: number, extent: number) =>
+      extent * k <= size - 2 * padding ? size / 2 - (start + extent / 2) * k : padding - start * k;
+    this.set({ x: centred(this.width, box.x, box.width), y: centred(this.height, box.y, box.height), k });
   }
 
   /** Pans (without zooming) so that `box` is in view, when it is not already. */
@@ -104,7 +107,8 @@ export class Viewport {
     const width = this.width;
     const height = this.height;
     if (box.width * k > width - 2 * padding || box.height * k > height - 2 * padding) {
-      this.fit(box, padding, k);
+      // Zooms out to show it, but never in, and not below what the last fit allowed.
+      this.fit(box, padding, k, Math.min(k, this.readableZoom));
       return;
     }
     let dx = 0;

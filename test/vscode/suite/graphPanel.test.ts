@@ -43,6 +43,17 @@ suite('graph panel', () => {
     assert.equal(drawn.worker, true, 'the layout ran in a Web Worker inside the webview');
   });
 
+  test('opened beside an editor, the drawing is fitted with titles at least 11 px high', async () => {
+    const main = vscode.Uri.joinPath(vscode.Uri.parse(folderUri), VPC, 'main.tf');
+    await vscode.window.showTextDocument(main, { viewColumn: vscode.ViewColumn.One });
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    const drawn = await panel.waitForRender();
+    // The panel's column reaches the extension host after the command has returned.
+    await waitFor('the panel beside the editor', () => panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
+    assert.ok(drawn.titlePx >= 11, `titles ${drawn.titlePx.toFixed(1)} px high`);
+  });
+
   test('the message a click on a node posts opens the module at its backend block', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);

@@ -40,6 +40,7 @@ suite('the packaged extension (VSIX)', () => {
       'readme.md',
       'LICENSE.txt',
       'media/graph-panel.png',
+      'media/graph-panel-dark.png',
       'schemas/terrace.schema.json',
       'dist/client.js',
       'dist/server.js',
@@ -60,8 +61,10 @@ suite('the packaged extension (VSIX)', () => {
     assert.deepEqual(unwanted, [], 'no sources, tests, fixtures, source maps or dependencies');
     // The extension's details page shows the README from the installed folder: its images stay relative.
     const readme = readFileSync(path.join(extension.extensionPath, 'readme.md'), 'utf8');
-    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map((match) => match[1]!);
-    assert.deepEqual(images, ['media/graph-panel.png']);
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)|(?:src|srcset)="([^"]+)"/g)].map(
+      (match) => match[1] ?? match[2]!,
+    );
+    assert.deepEqual(images.sort(), ['media/graph-panel-dark.png', 'media/graph-panel.png']);
     assert.ok(images.every((image) => files.includes(image)));
   });
 

@@ -3,8 +3,10 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { GraphModel } from '../../server/src/protocol';
+import type { Point } from '../../webview/src/layoutGraph';
 import { TITLE_SIZE } from '../../webview/src/render';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
+import { edgeCrossings } from './edgeCrossings';
 import { API, cycle, DNS, dag, EKS, edge, module, RDS, realGraph, synthetic, VPC, WORKER } from './graphModels';
 import { themes } from './themes';
 
@@ -61,6 +63,23 @@ function settled(webview: WebviewPage): Promise<unknown> {
 
 function viewportTransform(webview: WebviewPage): Promise<string | null> {
   return webview.page.locator('svg.graph > g.viewport').getAttribute('transform');
+}
+
+/**
+ * Each drawn edge's route, read back from its path: `M start`, then per bend `L … Q corner …`, then
+ * `L end` (`roundedPath`), so the start, the Q control points and the end are the route's points.
+ */
+async function drawnRoutes(webview: WebviewPage): Promise<Point[][]> {
+  const paths = await webview.page
+    .locator('svg.graph path.edge')
+    .evaluateAll((edges) => edges.map((edge) => edge.getAttribute('d') ?? ''));
+  return paths.map((d) => {
+    const numbers = (text: string) => text.split(/[ ,]+/).filter(Boolean).map(Number);
+    const [mx, my] = numbers(/^M([^LQ]+)/.exec(d)?.[1] ?? '');
+    const corners = [...d.matchAll(/Q([-\d.]+),([-\d.]+)/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+    const [lx, ly] = numbers(/L([^LQ]+)$/.exec(d)?.[1] ?? '');
+    return [{ x: mx!, y: my! }, ...corners, { x: lx!, y: ly! }];
+  });
 }
 
 /** The legend is folded until its toolbar button unfolds it. */
@@ -617,6 +636,51 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
     assert.ok(bytes.readUInt32BE(16) > 400, 'an image of some width');
     assert.deepEqual(webview.errors, []);
+  });
+
+  test('an edit that removes one edge redraws with every module where it was', async () => {
+    const graph = synthetic(200);
+    const webview = await browser.open({ state: { view: { groupBy: null } } });
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    const before = new Map((await drawnNodes(webview)).map((n) => [n.id, n]));
+    // The first edge's reader has another edge into the same level: no module changes level.
+    const level = new Map(graph.modules.map((m) => [m.id, m.level]));
+    const removed = graph.edges.find((e) =>
+      graph.edges.some((o) => o !== e && o.from === e.from && level.get(o.to) === level.get(e.to)),
+    )!;
+    const edited: GraphModel = {
+      ...graph,
+      version: graph.version + 1,
+      edges: graph.edges.filter((e) => e !== removed),
+    };
+    const rendered = await webview.render({ type: 'graph', graph: edited, folderUri: FOLDER });
+    assert.equal(rendered.edges, graph.edges.length - 1);
+    const after = await drawnNodes(webview);
+    const moved = after.filter((n) => {
+      const was = before.get(n.id)!;
+      return Math.abs(n.y - was.y) > 1 || Math.abs(n.x - was.x) > 10;
+    });
+    assert.deepEqual(
+      moved.map((n) => n.id),
+      [],
+      'within 1 px vertically, 10 px horizontally (elkjs may widen a gap where an edge slopes)',
+    );
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('the drawn edges cross no more than the earlier layout’s did, plus 10 %', async () => {
+    // The panel's earlier layout (its own barycentre sweep) crossed 1,825 times at 200 modules, 27,664 at 1,000.
+    for (const [modules, earlier] of [
+      [200, 1825],
+      [1000, 27664],
+    ] as const) {
+      const webview = await browser.open({ state: { view: { groupBy: null } } });
+      await webview.render({ type: 'graph', graph: synthetic(modules), folderUri: FOLDER }, 120_000);
+      const crossings = edgeCrossings(await drawnRoutes(webview));
+      console.log(`# drawn edge crossings, ${modules} modules: ${crossings} (earlier layout ${earlier})`);
+      assert.ok(crossings <= earlier * 1.1, `${crossings} crossings at ${modules} modules`);
+      await webview.page.close();
+    }
   });
 
   test('examples/monorepo, as the engine sees it: 14 modules in 5 levels', async () => {

@@ -102,7 +102,9 @@ function seededGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode |
     const own = placed.get(id);
     if (own !== undefined) return own;
     const known = (neighbours.get(id) ?? []).flatMap((other) => placed.get(other) ?? []);
-    return known.length > 0 ? known.reduce((sum, y) => sum + y, 0) / known.length : (bottom += NODE_HEIGHT);
+    if (known.length > 0) return known.reduce((sum, y) => sum + y, 0) / known.length;
+    bottom += NODE_HEIGHT;
+    return bottom;
   };
   return {
     id: 'graph',

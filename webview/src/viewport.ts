@@ -107,7 +107,7 @@ export class Viewport {
     const width = this.width;
     const height = this.height;
     if (box.width * k > width - 2 * padding || box.height * k > height - 2 * padding) {
-      // Zooms out to show it, but never in, and not below what the last fit allowed.
+      // Zooms out to show it, never in; not below a readable size, unless the user is already below it.
       this.fit(box, padding, k, Math.min(k, this.readableZoom));
       return;
     }

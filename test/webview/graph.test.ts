@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { GraphModel } from '../../server/src/protocol';
 import type { Point } from '../../webview/src/layoutGraph';
+import { NODE_WIDTH } from '../../webview/src/layoutOptions';
 import { TITLE_SIZE } from '../../webview/src/render';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { edgeCrossings } from './edgeCrossings';
@@ -635,6 +636,31 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const bytes = Buffer.from(png.data, 'base64');
     assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
     assert.ok(bytes.readUInt32BE(16) > 400, 'an image of some width');
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('text is fitted in the font the page has when it draws, even one VS Code sets after the script started', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    // A wider font, as when VS Code styles the page late: the next drawing must measure in it.
+    await webview.page.evaluate(() => document.documentElement.style.setProperty('--vscode-font-family', 'monospace'));
+    await webview.render({ type: 'graph', graph: { ...dag, version: dag.version + 1 }, folderUri: FOLDER });
+    const texts = await webview.page.locator('svg.graph .node-detail').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        text: node.textContent ?? '',
+        width: (node as SVGTextElement).getComputedTextLength(),
+        family: getComputedStyle(node).fontFamily,
+      })),
+    );
+    assert.ok(texts.length > 0);
+    for (const { text, width, family } of texts) {
+      assert.equal(family, 'monospace');
+      assert.ok(width <= NODE_WIDTH - 24 + 0.5, `"${text}" is ${width.toFixed(1)} px wide, in a node 200 px wide`);
+    }
+    assert.ok(
+      texts.some(({ text }) => text.endsWith('…')),
+      'monospace is wide enough to cut the longest subtitle',
+    );
     assert.deepEqual(webview.errors, []);
   });
 

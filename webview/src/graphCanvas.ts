@@ -31,7 +31,7 @@ export class GraphCanvas {
   private readonly svg: SVGSVGElement;
   private readonly headings = h('div', { class: 'column-headings', 'aria-hidden': 'true' });
   private readonly empty = h('div', { class: 'empty', hidden: true });
-  private readonly fitter = new TextFitter(getComputedStyle(document.body).fontFamily || 'sans-serif');
+  private readonly fitter = new TextFitter();
 
   constructor() {
     this.svg = svgElement('svg', { class: 'graph', 'aria-hidden': 'false' });
@@ -49,6 +49,7 @@ export class GraphCanvas {
 
   draw(view: ViewGraph, layout: Layout, index: GraphIndex): Drawn {
     const groupNames = view.groups.map((group) => group.name);
+    this.fitter.useFamily(getComputedStyle(this.svg).fontFamily || 'sans-serif');
     const drawing = draw(this.root, view, layout, this.fitter, (group) => groupNames.indexOf(group) % GROUP_COLOURS);
     this.shown = { view, layout, drawing };
     // Thousands of edges are a texture, not lines to follow: fainter, until a selection picks some out.

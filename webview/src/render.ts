@@ -59,8 +59,18 @@ export class TextFitter {
   private readonly context = document.createElement('canvas').getContext('2d');
   private readonly cache = new Map<string, string>();
   private font = '';
+  private fontFamily = 'sans-serif';
 
-  constructor(private readonly fontFamily: string) {}
+  /**
+   * The family the drawing's text is set in, read before each drawing: VS Code may style the page
+   * after its script has started, and a measure in another font cuts text short or lets it overflow.
+   */
+  useFamily(family: string): void {
+    if (family === this.fontFamily) return;
+    this.fontFamily = family;
+    this.font = '';
+    this.cache.clear();
+  }
 
   fit(text: string, font: string, width: number): string {
     const key = `${font}\u0000${width}\u0000${text}`;

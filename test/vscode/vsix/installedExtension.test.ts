@@ -109,5 +109,8 @@ suite('the packaged extension (VSIX)', () => {
     assert.equal(drawn.nodes, 3);
     assert.equal(drawn.levels, 3);
     assert.equal(drawn.worker, true, 'the layout ran in the Web Worker');
+    // The worker is elkjs's layered algorithm, bundled (the VSIX holds no node_modules).
+    const worker = readFileSync(path.join(terraceExtension().extensionPath, 'dist', 'layoutWorker.js'), 'utf8');
+    assert.ok(worker.includes('org.eclipse.elk.layered'), 'the layout worker bundles elkjs');
   });
 });

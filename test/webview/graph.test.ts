@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { GraphModel } from '../../server/src/protocol';
 import type { Point } from '../../webview/src/layoutGraph';
-import { NODE_WIDTH } from '../../webview/src/layoutOptions';
+import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
 import { TITLE_SIZE } from '../../webview/src/render';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { edgeCrossings } from './edgeCrossings';
@@ -35,6 +35,48 @@ function drawnNodes(webview: WebviewPage): Promise<DrawnNode[]> {
       };
     }),
   );
+}
+
+/** Each group box drawn, by group, with the nodes whose boxes lie inside it, sorted. */
+async function groupBoxes(webview: WebviewPage): Promise<Record<string, string[]>> {
+  const nodes = await drawnNodes(webview);
+  const boxes = await webview.page.locator('svg.graph g.group-box-frame').evaluateAll((frames) =>
+    frames.map((frame) => {
+      // No helper function in here: the page gets this function's text, without tsx's helpers.
+      const rect = frame.querySelector('rect.group-box')!;
+      return {
+        group: frame.getAttribute('data-group') ?? '',
+        title: frame.querySelector('.group-box-title')?.textContent ?? '',
+        x: Number(rect.getAttribute('x')),
+        y: Number(rect.getAttribute('y')),
+        width: Number(rect.getAttribute('width')),
+        height: Number(rect.getAttribute('height')),
+      };
+    }),
+  );
+  const inside: Record<string, string[]> = {};
+  for (const box of boxes.sort((a, b) => a.group.localeCompare(b.group))) {
+    assert.equal(box.title, box.group, 'a box is titled with its group');
+    inside[box.group] = nodes
+      .filter(
+        (node) =>
+          node.x < box.x + box.width &&
+          node.x + NODE_WIDTH > box.x &&
+          node.y < box.y + box.height &&
+          node.y + NODE_HEIGHT > box.y,
+      )
+      .map((node) => {
+        const within =
+          node.x >= box.x &&
+          node.y >= box.y &&
+          node.x + NODE_WIDTH <= box.x + box.width &&
+          node.y + NODE_HEIGHT <= box.y + box.height;
+        assert.ok(within, `${node.id} lies wholly inside the box of ${box.group}, or outside it`);
+        return node.id;
+      })
+      .sort();
+  }
+  return inside;
 }
 
 /** Asserts one x per level, and that a higher level is further right. */
@@ -533,6 +575,11 @@ describe('graph webview (the built panel in headless chromium)', () => {
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
     await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
     assert.deepEqual(await webview.page.locator('.group-chip').allTextContents(), ['app2', 'network2', 'platform2']);
+    assert.deepEqual(await groupBoxes(webview), {
+      app: [API, WORKER].sort(),
+      network: [DNS, VPC].sort(),
+      platform: [EKS, RDS].sort(),
+    });
     const collapsed = await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
     // eks and rds are both at level 1: one group node stands for them.
     assert.equal(collapsed.nodes, 4);
@@ -541,10 +588,14 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.equal(await group.locator('.node-label').textContent(), 'platform');
     assert.equal(await group.locator('.node-detail').textContent(), '2 modules');
     assertColumns(await drawnNodes(webview));
+    assert.deepEqual(Object.keys(await groupBoxes(webview)), ['app', 'network'], 'a collapsed group has no box');
     await webview.screenshot('dag-grouped');
     const expanded = await webview.after(() => group.click());
     assert.equal(expanded.nodes, 6);
     assert.equal(expanded.groups, 0);
+    assert.deepEqual(Object.keys(await groupBoxes(webview)), ['app', 'network', 'platform']);
+    assertColumns(await drawnNodes(webview));
+    await webview.screenshot('dag-group-boxes');
     assert.deepEqual(webview.errors, []);
   });
 
@@ -778,6 +829,20 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const nodes = await drawnNodes(webview);
     assert.equal(nodes.length, 1000);
     assertColumns(nodes);
+    // Each service's box holds exactly its modules.
+    const boxes = await groupBoxes(webview);
+    const services = [...new Set(graph.modules.map((m) => m.id.split('/')[0]!))].sort();
+    assert.deepEqual(Object.keys(boxes), services);
+    for (const service of services) {
+      assert.deepEqual(
+        boxes[service],
+        graph.modules
+          .filter((m) => m.id.startsWith(`${service}/`))
+          .map((m) => m.id)
+          .sort(),
+        `the box of ${service}`,
+      );
+    }
     await webview.screenshot('synthetic-1000');
     assert.deepEqual(webview.errors, []);
   });

@@ -174,6 +174,44 @@ describe('elkjs layout', () => {
     assert.equal(deeper.columns.length, 3);
   });
 
+  test('groups in bands: each box holds exactly its group’s modules, columns still the levels, every edge routed', async () => {
+    const graph = synthetic(200);
+    const column = new Map(graph.modules.map((m) => [m.id, m.level]));
+    // Grouped by environment: the synthetic graph's dependencies stay inside one.
+    const environment = (id: string) => id.split('/')[1]!;
+    const flat = syntheticInput(graph);
+    const input: LayoutInput = { ...flat, nodes: flat.nodes.map((node) => ({ ...node, band: environment(node.id) })) };
+    const layout = await elkLayout(input);
+    const environments = [...new Set(graph.modules.map((m) => environment(m.id)))].sort();
+    assert.deepEqual(Object.keys(layout.bands).sort(), environments);
+    for (const [band, box] of Object.entries(layout.bands)) {
+      const inside = graph.modules.filter((m) => {
+        const point = layout.nodes[m.id]!;
+        return (
+          point.x < box.x + box.width &&
+          point.x + NODE_WIDTH > box.x &&
+          point.y < box.y + box.height &&
+          point.y + NODE_HEIGHT > box.y
+        );
+      });
+      assert.deepEqual(
+        inside.map((m) => m.id).sort(),
+        graph.modules
+          .filter((m) => environment(m.id) === band)
+          .map((m) => m.id)
+          .sort(),
+        `the box of ${band}`,
+      );
+    }
+    for (const [id, point] of Object.entries(layout.nodes)) assert.equal(point.x, layout.columns[column.get(id)!]);
+    assert.equal(Object.keys(layout.edges).length, graph.edges.length);
+    // Dependencies stay inside an environment, so its band costs few crossings over the flat layout.
+    const crossings = edgeCrossings(Object.values(layout.edges));
+    const flatCrossings = edgeCrossings(Object.values((await elkLayout(flat)).edges));
+    assert.ok(crossings <= flatCrossings * 1.6, `${crossings} crossings in bands, ${flatCrossings} without`);
+    assert.deepEqual((await elkLayout(flat)).bands, {}, 'no bands asked, none drawn');
+  });
+
   test('crosses no more edges than the panel’s earlier layout did, plus 10 %', async () => {
     // The earlier layout (a barycentre sweep of its own, replaced by elkjs) crossed 1,825 times on this graph.
     const graph = synthetic(200);

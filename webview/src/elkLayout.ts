@@ -1,4 +1,5 @@
 import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
+import { bandBoxes, bandedGraph } from './groupBands';
 import type { Layout, LayoutInput, Point } from './layoutGraph';
 import { COLUMN_GAP, ELK_OPTIONS, ELK_RELAYOUT_OPTIONS, NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
 
@@ -14,14 +15,17 @@ const SEEDED_SHARE = 0.5;
  * column. elkjs lays edges out from the writer (left) to the reader (right); they come back from the
  * reader to the writer, as the panel draws them. Edges within one column (a cycle's) are left out:
  * the panel draws them as arcs. With the previous layout of mostly the same nodes and columns, the
- * columns keep their order (`ELK_RELAYOUT_OPTIONS`).
+ * columns keep their order (`ELK_RELAYOUT_OPTIONS`). Groups are laid out again in bands, boxed
+ * (`groupBands.ts`).
  */
 export async function elkLayout(input: LayoutInput): Promise<Layout> {
   const started = performance.now();
   const columnOf = new Map(input.nodes.map((node) => [node.id, node.column]));
   const edges = input.edges.filter((edge) => (columnOf.get(edge.from) ?? -1) > (columnOf.get(edge.to) ?? -1));
   const graph = seededGraph(input, edges) ?? freshGraph(input, edges);
-  const laid = await elk.layout(graph);
+  const banded = input.nodes.some((node) => node.band !== undefined);
+  const flat = await elk.layout(graph);
+  const laid = banded ? await elk.layout(bandedGraph(input, edges, flat, columnX, { ...ELK_RELAYOUT_OPTIONS })) : flat;
   const nodes: Record<string, Point> = {};
   const left: number[] = [];
   for (const child of laid.children ?? []) {
@@ -41,6 +45,7 @@ export async function elkLayout(input: LayoutInput): Promise<Layout> {
   return {
     nodes,
     edges: routes,
+    bands: banded ? bandBoxes(input, nodes) : {},
     columns: Array.from(left, (x) => x ?? 0),
     width: laid.width ?? 0,
     height: laid.height ?? 0,
@@ -52,9 +57,13 @@ function freshGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode {
   return {
     id: 'graph',
     layoutOptions: { ...ELK_OPTIONS },
-    children: input.nodes.map((node) => box(node.id, node.column * (NODE_WIDTH + COLUMN_GAP))),
+    children: input.nodes.map((node) => box(node.id, columnX(node.column))),
     edges: edges.map((edge) => writerToReader(edge)),
   };
+}
+
+function columnX(column: number): number {
+  return column * (NODE_WIDTH + COLUMN_GAP);
 }
 
 function box(id: string, x: number, y?: number): ElkNode {

@@ -37,14 +37,20 @@ export class LayoutCache {
   }
 }
 
+/** With a group expanded, every group gets a band of its own: the expanded ones are boxed. */
 function layoutInput(view: ViewGraph): LayoutInput {
   const column = new Map(view.levels.map((level, index) => [level, index]));
+  const banded = view.nodes.some((node) => node.kind === 'module' && node.group !== null);
   return {
-    nodes: view.nodes.map((node) => ({ id: node.id, column: column.get(node.level)! })),
+    nodes: view.nodes.map((node) => ({
+      id: node.id,
+      column: column.get(node.level)!,
+      ...(banded && node.group !== null ? { band: node.group } : {}),
+    })),
     edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
   };
 }
 
 function layoutKey(input: LayoutInput): string {
-  return `${input.nodes.map((node) => `${node.id}@${node.column}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
+  return `${input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
 }

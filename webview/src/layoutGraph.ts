@@ -4,8 +4,12 @@
  */
 
 export interface LayoutInput {
-  /** Each node with its column: the rank of its level among the levels drawn. */
-  nodes: { id: string; column: number }[];
+  /**
+   * Each node with its column: the rank of its level among the levels drawn. Nodes with a `band` (the
+   * group of an expanded group's modules, or of a collapsed group's nodes) are laid out in a band of
+   * rows per band, boxed (`groupBands.ts`).
+   */
+  nodes: { id: string; column: number; band?: string }[];
   /** Reader → writer, as in the graph model. */
   edges: { id: string; from: string; to: string }[];
   /** The layout drawn before: the new one keeps its nodes' places and its edges' order where it can. */
@@ -17,6 +21,11 @@ export interface Point {
   y: number;
 }
 
+export interface Rect extends Point {
+  width: number;
+  height: number;
+}
+
 export interface Layout {
   /** Top-left corner of each node. */
   nodes: Record<string, Point>;
@@ -25,6 +34,8 @@ export interface Layout {
    * column (in a cycle) are not laid out: they have no entry and are drawn as arcs.
    */
   edges: Record<string, Point[]>;
+  /** The box around each band's nodes (`groupBands.ts`), by band; none when the input had no bands. */
+  bands: Record<string, Rect>;
   /** The left x of each column. */
   columns: number[];
   width: number;

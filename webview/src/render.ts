@@ -128,6 +128,8 @@ export function draw(
     );
   });
 
+  const boxTops = drawGroupBoxes(bands, view, layout, fitter, groupColour);
+
   const position = (id: string): Point => layout.nodes[id] ?? { x: 0, y: 0 };
   const edges: Drawing['edges'] = [];
   for (const edge of view.edges) {
@@ -155,11 +157,35 @@ export function draw(
   for (const node of view.nodes) nodes.set(node.id, drawNode(nodeLayer, node, position(node.id), fitter, groupColour));
 
   const extra = 2 * BAND_MARGIN;
+  const top = Math.min(BAND_TOP - 8, boxTops - 8);
   return {
     nodes,
     edges,
-    bounds: { x: -extra, y: BAND_TOP - 8, width: layout.width + 2 * extra, height: height - 2 * BAND_TOP + 16 },
+    bounds: { x: -extra, y: top, width: layout.width + 2 * extra, height: height - BAND_TOP + 8 - top },
   };
+}
+
+/** A box around each expanded group's modules, its name at the top; returns the highest box's top. */
+function drawGroupBoxes(
+  layer: SVGGElement,
+  view: ViewGraph,
+  layout: Layout,
+  fitter: TextFitter,
+  groupColour: (group: string) => number,
+): number {
+  const expanded = new Set(
+    view.nodes.flatMap((node) => (node.kind === 'module' && node.group !== null ? [node.group] : [])),
+  );
+  let top = 0;
+  for (const [group, box] of Object.entries(layout.bands)) {
+    if (!expanded.has(group)) continue;
+    const g = svgElement('g', { class: 'group-box-frame', 'data-group': group }, layer);
+    svgElement('rect', { class: `group-box group-colour-${groupColour(group)}`, ...box, rx: 8 }, g);
+    const title = svgElement('text', { class: 'group-box-title', x: box.x + 10, y: box.y + 16 }, g);
+    title.textContent = fitter.fit(group, '600 12px', box.width - 20);
+    top = Math.min(top, box.y);
+  }
+  return top;
 }
 
 /** A node's title, in the drawing's pixels (the stylesheet's `.node-label` says the same). */

@@ -78,7 +78,11 @@ const bundles = [
     ...common,
     sourcemap: 'inline',
     minify: false,
-    entryPoints: { 'test/vscode/index': 'test/vscode/suite/index.ts', 'test/vscode/vsix': 'test/vscode/vsix/index.ts' },
+    entryPoints: {
+      'test/vscode/index': 'test/vscode/suite/index.ts',
+      'test/vscode/vsix': 'test/vscode/vsix/index.ts',
+      'test/vscode/example': 'test/vscode/example/index.ts',
+    },
     platform: 'node',
     format: 'cjs',
     external: ['vscode', 'mocha'],

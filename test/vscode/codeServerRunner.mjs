@@ -3,7 +3,7 @@
 // headless chromium opens the workbench with a payload naming the extension under development and the
 // suite; the workbench reports the suite's exit code through `codeAutomationExit`.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -232,8 +232,13 @@ export async function runWithCodeServer(options) {
     const exit = new Promise((resolve) => {
       exited = resolve;
     });
-    await page.exposeFunction('codeAutomationLog', (type, args) => {
+    await page.exposeFunction('codeAutomationLog', async (type, args) => {
       const parts = Array.isArray(args) ? args : [args];
+      const picture = /^terrace-screenshot (.+\.png)$/.exec(String(parts[0]))?.[1];
+      if (picture) {
+        await takePicture(page, picture);
+        return;
+      }
       if (!verbose && NOISE.test(String(parts[0]))) return;
       (type === 'error' ? console.error : console.log)(...parts);
     });
@@ -272,4 +277,12 @@ export async function runWithCodeServer(options) {
     if (!suiteFinished) console.error(`code-server log (last lines):\n${tail(serverLog)}`);
   }
   return code;
+}
+
+/** The workbench's picture, for a test that asks on the console; written whole, then renamed into place. */
+async function takePicture(page, file) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.partial.png`;
+  await page.screenshot({ path: partial });
+  renameSync(partial, file);
 }

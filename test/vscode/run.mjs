@@ -1,7 +1,9 @@
 // The vscode tier, in a real VS Code extension host with a copy of test/vscode/workspace as the open folder:
 //   1. the mocha suite of test/vscode/suite (dist/test/vscode/index.js), with this repository as the
 //      extension under development;
-//   2. the VSIX suite of test/vscode/vsix (dist/test/vscode/vsix.js): `npm run package` makes the VSIX, which
+//   2. the example suite of test/vscode/example (dist/test/vscode/example.js), on a copy of examples/monorepo:
+//      the panel as a user first sees it, and the README's pictures (the code-server runner takes them);
+//   3. the VSIX suite of test/vscode/vsix (dist/test/vscode/vsix.js): `npm run package` makes the VSIX, which
 //      is installed into a fresh VS Code the way `code --install-extension` does; the extension under
 //      development is an empty one, so what runs is the packaged bundle, not the source tree.
 //
@@ -12,8 +14,9 @@
 // Other settings: TERRACE_VSCODE_TIMEOUT_MS (default 180000), TERRACE_VSCODE_GREP (run matching tests only),
 // TERRACE_VSCODE_VERBOSE=1 (all workbench logs), TERRACE_KEEP_TMP=1 (keep the scratch directory).
 //
-// Prints both suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when either
-// failed or could not run. With TERRACE_VSCODE_GREP set, only the first suite runs (and says so).
+// Prints the suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when one
+// failed or could not run. With TERRACE_VSCODE_GREP set, the VSIX suite is left out (and says so), and the
+// example suite unless the pattern matches its name.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -52,12 +55,22 @@ const grep = process.env.TERRACE_VSCODE_GREP;
  * that what the extension writes never lands in the repository). Resolves to the suite's counts, or
  * `undefined` when it did not report them.
  */
-async function runSuite(name, { extensionDevelopmentPath, extensionTestsPath, installExtensions }) {
+async function runSuite(
+  name,
+  {
+    extensionDevelopmentPath,
+    extensionTestsPath,
+    installExtensions,
+    folder = path.join('test', 'vscode', 'workspace'),
+  },
+) {
   const dir = path.join(tmp, name);
   const workspace = path.join(dir, 'workspace');
-  cpSync(path.join(repoRoot, 'test', 'vscode', 'workspace'), workspace, { recursive: true });
+  cpSync(path.join(repoRoot, folder), workspace, { recursive: true });
   const resultsFile = path.join(dir, 'results.json');
   const env = { TERRACE_VSCODE_RESULTS: resultsFile };
+  // Only the code-server runner can take the workbench's picture (`terrace-screenshot <file>` on the console).
+  if (runner === 'code-server') env.TERRACE_VSCODE_SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'vscode');
   if (grep) env.TERRACE_VSCODE_GREP = grep;
   const options = {
     extensionDevelopmentPath,
@@ -124,6 +137,16 @@ function packageVsix() {
 
 const suites = [];
 suites.push(await runSuite('development', { extensionDevelopmentPath: repoRoot, extensionTestsPath }));
+// With a pattern, a suite none of whose tests match would report nothing passed: it is left out.
+if (!grep || new RegExp(grep).test('the example monorepo')) {
+  suites.push(
+    await runSuite('example', {
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'example.js'),
+      folder: path.join('examples', 'monorepo'),
+    }),
+  );
+}
 if (grep) {
   console.log('vscode tier: the vsix suite is left out while TERRACE_VSCODE_GREP is set');
 } else {

@@ -79,6 +79,30 @@ async function groupBoxes(webview: WebviewPage): Promise<Record<string, string[]
   return inside;
 }
 
+type Rgb = [number, number, number];
+
+function rgb(css: string): Rgb {
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).map(Number);
+  return [r ?? 0, g ?? 0, b ?? 0];
+}
+
+function blend(front: Rgb, back: Rgb, alpha: number): Rgb {
+  return front.map((channel, i) => channel * alpha + back[i]! * (1 - alpha)) as Rgb;
+}
+
+/** WCAG's contrast ratio of two colours. */
+function contrast(a: Rgb, b: Rgb): number {
+  const luminance = (colour: Rgb) => {
+    const [r, g, bl] = colour.map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (high! + 0.05) / (low! + 0.05);
+}
+
 /** Asserts one x per level, and that a higher level is further right. */
 function assertColumns(nodes: DrawnNode[]): Map<number, number> {
   const columnX = new Map<number, number>();
@@ -777,6 +801,34 @@ describe('graph webview (the built panel in headless chromium)', () => {
       console.log(`# drawn edge crossings, ${modules} modules: ${crossings} (earlier layout ${earlier})`);
       assert.ok(crossings <= earlier * 1.1, `${crossings} crossings at ${modules} modules`);
       await webview.page.close();
+    }
+  });
+
+  test('edges keep a contrast of 3:1 against the background, in the dark and the light theme', async () => {
+    for (const [name, theme] of [
+      ['dark', themes.dark],
+      ['light', themes.light],
+    ] as const) {
+      const webview = await browser.open({ theme });
+      await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+      await webview.page.mouse.move(1, 1);
+      const colours = await webview.page.evaluate(() => {
+        const edge = document.querySelector('svg.graph path.edge:not(.cycle)')!;
+        const style = getComputedStyle(edge);
+        return {
+          stroke: style.stroke,
+          opacity: Number(style.strokeOpacity) * Number(getComputedStyle(edge.parentElement!).opacity || 1),
+          background: getComputedStyle(document.body).backgroundColor,
+        };
+      });
+      const ratio = contrast(
+        blend(rgb(colours.stroke), rgb(colours.background), colours.opacity),
+        rgb(colours.background),
+      );
+      assert.ok(
+        ratio >= 3,
+        `${name}: edges ${colours.stroke} at ${colours.opacity} on ${colours.background}: ${ratio.toFixed(2)}:1`,
+      );
     }
   });
 

@@ -1,6 +1,6 @@
 /** Values and evaluation: HCL expressions evaluated to values, Terraform's functions, locals in dependency order. */
 export { type EvalScope, evaluate } from './evaluate';
-export { expressionReferences, referencedNames } from './expressionReferences';
+export { type ExpressionReference, expressionReferences, referencedNames } from './expressionReferences';
 export { type ExtraFunctions, formatValue, withFunctions } from './functions';
 export { evaluateNamed } from './locals';
 export {

@@ -1,0 +1,249 @@
+import {
+  type EvalScope,
+  type ExpressionReference,
+  evaluate,
+  evaluateNamed,
+  expressionReferences,
+  isObjectValue,
+  isUnknown,
+  type Value,
+} from '../evaluation';
+import { cyclePath, cyclicComponents, DependencyGraph } from '../graph';
+import type { Expr, Range } from '../hcl';
+import type { ComponentBlock, EmbeddedStackBlock, ProviderBlock, StackAttribute, StackFile } from './stackFile';
+
+/** A Stack's file with its path, as the component graph reads it. */
+export interface StackSourceFile {
+  path: string;
+  facts: StackFile;
+}
+
+/** A node of a Stack: a `component` block, or an embedded `stack` block. */
+export interface StackNode {
+  /** `component.cluster` or `stack.shared`: how the Stack's expressions name it. */
+  address: string;
+  kind: 'component' | 'stack';
+  name: string;
+  file: string;
+  block: ComponentBlock | EmbeddedStackBlock;
+  /** The evaluated `source`, when it is known. */
+  source: string | undefined;
+  /** A `for_each` node's instance keys when they are known; undefined without `for_each`. */
+  instances: string[] | 'unknown' | undefined;
+}
+
+/** Why one node waits for another: the argument of the reader, and a local or provider in between. */
+export type StackEdgeVia = 'inputs' | 'providers' | 'depends_on' | 'for_each';
+
+export interface StackEdge {
+  /** The reader's address. */
+  from: string;
+  /** The address of what it waits for. */
+  to: string;
+  via: StackEdgeVia;
+  /** `local.region_ids` or `provider.aws.this`, when the reference goes through one. */
+  through: string | undefined;
+  file: string;
+  /** The reference in the reader's block. */
+  range: Range;
+}
+
+export interface StackProblem {
+  file: string;
+  range: Range;
+  code: 'unknown-component' | 'stack-cycle';
+  message: string;
+}
+
+export interface StackGraph {
+  nodes: StackNode[];
+  edges: StackEdge[];
+  /** Each cycle as a closed path of addresses: `["component.a", "component.b", "component.a"]`. */
+  cycles: string[][];
+  problems: StackProblem[];
+}
+
+interface Reference {
+  address: string;
+  range: Range;
+  through: string | undefined;
+}
+
+/**
+ * The graph of one Stack's components and embedded stacks: an edge wherever a node's `inputs`,
+ * `providers`, `depends_on` or `for_each` refers to another node, directly or through the Stack's
+ * locals and provider configurations. This is the order the Stacks runtime applies them in: a
+ * component waits for what its expressions read, with no level barrier.
+ */
+export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
+  const componentFiles = files.filter((file) => file.facts.kind === 'components');
+  const locals = new Map<string, StackAttribute>();
+  const providers = new Map<string, ProviderBlock>();
+  for (const { facts } of componentFiles) {
+    for (const local of facts.locals) locals.set(local.name, local);
+    for (const provider of facts.providers) providers.set(provider.name, provider);
+  }
+  const scope = stackScope(locals);
+  const nodes: StackNode[] = componentFiles.flatMap(({ path, facts }) => [
+    ...facts.components.map((block) => stackNode('component', block, path, scope)),
+    ...facts.stacks.map((block) => stackNode('stack', block, path, scope)),
+  ]);
+  const known = new Set(nodes.map((node) => node.address));
+  const edges: StackEdge[] = [];
+  const problems: StackProblem[] = [];
+  for (const node of nodes) {
+    for (const [via, attribute] of nodeArguments(node.block)) {
+      for (const reference of nodeReferences(attribute.expr, locals, providers)) {
+        if (!known.has(reference.address)) {
+          problems.push({
+            file: node.file,
+            range: reference.range,
+            code: 'unknown-component',
+            message: `${reference.address} is not a ${reference.address.startsWith('stack.') ? 'stack' : 'component'} of this Stack${reference.through ? ` (read through ${reference.through})` : ''}`,
+          });
+          continue;
+        }
+        edges.push({
+          from: node.address,
+          to: reference.address,
+          via,
+          through: reference.through,
+          file: node.file,
+          range: reference.range,
+        });
+      }
+    }
+  }
+  const cycles = stackCycles(nodes, edges);
+  for (const cycle of cycles) {
+    const members = new Set(cycle);
+    for (const edge of edges) {
+      if (!members.has(edge.from) || !members.has(edge.to)) continue;
+      problems.push({
+        file: edge.file,
+        range: edge.range,
+        code: 'stack-cycle',
+        message: `Dependency cycle among the Stack's components: ${cycle.join(' → ')}`,
+      });
+    }
+  }
+  return { nodes, edges: dedupe(edges), cycles, problems };
+}
+
+/** The locals of a Stack evaluated as far as they can be without a deployment's inputs. */
+function stackScope(locals: ReadonlyMap<string, StackAttribute>): EvalScope {
+  const exprs = new Map<string, Expr>([...locals].map(([name, local]) => [name, local.expr]));
+  const { values } = evaluateNamed(exprs, 'local', new Map());
+  return new Map<string, Value>([['local', Object.fromEntries(values)]]);
+}
+
+function stackNode(
+  kind: StackNode['kind'],
+  block: ComponentBlock | EmbeddedStackBlock,
+  file: string,
+  scope: EvalScope,
+): StackNode {
+  const source = block.source && evaluate(block.source.expr, scope);
+  return {
+    address: `${kind}.${block.name}`,
+    kind,
+    name: block.name,
+    file,
+    block,
+    source: typeof source === 'string' ? source : undefined,
+    instances: 'forEach' in block && block.forEach ? instanceKeys(evaluate(block.forEach.expr, scope)) : undefined,
+  };
+}
+
+/** `for_each`'s keys: a map's keys or a set's strings, as Terraform names the instances. */
+function instanceKeys(value: Value): string[] | 'unknown' {
+  if (isUnknown(value)) return 'unknown';
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
+  if (isObjectValue(value)) return Object.keys(value);
+  return 'unknown';
+}
+
+function nodeArguments(block: ComponentBlock | EmbeddedStackBlock): [StackEdgeVia, StackAttribute][] {
+  const found: [StackEdgeVia, StackAttribute | undefined][] = [
+    ['inputs', block.inputs],
+    ['providers', 'providers' in block ? block.providers : undefined],
+    ['depends_on', block.dependsOn],
+    ['for_each', 'forEach' in block ? block.forEach : undefined],
+  ];
+  return found.filter((entry): entry is [StackEdgeVia, StackAttribute] => entry[1] !== undefined);
+}
+
+/**
+ * The components and stacks an expression refers to, following locals and provider configurations
+ * (each once): the range is always the reference in the expression itself, where the user reads it.
+ */
+function nodeReferences(
+  expr: Expr,
+  locals: ReadonlyMap<string, StackAttribute>,
+  providers: ReadonlyMap<string, ProviderBlock>,
+): Reference[] {
+  return expressionReferences(expr).flatMap((reference): Reference[] => {
+    const target = referenceTarget(reference);
+    if (!target) return [];
+    if ('address' in target) return [{ address: target.address, range: reference.range, through: undefined }];
+    return indirectAddresses(target.through, locals, providers, new Set()).map((address) => ({
+      address,
+      range: reference.range,
+      through: target.through,
+    }));
+  });
+}
+
+/** The nodes a local or a provider configuration refers to, through other locals and providers. */
+function indirectAddresses(
+  name: string,
+  locals: ReadonlyMap<string, StackAttribute>,
+  providers: ReadonlyMap<string, ProviderBlock>,
+  seen: Set<string>,
+): string[] {
+  if (seen.has(name)) return [];
+  seen.add(name);
+  const exprs: Expr[] = name.startsWith('local.')
+    ? [locals.get(name.slice('local.'.length))?.expr].filter((expr): expr is Expr => expr !== undefined)
+    : providerExprs(providers.get(name.slice('provider.'.length)));
+  const addresses = exprs.flatMap((expr) =>
+    expressionReferences(expr).flatMap((reference) => {
+      const target = referenceTarget(reference);
+      if (!target) return [];
+      return 'address' in target ? [target.address] : indirectAddresses(target.through, locals, providers, seen);
+    }),
+  );
+  return [...new Set(addresses)];
+}
+
+/** A reference to a node (`component.x`, `stack.x`), or to a local or a provider that may lead to one. */
+function referenceTarget(reference: ExpressionReference): { address: string } | { through: string } | undefined {
+  const [first, second] = reference.names;
+  if (first === undefined) return undefined;
+  if (reference.root === 'component' || reference.root === 'stack') return { address: `${reference.root}.${first}` };
+  if (reference.root === 'local') return { through: `local.${first}` };
+  if (reference.root === 'provider' && second !== undefined) return { through: `provider.${first}.${second}` };
+  return undefined;
+}
+
+function providerExprs(provider: ProviderBlock | undefined): Expr[] {
+  if (!provider) return [];
+  return [...(provider.forEach ? [provider.forEach.expr] : []), ...provider.config.map((attribute) => attribute.expr)];
+}
+
+function stackCycles(nodes: readonly StackNode[], edges: readonly StackEdge[]): string[][] {
+  const graph = new DependencyGraph(nodes.map((node) => node.address));
+  for (const edge of edges) graph.addEdge(edge.from, edge.to);
+  return cyclicComponents(graph).map((component) => cyclePath(graph, component));
+}
+
+/** One edge per reader, dependency, argument and reference place (a local read twice in one spot is one). */
+function dedupe(edges: StackEdge[]): StackEdge[] {
+  const seen = new Set<string>();
+  return edges.filter((edge) => {
+    const key = `${edge.from}\u0000${edge.to}\u0000${edge.via}\u0000${edge.range.start.line}:${edge.range.start.character}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

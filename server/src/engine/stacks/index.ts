@@ -1,0 +1,26 @@
+/** Terraform Stacks: the facts of component and deployment files, each Stack's component graph, and the links between Stacks. */
+
+export {
+  componentGraph,
+  type StackEdge,
+  type StackEdgeVia,
+  type StackGraph,
+  type StackNode,
+  type StackProblem,
+  type StackSourceFile,
+} from './componentGraph';
+export {
+  type RepositoryStack,
+  type StackDeployment,
+  type StackLink,
+  stackDeployments,
+  stackLinks,
+} from './linkedStacks';
+export {
+  COMPONENT_SUFFIXES,
+  DEPLOYMENT_SUFFIX,
+  type StackFile,
+  type StackFileKind,
+  stackFileFacts,
+  stackFileKind,
+} from './stackFile';

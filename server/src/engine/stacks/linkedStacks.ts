@@ -1,0 +1,116 @@
+import { evaluate, expressionReferences } from '../evaluation';
+import type { Range } from '../hcl';
+import type { StackSourceFile } from './componentGraph';
+import type { UpstreamInputBlock } from './stackFile';
+
+/** A Stack of the repository: its folder (relative, `/`-separated) and its files. */
+export interface RepositoryStack {
+  folder: string;
+  files: StackSourceFile[];
+}
+
+/** A deployment of a Stack: one of its environments. */
+export interface StackDeployment {
+  name: string;
+  file: string;
+  range: Range;
+}
+
+/** An `upstream_input` of a Stack, matched to the Stack of the repository that publishes it, or why not. */
+export interface StackLink {
+  /** The downstream Stack's folder. */
+  from: string;
+  /** The upstream Stack's folder; undefined when unresolved. */
+  to: string | undefined;
+  input: string;
+  /** The upstream's address as written (`app.terraform.io/acme/platform/network`). */
+  source: string | undefined;
+  file: string;
+  range: Range;
+  /** Why the link has no Stack, or what it reads that the upstream does not publish. */
+  problem: string | undefined;
+}
+
+/** Each Stack's deployments, in file order. */
+export function stackDeployments(stack: RepositoryStack): StackDeployment[] {
+  return stack.files.flatMap(({ path, facts }) =>
+    facts.deployments.map((deployment) => ({ name: deployment.name, file: path, range: deployment.headerRange })),
+  );
+}
+
+/**
+ * The links between the repository's Stacks: each `upstream_input` of type `stack` is matched to the
+ * Stack whose folder has the name its `source` ends with (HCP Terraform names a Stack by its project
+ * and name; the repository knows only its folders). An input that matches no Stack, or several, is
+ * unresolved with the reason; outputs the downstream reads (`upstream_input.network.vpc_id`) that the
+ * upstream does not publish are reported on the link.
+ */
+export function stackLinks(stacks: readonly RepositoryStack[]): StackLink[] {
+  const byName = new Map<string, RepositoryStack[]>();
+  for (const stack of stacks) {
+    const name = stack.folder.split('/').at(-1) ?? stack.folder;
+    byName.set(name, [...(byName.get(name) ?? []), stack]);
+  }
+  return stacks.flatMap((stack) =>
+    stack.files.flatMap(({ path, facts }) =>
+      facts.upstreamInputs.map((input) => link(stack, path, input, byName, readOutputs(stack, input.name))),
+    ),
+  );
+}
+
+function link(
+  stack: RepositoryStack,
+  file: string,
+  input: UpstreamInputBlock,
+  byName: ReadonlyMap<string, RepositoryStack[]>,
+  read: Set<string>,
+): StackLink {
+  const base = { from: stack.folder, input: input.name, file, range: input.headerRange };
+  const type = input.type && evaluate(input.type.expr, new Map());
+  const value = input.source && evaluate(input.source.expr, new Map());
+  const source = typeof value === 'string' ? value : undefined;
+  if (type !== undefined && type !== 'stack') {
+    return { ...base, to: undefined, source, problem: `an upstream input of type ${String(type)} is not a Stack` };
+  }
+  if (source === undefined) {
+    return { ...base, to: undefined, source, problem: 'its source is not a constant string' };
+  }
+  const name = source.replace(/\/+$/, '').split('/').at(-1) ?? source;
+  const candidates = (byName.get(name) ?? []).filter((candidate) => candidate !== stack);
+  if (candidates.length === 0) {
+    return { ...base, to: undefined, source, problem: `no Stack of this repository is in a folder named ${name}` };
+  }
+  if (candidates.length > 1) {
+    const folders = candidates.map((candidate) => candidate.folder).join(', ');
+    return {
+      ...base,
+      to: undefined,
+      source,
+      problem: `${candidates.length} Stacks are in folders named ${name}: ${folders}`,
+    };
+  }
+  const upstream = candidates[0]!;
+  const published = new Set(upstream.files.flatMap(({ facts }) => facts.publishOutputs.map((output) => output.name)));
+  const missing = [...read].filter((output) => !published.has(output)).sort();
+  return {
+    ...base,
+    to: upstream.folder,
+    source,
+    problem: missing.length ? `${upstream.folder} publishes no ${missing.join(', ')}` : undefined,
+  };
+}
+
+/** The outputs of an upstream input that the Stack's deployments read: `upstream_input.<input>.<output>`. */
+function readOutputs(stack: RepositoryStack, input: string): Set<string> {
+  const read = new Set<string>();
+  for (const { facts } of stack.files) {
+    for (const deployment of facts.deployments) {
+      if (!deployment.inputs) continue;
+      for (const reference of expressionReferences(deployment.inputs.expr)) {
+        const [name, output] = reference.names;
+        if (reference.root === 'upstream_input' && name === input && output !== undefined) read.add(output);
+      }
+    }
+  }
+  return read;
+}

@@ -27,7 +27,8 @@ export interface GraphModule {
   id: string;
   uri: string;
   /** `unit`: a Terragrunt unit; `module`: a Terraform root module. */
-  kind: 'module' | 'unit';
+  /** `component`: a Terraform Stack's component or embedded stack (`<stack folder>/component.<name>`), planned by HCP Terraform only. */
+  kind: 'module' | 'unit' | 'component';
   /** Execution level: 0 = no dependencies. */
   level: number;
   /** Named path segments from the discovery pattern (service, environment, region, module). */
@@ -71,7 +72,7 @@ export interface GraphEdge {
   name: string;
   instance: string | null;
   address: string;
-  matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency';
+  matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency' | 'component';
   /** `exact`; `inferred` (one writer fits the known parts of the address); `ambiguous` (several fit). */
   match: 'exact' | 'inferred' | 'ambiguous';
   /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */

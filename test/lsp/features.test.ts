@@ -380,6 +380,61 @@ data "terraform_remote_state" "dns" {
   });
 });
 
+describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
+  const root = fixture('terraform-stacks');
+  const components = path.join(root, 'platform/components.tfcomponent.hcl');
+  let client: LspTestClient;
+  before(async () => {
+    client = await started(root);
+  });
+  after(() => client.dispose());
+
+  test('hover and code lens on a component block: a Stacks component, its level, neighbours and module', async () => {
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: uri(components) },
+      position: pos(16, 12),
+    })) as Hover;
+    const value = (hover.contents as { value: string }).value;
+    assert.match(value, /^\*\*Stacks component `platform\/component\.cluster`\*\* · level 1\n/);
+    assert.match(value, /Depends on \(1\): \[platform\/component\.network\]/);
+    assert.match(value, /Used by \(3\): /);
+    assert.match(value, /Module `\.\/modules\/cluster`/);
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
+      textDocument: { uri: uri(components) },
+    })) as CodeLens[];
+    const titles = new Map(lenses.map((lens) => [lens.range.start.line, lens.command?.title]));
+    assert.equal(titles.size, 9, 'one per component block of the file, the embedded stack’s too');
+    assert.equal(titles.get(5), 'level 0 · 0 dependencies · 2 dependents');
+    assert.equal(titles.get(16), 'level 1 · 1 dependency · 3 dependents');
+    assert.equal(titles.get(65), 'in a cycle, no level · 1 dependency · 1 dependent');
+  });
+
+  test('definition from a component reference lands on its component block', async () => {
+    const locations = (await client.connection.sendRequest('textDocument/definition', {
+      textDocument: { uri: uri(components) },
+      position: pos(19, 20),
+    })) as Location[];
+    assert.deepEqual(
+      locations.map((location) => [path.relative(root, new URL(location.uri).pathname), location.range.start.line]),
+      [['platform/components.tfcomponent.hcl', 5]],
+    );
+  });
+
+  test('the cycle on each of its references and the unknown component in the published diagnostics', async () => {
+    const list = await diagnosticsFor(client, components, (items) => items.length >= 3);
+    assert.deepEqual(list.map((d) => [d.code, d.severity, d.range.start.line]).sort(), [
+      ['cycle', 1, 68],
+      ['cycle', 1, 75],
+      ['unknown-component', 1, 76],
+    ]);
+    const cycle = list.find((d) => d.code === 'cycle')!;
+    assert.equal(
+      cycle.message,
+      'Circular dependency: platform/component.audit -> platform/component.logging -> platform/component.audit',
+    );
+  });
+});
+
 describe('Terragrunt units: test/fixtures/terragrunt-units', () => {
   const root = fixture('terragrunt-units');
   const vpc = path.join(root, 'live/prod/network/vpc/terragrunt.hcl');

@@ -1,8 +1,20 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { runTargets } from '../../runner/src/runTargets';
+import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
+import {
+  moduleHover,
+  moduleWithBackendAt,
+  referenceHover,
+  referenceOutcomesAt,
+  workspaceDiagnostics,
+} from '../../server/src/engine/features';
 import { parseHcl } from '../../server/src/engine/hcl';
+import { generatePipeline } from '../../server/src/engine/pipeline';
 import {
   componentGraph,
   type RepositoryStack,
@@ -147,7 +159,7 @@ describe('Terraform Stacks: the component graph', () => {
     assert.deepEqual(
       graph.problems.map((problem) => [problem.code, line(problem.range), problem.message]),
       [
-        ['unknown-component', 77, 'component.reports is not a component of this Stack'],
+        ['unknown-component', 77, 'This Stack has no component "reports" (component.reports)'],
         [
           'stack-cycle',
           69,
@@ -212,5 +224,134 @@ describe('Terraform Stacks: deployments and linked Stacks', () => {
         ],
       ],
     );
+  });
+});
+
+describe('Terraform Stacks in the workspace graph', () => {
+  async function analysed() {
+    const analysis = new WorkspaceAnalysis(fixture, defaultOptions());
+    await analysis.load();
+    return analysis;
+  }
+  const components = path.join(fixture, 'platform', 'components.tfcomponent.hcl');
+
+  test('each component and embedded stack is a node beside the root modules, at its level, with the Stack’s edges', async () => {
+    const result = (await analysed()).result();
+    assert.deepEqual(
+      result.modules.map((module) => [module.id, module.kind, module.inCycle ? 'cycle' : module.level]),
+      [
+        ['account', 'module', 0],
+        ['network/component.vpc', 'component', 0],
+        ['platform/component.apps', 'component', 2],
+        ['platform/component.audit', 'component', 'cycle'],
+        ['platform/component.certificates', 'component', 2],
+        ['platform/component.cluster', 'component', 1],
+        ['platform/component.dns', 'component', 1],
+        ['platform/component.logging', 'component', 'cycle'],
+        ['platform/component.monitoring', 'component', 3],
+        ['platform/component.network', 'component', 0],
+        ['platform/observability/component.grafana', 'component', 1],
+        ['platform/observability/component.prometheus', 'component', 0],
+        ['platform/stack.observability', 'component', 2],
+      ],
+    );
+    assert.deepEqual([...new Set(result.edges.map((edge) => `${edge.from} -> ${edge.to}`))].sort(), [
+      'platform/component.apps -> platform/component.cluster',
+      'platform/component.apps -> platform/component.dns',
+      'platform/component.audit -> platform/component.logging',
+      'platform/component.certificates -> platform/component.dns',
+      'platform/component.cluster -> platform/component.network',
+      'platform/component.dns -> platform/component.network',
+      'platform/component.logging -> platform/component.audit',
+      'platform/component.monitoring -> platform/component.apps',
+      'platform/component.monitoring -> platform/component.cluster',
+      'platform/observability/component.grafana -> platform/observability/component.prometheus',
+      'platform/stack.observability -> platform/component.cluster',
+    ]);
+    assert.deepEqual(result.cycles, [
+      ['platform/component.audit', 'platform/component.logging', 'platform/component.audit'],
+    ]);
+  });
+
+  test('the Problems view: the cycle on each of its references, a component the Stack does not have', async () => {
+    const diagnostics = workspaceDiagnostics((await analysed()).result()).get(components) ?? [];
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.range.start.line + 1]).sort(), [
+      ['cycle', 'error', 69],
+      ['cycle', 'error', 76],
+      ['unknown-component', 'error', 77],
+    ]);
+    assert.match(
+      diagnostics.find((d) => d.code === 'unknown-component')!.message,
+      /^This Stack has no component "reports" \(component\.reports\)$/,
+    );
+  });
+
+  test('the hover on a component block: its level, dependencies and dependents, module, instances, who plans it', async () => {
+    const result = (await analysed()).result();
+    const dns = moduleWithBackendAt(result, components, { line: 28, character: 4 });
+    assert.equal(dns?.id, 'platform/component.dns');
+    const text = moduleHover(result, dns!);
+    assert.match(text, /^\*\*Stacks component `platform\/component\.dns`\*\* · level 1/);
+    assert.match(text, /Depends on \(1\): .*platform\/component\.network/);
+    assert.match(text, /Used by \(2\): .*platform\/component\.apps.*platform\/component\.certificates/);
+    assert.match(text, /Module `\.\/modules\/dns` · instances `private`, `public`/);
+    assert.match(text, /HCP Terraform, which plans it/);
+  });
+
+  test('the hover on a reference to a component names it and its level', async () => {
+    const result = (await analysed()).result();
+    const outcomes = referenceOutcomesAt(result, components, { line: 19, character: 20 });
+    assert.equal(outcomes.length, 1);
+    assert.match(referenceHover(result, outcomes), /platform\/component\.network/);
+  });
+
+  test('Run Plans and the pipelines leave the components out: only the root module runs', async () => {
+    const analysis = await analysed();
+    const result = analysis.result();
+    assert.deepEqual(
+      runTargets(result, analysis).map((target) => target.id),
+      ['account'],
+    );
+    assert.deepEqual(runTargets(result, analysis, { modules: ['platform/component.cluster'] }), []);
+    const pipeline = generatePipeline(result, { ci: 'gitlab', options: defaultPipelineOptions() });
+    assert.match(pipeline.text, /account/);
+    assert.doesNotMatch(pipeline.text, /component\./);
+  });
+});
+
+describe('Terraform Stacks, edited', () => {
+  test('an unsaved edit that drops a reference ends the cycle; a component added on disk is a node with its edge', async () => {
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'terrace-stacks-'));
+    try {
+      cpSync(fixture, copy, { recursive: true });
+      const analysis = new WorkspaceAnalysis(copy, defaultOptions());
+      await analysis.load();
+      assert.equal(analysis.result().cycles.length, 1);
+      const file = path.join(copy, 'platform', 'components.tfcomponent.hcl');
+      const text = readFileSync(file, 'utf8');
+      await analysis.updateFile(file, text.replace('audit_role = component.audit.role_arn', 'audit_role = "fixed"'));
+      assert.deepEqual(analysis.result().cycles, []);
+      assert.equal(analysis.result().modules.find((m) => m.id === 'platform/component.logging')?.level, 0);
+
+      const added = path.join(copy, 'platform', 'backup.tfcomponent.hcl');
+      writeFileSync(
+        added,
+        'component "backup" {\n  source = "./modules/backup"\n  inputs = { bucket = component.logging.bucket }\n}\n',
+      );
+      await analysis.updateFile(added);
+      const result = analysis.result();
+      const backup = result.modules.find((m) => m.id === 'platform/component.backup');
+      assert.equal(backup?.kind, 'component');
+      assert.deepEqual(result.graph.dependencies('platform/component.backup'), ['platform/component.logging']);
+
+      // A Stack in a folder the scan did not see: its components come with its first file.
+      const fresh = path.join(copy, 'billing', 'billing.tfcomponent.hcl');
+      mkdirSync(path.dirname(fresh));
+      writeFileSync(fresh, 'component "ledger" {\n  source = "./ledger"\n}\n');
+      await analysis.updateFile(fresh);
+      assert.equal(analysis.result().modules.find((m) => m.id === 'billing/component.ledger')?.kind, 'component');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

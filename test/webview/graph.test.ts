@@ -351,6 +351,37 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('Terraform Stacks components are drawn with a dashed outline, say so in their subtitle and label, and the legend explains them', async () => {
+    const graph = realGraph(path.join(repoRoot, 'test', 'fixtures', 'terraform-stacks'), repoRoot);
+    const webview = await browser.open();
+    const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    assert.equal(rendered.nodes, 13);
+    const components = await webview.page.locator('svg.graph g.node.component').evaluateAll((nodes) =>
+      nodes.map((n) => ({
+        id: n.getAttribute('data-id'),
+        dash: getComputedStyle(n.querySelector('rect.node-box')!).strokeDasharray,
+        detail: n.querySelector('.node-detail')?.textContent,
+      })),
+    );
+    assert.equal(components.length, 12, 'every component and the embedded stack; the root module is not one');
+    const dns = components.find((c) => c.id === 'platform/component.dns')!;
+    assert.notEqual(dns.dash, 'none');
+    assertFitted(dns.detail, 'stack · platform', 'stack · platform');
+    assert.equal(
+      await node(webview, 'account')
+        .locator('rect.node-box')
+        .evaluate((box) => getComputedStyle(box).strokeDasharray),
+      'none',
+    );
+    assert.match(
+      (await node(webview, 'platform/component.dns').getAttribute('aria-label')) ?? '',
+      /^Stacks component platform\/component\.dns, level 1/,
+    );
+    await unfoldLegend(webview);
+    assert.equal(await webview.page.locator('.legend li.component-legend').isHidden(), false);
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('inferred edges are drawn dashed, ambiguous ones dotted, and the legend says what each means', async () => {
     const graph: GraphModel = {
       ...dag,

@@ -137,7 +137,11 @@ export class GraphCanvas {
 function describe(node: ViewNode, index: GraphIndex): string {
   if (node.kind === 'group') return `Group ${node.label}, level ${node.level}, ${node.detail}. Press Enter to expand.`;
   const parts = [
-    node.unit ? `Terragrunt unit ${node.members[0]!}` : node.members[0]!,
+    node.unit
+      ? `Terragrunt unit ${node.members[0]!}`
+      : node.component
+        ? `Stacks component ${node.members[0]!}`
+        : node.members[0]!,
     `level ${node.level}`,
     `depends on ${plural(index.dependencies.get(node.id)?.size ?? 0, 'module')}`,
     `used by ${plural(index.dependents.get(node.id)?.size ?? 0, 'module')}`,

@@ -229,6 +229,7 @@ export class GraphPanelView {
     this.status.show(this.graph!, view);
     this.legend.showRunStates(!!this.graph?.modules.some((module) => module.runState));
     this.legend.showUnits(!!this.graph?.modules.some((module) => module.kind === 'unit'));
+    this.legend.showComponents(!!this.graph?.modules.some((module) => module.kind === 'component'));
     this.saveState();
   }
 

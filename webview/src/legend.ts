@@ -8,6 +8,7 @@ export class Legend {
   readonly toggle: HTMLButtonElement;
   private readonly runStates: HTMLElement;
   private readonly units: HTMLElement;
+  private readonly components: HTMLElement;
 
   constructor(shown: boolean, onToggle: (shown: boolean) => void) {
     this.toggle = toggleButton('info', 'Legend', (pressed) => {
@@ -29,6 +30,10 @@ export class Legend {
     this.units = row('unit', 'Terragrunt unit (runs with terragrunt); square corners: a Terraform root module');
     this.units.classList.add('unit-legend');
     this.units.hidden = true;
+    // Terraform Stacks' components, shown once the graph has one.
+    this.components = row('component', 'Terraform Stacks component (planned by HCP Terraform, not by Run Plans)');
+    this.components.classList.add('component-legend');
+    this.components.hidden = true;
     this.element = h(
       'aside',
       { class: 'legend', 'aria-label': 'Legend' },
@@ -42,6 +47,7 @@ export class Legend {
         row('problems', 'unresolved references'),
         row('group', 'collapsed group'),
         this.units,
+        this.components,
         this.runStates,
       ),
       h('p', {}, 'Columns are execution levels, run left to right; the modules of a column can run in parallel.'),
@@ -56,9 +62,13 @@ export class Legend {
   showUnits(shown: boolean): void {
     this.units.hidden = !shown;
   }
+
+  showComponents(shown: boolean): void {
+    this.components.hidden = !shown;
+  }
 }
 
-type SampleKind = 'edge' | 'inferred' | 'ambiguous' | 'cycle' | 'problems' | 'group' | 'unit';
+type SampleKind = 'edge' | 'inferred' | 'ambiguous' | 'cycle' | 'problems' | 'group' | 'unit' | 'component';
 
 function row(kind: SampleKind, text: string): HTMLElement {
   return h('li', {}, sample(kind), h('span', {}, text));
@@ -74,6 +84,8 @@ function sample(kind: SampleKind): SVGSVGElement {
     text.textContent = '2';
   } else if (kind === 'unit') {
     svgElement('rect', { class: 'node-box', x: 20, y: 3, width: 40, height: 14, rx: 7 }, svg);
+  } else if (kind === 'component') {
+    svgElement('rect', { class: 'node-box component-box', x: 20, y: 3, width: 40, height: 14, rx: 2 }, svg);
   } else {
     for (const offset of [4, 2, 0]) {
       svgElement(

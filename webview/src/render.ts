@@ -203,6 +203,7 @@ function drawNode(
 ): SVGGElement {
   const classes = ['node', node.kind];
   if (node.unit) classes.push('unit');
+  if (node.component) classes.push('component');
   if (node.inCycle) classes.push('cycle');
   if (node.problems.length) classes.push('has-problems');
   if (node.problems.some((problem) => problem.kind === 'syntax')) classes.push('broken');

@@ -26,6 +26,8 @@ export interface ViewNode {
   kind: 'module' | 'group';
   /** A Terragrunt unit (run with terragrunt), drawn with round corners; never a group. */
   unit: boolean;
+  /** A Terraform Stack's component or embedded stack (planned by HCP Terraform), drawn with a dashed outline; never a group. */
+  component: boolean;
   level: number;
   /** The short name: the last folder of the module, or the group's name. */
   label: string;
@@ -89,6 +91,11 @@ export interface ViewGraph {
   levels: number[];
   /** Group names (with their module counts) when grouping is on. */
   groups: { name: string; modules: number; collapsed: boolean }[];
+}
+
+/** What a node's subtitle starts with, for the kinds a box alone does not name. */
+function kindWord(kind: GraphModule['kind']): string {
+  return kind === 'unit' ? 'terragrunt' : kind === 'component' ? 'stack' : '';
 }
 
 /** The short name of a module and the rest of its path: `eks`, `platform · prod · eu-west-1`. */
@@ -220,6 +227,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
           id,
           kind: 'group',
           unit: false,
+          component: false,
           level: module.level,
           label: group,
           detail: '',
@@ -247,10 +255,15 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       id: module.id,
       kind: 'module',
       unit: module.kind === 'unit',
+      component: module.kind === 'component',
       level: module.level,
       label,
-      // Said in words too: the corners alone would not tell it.
-      detail: module.kind === 'unit' ? (detail ? `terragrunt · ${detail}` : 'terragrunt') : detail,
+      // Said in words too: the corners or the outline alone would not tell it.
+      detail: kindWord(module.kind)
+        ? detail
+          ? `${kindWord(module.kind)} · ${detail}`
+          : kindWord(module.kind)
+        : detail,
       group,
       members: [module.id],
       inCycle: module.inCycle,

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { cpSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TerraceApi } from '../../../client/src/extension';
 
@@ -43,4 +45,24 @@ export function hoverTextAt(uri: vscode.Uri, position: vscode.Position, expected
       .join('\n');
     return all.includes(expected) ? all : undefined;
   });
+}
+
+/**
+ * Copies `test/fixtures/<fixture>` into the open workspace (a scratch copy) as `<folder>/` and opens its
+ * `.hcl` and `.tf` files: the server sees new files through the file watcher, and opening them makes sure,
+ * whatever the watcher's delay. Returns the workspace folder's path and URI.
+ */
+export async function copyFixtureIntoWorkspace(
+  fixture: string,
+  folder: string,
+): Promise<{ root: string; folderUri: string }> {
+  const workspace = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(workspace, 'a workspace folder is open');
+  const root = workspace.uri.fsPath;
+  cpSync(path.join(terraceExtension().extensionPath, 'test', 'fixtures', fixture), path.join(root, folder), {
+    recursive: true,
+  });
+  for (const uri of await vscode.workspace.findFiles(`${folder}/**/*.{hcl,tf}`))
+    await vscode.workspace.openTextDocument(uri);
+  return { root, folderUri: workspace.uri.toString() };
 }

@@ -16,5 +16,6 @@ export function run(): Promise<void> {
     () => import('./serverReadiness.test'),
     () => import('./environments.test'),
     () => import('./terragrunt.test'),
+    () => import('./stacks.test'),
   ]);
 }

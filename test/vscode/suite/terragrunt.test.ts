@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../../client/src/runPlans';
 import type { GraphModel } from '../../../server/src/protocol';
-import { hoverTextAt, runningApi, terraceExtension, waitFor } from './helpers';
+import { copyFixtureIntoWorkspace, hoverTextAt, runningApi, waitFor } from './helpers';
 
 /**
  * Terragrunt units in the real VS Code: the terragrunt-units fixture is copied into the workspace
@@ -26,16 +26,7 @@ suite('Terragrunt units', () => {
   suiteSetup(async function () {
     this.timeout(60_000);
     await runningApi();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'a workspace folder is open');
-    root = folder.uri.fsPath;
-    folderUri = folder.uri.toString();
-    cpSync(path.join(terraceExtension().extensionPath, 'test', 'fixtures', 'terragrunt-units'), path.join(root, LIVE), {
-      recursive: true,
-    });
-    // The server sees new files through the file watcher; opening them makes sure, whatever the watcher's delay.
-    const copied = await vscode.workspace.findFiles(`${LIVE}/**/*.{hcl,tf}`);
-    for (const uri of copied) await vscode.workspace.openTextDocument(uri);
+    ({ root, folderUri } = await copyFixtureIntoWorkspace('terragrunt-units', LIVE));
     await waitFor(
       'the units to be indexed',
       async () => {

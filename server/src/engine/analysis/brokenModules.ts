@@ -19,9 +19,14 @@ export class BrokenModulesError extends Error {
   }
 }
 
-/** The modules of `selected` (all when undefined) that do not parse. */
+/**
+ * The modules of `selected` (all when undefined) that do not parse. A Stack's components are not
+ * among them: nothing here runs them (HCP Terraform does), their errors are in the Problems view.
+ */
 export function brokenModules(result: AnalysisResult, selected?: ReadonlySet<string>): ModuleSummary[] {
-  return result.modules.filter((module) => module.syntaxErrors.length > 0 && (!selected || selected.has(module.id)));
+  return result.modules.filter(
+    (module) => module.kind !== 'component' && module.syntaxErrors.length > 0 && (!selected || selected.has(module.id)),
+  );
 }
 
 /** The modules of `selected` (all when undefined) that do not parse or depend on one that does, sorted by id. */

@@ -5,12 +5,14 @@ import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
 import { type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
+import { componentGraph, type StackGraph, stackFileFacts, stackFileKind } from '../stacks';
 import {
   type MatchResult,
   mergeMatches,
   ReferenceMatcher,
   type UnmatchedReference,
   unreadableNote,
+  withComponentEdges,
   withDependencies,
   writerAddresses,
 } from '../state';
@@ -23,8 +25,11 @@ import {
   withGeneratedUnits,
 } from '../terragrunt';
 import {
+  type ComponentFacts,
+  componentModule,
   type DiscoveredUnits,
   discoverRoots,
+  discoverStackComponents,
   discoverUnits,
   EMPTY_FACTS,
   type Environment,
@@ -47,7 +52,9 @@ import {
   resolveEnvironment,
   type ScannedDir,
   type ScanProblem,
+  type StackComponentRef,
   scanWorkspace,
+  stackSourceFiles,
   varFileOrder,
 } from '../workspace';
 import { unionOverEnvironments } from './environmentUnion';
@@ -56,8 +63,21 @@ import { unionOverEnvironments } from './environmentUnion';
 export interface ModuleSummary {
   id: string;
   dir: string;
-  /** `unit`: a Terragrunt unit, run with terragrunt; `module`: a Terraform root module. */
-  kind: 'module' | 'unit';
+  /**
+   * `unit`: a Terragrunt unit, run with terragrunt; `module`: a Terraform root module; `component`: a
+   * Terraform Stack's component or embedded stack (`<stack folder>/component.<name>`), planned by HCP
+   * Terraform only.
+   */
+  kind: 'module' | 'unit' | 'component';
+  /** A Stack's component: its block, its module's source, its `for_each` instances when known. */
+  component?: {
+    address: string;
+    file: string;
+    range: Range;
+    headerRange: Range;
+    source: string | undefined;
+    instances: string[] | 'unknown' | undefined;
+  };
   /** A unit's other folders whose files its plan depends on: its local code's (`terraform.source`), its included files'. */
   sourceDirs?: readonly string[];
   /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes it. */
@@ -200,6 +220,7 @@ export class WorkspaceAnalysis {
       ...dir.backendFiles,
       ...dir.environmentVarFiles,
       ...dir.terragruntFiles,
+      ...dir.stackFiles,
     ]);
     // Synchronous reads of small files are several times faster than fs.promises (one
     // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
@@ -230,7 +251,14 @@ export class WorkspaceAnalysis {
   removeFile(file: string): void {
     const dir = this.nestedBackendDir(file) ?? this.dirOf(path.dirname(file));
     if (dir) {
-      for (const list of [dir.tfFiles, dir.varFiles, dir.backendFiles, dir.environmentVarFiles, dir.terragruntFiles]) {
+      for (const list of [
+        dir.tfFiles,
+        dir.varFiles,
+        dir.backendFiles,
+        dir.environmentVarFiles,
+        dir.terragruntFiles,
+        dir.stackFiles,
+      ]) {
         const at = list.indexOf(file);
         if (at >= 0) list.splice(at, 1);
       }
@@ -255,7 +283,10 @@ export class WorkspaceAnalysis {
   private compute(): AnalysisResult {
     const rootIds = this.rootIds();
     const modules = rootIds.map((id) => this.evaluatedModule(id));
-    const matches = this.withUnitDependencies(modules, this.withEnvironments(modules, this.matcher.matchEach(modules)));
+    const matches = this.withStackEdges(
+      modules,
+      this.withUnitDependencies(modules, this.withEnvironments(modules, this.matcher.matchEach(modules))),
+    );
     const last = this.lastGraph;
     // Positions are root numbers; what a module's evaluation and matches decide is reused from
     // the last graph wherever they are the same objects (all but the edited modules).
@@ -325,9 +356,14 @@ export class WorkspaceAnalysis {
     if (!this.roots) {
       const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
       this.units = discoverUnits(this.dirs, this.unitSource);
+      this.components = discoverStackComponents(this.dirs, (file) => this.files.get(file)?.facts);
+      this.stackGraphs.clear();
       // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
       for (const id of this.units.generated.keys()) this.evaluated.delete(id);
-      const roots = discoverRoots(this.dirs, factsOf, this.options.discovery, this.units).sort(compareIds);
+      const roots = [
+        ...discoverRoots(this.dirs, factsOf, this.options.discovery, this.units),
+        ...this.components.keys(),
+      ].sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.lastGraph = undefined;
       for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
@@ -340,6 +376,7 @@ export class WorkspaceAnalysis {
     const cached = this.evaluated.get(id);
     if (cached) return cached;
     if (this.units.ids.has(id)) return this.evaluatedUnit(id);
+    if (this.components.has(id)) return this.evaluatedComponent(id);
     const dir = this.dirs.get(id)!;
     // The folders whose changes re-evaluate this root: its own, and those of backend files kept in its sub-folders.
     const read = new Set<string>([dir.dir, ...dir.backendFiles.map((file) => path.dirname(file))]);
@@ -360,6 +397,43 @@ export class WorkspaceAnalysis {
   }
 
   private units: DiscoveredUnits = NO_UNITS;
+  /** The nodes of the workspace's Terraform Stacks, by id; decided with the roots. */
+  private components = new Map<string, StackComponentRef>();
+  /** Each Stack's graph, by its folder id; forgotten when a file of its folder changes. */
+  private readonly stackGraphs = new Map<string, StackGraph>();
+
+  /** A Stack's component or embedded stack, from its Stack's graph. */
+  private evaluatedComponent(id: string): EvaluatedModule {
+    const { stackId, address } = this.components.get(id)!;
+    const dir = this.dirs.get(stackId)!;
+    let graph = this.stackGraphs.get(stackId);
+    if (!graph) {
+      graph = componentGraph(stackSourceFiles(dir, (file) => this.files.get(file)?.facts));
+      this.stackGraphs.set(stackId, graph);
+    }
+    const node = graph.nodes.find((candidate) => candidate.address === address)!;
+    const module = componentModule(id, dir, graph, node);
+    this.evaluated.set(id, module);
+    this.readDirs.set(id, new Set([dir.dir]));
+    return module;
+  }
+
+  /** Stack components' edges, added to their matches; cached per matches. */
+  private withStackEdges(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
+    if (this.components.size === 0) return matches;
+    return matches.map((own, n) => {
+      const module = modules[n]!;
+      if (!module.component) return own;
+      let result = this.componentEdgeCache.get(own);
+      if (!result) {
+        result = withComponentEdges(module, own);
+        this.componentEdgeCache.set(own, result);
+      }
+      return result;
+    });
+  }
+
+  private readonly componentEdgeCache = new WeakMap<MatchResult, MatchResult>();
 
   /** A Terragrunt unit: its configuration with what it includes, then its Terraform code with its inputs. */
   private evaluatedUnit(id: string): EvaluatedModule {
@@ -434,8 +508,8 @@ export class WorkspaceAnalysis {
     const version = this.matcher.writersVersion;
     return matches.map((own, n) => {
       const module = modules[n]!;
-      // A unit has no environments of its own (no tfvars of its own: its inputs are its variables).
-      if (own.unresolved.length === 0 || module.kind === 'unit') return own;
+      // A unit has no environments of its own (no tfvars of its own: its inputs are its variables), nor a Stack's component.
+      if (own.unresolved.length === 0 || module.kind !== 'module') return own;
       const cached = this.unions.get(module);
       if (cached && cached.version === version && cached.base === own) return cached.result;
       const perEnvironment = environments.map((environment) => ({
@@ -492,7 +566,11 @@ export class WorkspaceAnalysis {
       dir: module.dir,
       kind: module.kind,
       ...(module.sourceDirs !== undefined ? { sourceDirs: module.sourceDirs } : {}),
-      segments: moduleSegments(module.id, this.options.discovery.pattern),
+      // A component's segments are its Stack folder's: `component.x` is no folder of the pattern.
+      segments: moduleSegments(
+        module.component ? path.relative(this.root, module.dir).split(path.sep).join('/') || '.' : module.id,
+        this.options.discovery.pattern,
+      ),
       level: 0,
       inCycle: false,
       backend: backend && {
@@ -502,13 +580,16 @@ export class WorkspaceAnalysis {
         range: backend.range,
         headerRange: backend.headerRange,
       },
-      // A unit of a stack file opens at the stack file that declares it.
+      // A unit of a stack file opens at the stack file that declares it; a component at its Stack's file.
       firstFile: generated
         ? path.join(generated.stackDir, STACK_FILE)
-        : module.kind === 'unit'
-          ? path.join(module.dir, UNIT_FILE)
-          : dir!.tfFiles[0]!,
+        : module.component
+          ? module.component.file
+          : module.kind === 'unit'
+            ? path.join(module.dir, UNIT_FILE)
+            : dir!.tfFiles[0]!,
       ...(generated ? { stackDir: generated.stackDir } : {}),
+      ...(module.component ? { component: componentSummary(module.component) } : {}),
       syntaxErrors: this.syntaxErrors(this.readDirs.get(module.id)),
     };
   }
@@ -592,6 +673,7 @@ export class WorkspaceAnalysis {
 
   private extract(file: string, text: string): FileFacts {
     if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
+    if (stackFileKind(file) !== undefined) return stackFacts(file, text);
     if (file.endsWith('.hcl')) return this.hclFacts(file, text);
     if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
     const document = parseHcl(text, { keepBody });
@@ -641,7 +723,8 @@ export class WorkspaceAnalysis {
     }
     let status: 'listed' | 'new' = 'listed';
     if (!dir) {
-      if ((role !== 'tfFiles' && role !== 'terragruntFiles') || this.isAliasFolder(folder)) return 'ignored';
+      if ((role !== 'tfFiles' && role !== 'terragruntFiles' && role !== 'stackFiles') || this.isAliasFolder(folder))
+        return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
       dir = emptyDir(folder, id);
       this.dirs.set(id, dir);
@@ -686,6 +769,8 @@ export class WorkspaceAnalysis {
 
   /** Forgets the evaluation of every root that read `folder`. */
   private invalidate(folder: string): void {
+    const stack = this.dirOf(folder);
+    if (stack) this.stackGraphs.delete(stack.id);
     for (const [id, read] of this.readDirs) {
       if (read.has(folder)) {
         this.evaluated.delete(id);
@@ -711,7 +796,16 @@ function decidesRoots(facts: FileFacts): string {
         terragrunt.stackEntries,
       ])
     : '';
-  return `${facts.backends.length > 0}|${sources.join('|')}|${units}`;
+  // A Stack's nodes are roots: a component added, renamed or removed changes them.
+  const stack = facts.stack
+    ? [...facts.stack.components, ...facts.stack.stacks].map((block) => block.name).join(',')
+    : '';
+  return `${facts.backends.length > 0}|${sources.join('|')}|${units}|${stack}`;
+}
+
+function componentSummary(component: ComponentFacts): NonNullable<ModuleSummary['component']> {
+  const { address, file, range, headerRange, source, instances } = component;
+  return { address, file, range, headerRange, source, instances };
 }
 
 /** Expressions as text without their places: the same when only lines moved. */
@@ -727,3 +821,10 @@ function isAttributeFile(file: string): boolean {
 
 /** Files read between two turns of the event loop while loading. */
 const LOAD_BATCH = 200;
+
+/** A Terraform Stack's file: what it says, and its syntax errors (the blocks that still parse are kept). */
+function stackFacts(file: string, text: string): FileFacts {
+  const document = parseHcl(text);
+  const kept: HclDocument = document.errors.length > 0 ? salvageBlocks(text, document, {}) : document;
+  return { ...EMPTY_FACTS, stack: stackFileFacts(kept, stackFileKind(file)!), syntaxErrors: document.errors };
+}

@@ -18,6 +18,7 @@ export type DiagnosticCode =
   | 'unwritten-state'
   | 'unresolved-reference'
   | 'missing-unit'
+  | 'unknown-component'
   | 'inferred-reference'
   | 'ambiguous-writer'
   | 'hcl-syntax'
@@ -84,11 +85,12 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
 const START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
-  if (item.missingUnit) {
+  // What terragrunt or the Stack would reject: a unit where none is, a component the Stack lacks.
+  if (item.missingUnit || item.missingComponent) {
     return {
       range: item.reference.headerRange,
       severity: 'error',
-      code: 'missing-unit',
+      code: item.missingComponent ? 'unknown-component' : 'missing-unit',
       message: capitalize(item.reason),
       related: [],
     };

@@ -13,7 +13,7 @@ export interface GraphJson {
     id: string;
     path: string;
     /** `unit`: a Terragrunt unit (run with terragrunt); `module`: a Terraform root module. */
-    kind: 'module' | 'unit';
+    kind: 'module' | 'unit' | 'component';
     level: number;
     segments: Record<string, string>;
     backend: { type: string; address: string | null } | null;
@@ -28,7 +28,7 @@ export interface GraphJson {
     name: string;
     instance: string | null;
     address: string;
-    matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency';
+    matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency' | 'component';
     /** `exact`; `inferred` (one writer fits the known parts); `ambiguous` (several fit: an edge to each). */
     match: MatchKind;
     /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */

@@ -60,15 +60,36 @@ export function inferredWhy(edge: MatchedEdge): string {
 export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const cycle = cycleOf(result, module.id);
-  const kind = module.kind === 'unit' ? 'Terragrunt unit' : 'Module';
-  const lines = [`**${kind} \`${module.id}\`** · ${levelLabel(result, module)}`, ''];
+  const lines = [`**${moduleKindLabel(module)} \`${module.id}\`** · ${levelLabel(result, module)}`, ''];
   if (module.backend?.address) lines.push(`Writes \`${module.backend.address}\``, '');
+  if (module.component) lines.push(...componentLines(module.component), '');
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
   if (cycle) lines.push('', `In a cycle: ${cycle.join(' -> ')}`);
   if (module.syntaxErrors.length > 0) lines.push('', brokenLine(result, module));
   if (runState) lines.push('', runStateLine(runState));
   return lines.join('\n');
+}
+
+function moduleKindLabel(module: ModuleSummary): string {
+  if (module.component) return module.component.address.startsWith('stack.') ? 'Embedded stack' : 'Stacks component';
+  return module.kind === 'unit' ? 'Terragrunt unit' : 'Module';
+}
+
+/** What a Stack's component is: its module, its instances, and who plans it. */
+function componentLines(component: NonNullable<ModuleSummary['component']>): string[] {
+  const source = component.source === undefined ? 'a source not known before plan' : `\`${component.source}\``;
+  const instances =
+    component.instances === undefined
+      ? ''
+      : component.instances === 'unknown'
+        ? ' · instances known at plan time'
+        : ` · instances ${component.instances.map((key) => `\`${key}\``).join(', ')}`;
+  return [
+    `Module ${source}${instances}`,
+    '',
+    'Its state is in HCP Terraform, which plans it (`terraform stacks plan`); Run Plans leaves it out.',
+  ];
 }
 
 /** `**Does not parse**: main.tf line 3 (…): terraform cannot run it; what is shown comes from the blocks that still parse`. */

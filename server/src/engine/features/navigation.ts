@@ -61,23 +61,33 @@ export function moduleWithBackendAt(
   position: Position,
 ): ModuleSummary | undefined {
   return result.modules.find((module) =>
-    module.kind === 'unit'
-      ? module.firstFile === file && position.line === 0
-      : module.backend?.file === file && (contains(module.backend.range, position) || position.line === 0),
+    module.component
+      ? module.component.file === file && contains(module.component.range, position)
+      : module.kind === 'unit'
+        ? module.firstFile === file && position.line === 0
+        : module.backend?.file === file && (contains(module.backend.range, position) || position.line === 0),
   );
 }
 
 /** The modules whose place (`moduleLocation`) is in `file`: where their code lens goes. */
 export function modulesPlacedIn(result: AnalysisResult, file: string): ModuleSummary[] {
   return result.modules.filter((module) =>
-    module.kind === 'unit' ? module.firstFile === file : module.backend?.file === file,
+    module.component
+      ? module.component.file === file
+      : module.kind === 'unit'
+        ? module.firstFile === file
+        : module.backend?.file === file,
   );
 }
 
-/** The root module a file belongs to: the deepest module folder that contains it. */
+/**
+ * The root module a file belongs to: the deepest module folder that contains it. A Stack's folder
+ * holds several components: none of them is the file's module.
+ */
 export function moduleContaining(result: AnalysisResult, file: string): ModuleSummary | undefined {
   let best: ModuleSummary | undefined;
   for (const module of result.modules) {
+    if (module.kind === 'component') continue;
     const inside = file === module.dir || file.startsWith(`${module.dir}/`);
     if (inside && (!best || module.dir.length > best.dir.length)) best = module;
   }
@@ -88,8 +98,9 @@ export function moduleById(result: AnalysisResult, id: string): ModuleSummary | 
   return result.modules.find((module) => module.id === id);
 }
 
-/** Where to open a module: its backend block, or the top of its first file; a unit's `terragrunt.hcl`. */
+/** Where to open a module: its backend block, or the top of its first file; a unit's `terragrunt.hcl`; a component's block. */
 export function moduleLocation(module: ModuleSummary): { file: string; range: Range } {
+  if (module.component) return { file: module.component.file, range: module.component.headerRange };
   if (module.backend && module.kind === 'module')
     return { file: module.backend.file, range: module.backend.headerRange };
   return { file: module.firstFile, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };

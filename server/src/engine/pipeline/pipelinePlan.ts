@@ -75,9 +75,14 @@ export function planPipeline(
   selection?: ReadonlySet<string>,
   skipBroken = false,
 ): PipelinePlan {
-  if (result.cycles.length > 0) throw new PipelineCycleError(result.cycles);
-  const slugs = jobSlugs(result.modules.map((module) => module.id));
-  let chosen = selection ? result.modules.filter((module) => selection.has(module.id)) : result.modules;
+  // A Stack's components get no job: HCP Terraform plans them (`terraform stacks plan`), and they
+  // depend only on each other, so their cycles are the Stack's, not the pipeline's.
+  const runnable = result.modules.filter((module): module is RunnableModule => module.kind !== 'component');
+  const components = new Set(result.modules.filter((module) => module.kind === 'component').map((module) => module.id));
+  const cycles = result.cycles.filter((cycle) => !cycle.some((id) => components.has(id)));
+  if (cycles.length > 0) throw new PipelineCycleError(cycles);
+  const slugs = jobSlugs(runnable.map((module) => module.id));
+  let chosen = selection ? runnable.filter((module) => selection.has(module.id)) : runnable;
   const skipped = skippedAsBroken(result, selection);
   if (skipped.length > 0) {
     if (!skipBroken) throw new BrokenModulesError(brokenModules(result, selection));
@@ -106,6 +111,9 @@ export function planPipeline(
   const levels = [...new Set(modules.map((module) => module.level))];
   return { modules, levels, skipped };
 }
+
+/** A module a pipeline can run: a root module or a Terragrunt unit. */
+type RunnableModule = ModuleSummary & { kind: 'module' | 'unit' };
 
 function relativeId(root: string, dir: string): string {
   const relative = path.relative(root, dir).split(path.sep).join('/');

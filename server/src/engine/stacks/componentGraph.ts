@@ -53,6 +53,8 @@ export interface StackProblem {
   range: Range;
   code: 'unknown-component' | 'stack-cycle';
   message: string;
+  /** What an `unknown-component` reference names: `component.reports`. */
+  address?: string;
 }
 
 export interface StackGraph {
@@ -99,7 +101,8 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
             file: node.file,
             range: reference.range,
             code: 'unknown-component',
-            message: `${reference.address} is not a ${reference.address.startsWith('stack.') ? 'stack' : 'component'} of this Stack${reference.through ? ` (read through ${reference.through})` : ''}`,
+            address: reference.address,
+            message: missingMessage(reference),
           });
           continue;
         }
@@ -128,6 +131,13 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
     }
   }
   return { nodes, edges: dedupe(edges), cycles, problems };
+}
+
+/** `This Stack has no component "reports" (component.reports, read through local.x)`. */
+function missingMessage(reference: Reference): string {
+  const [kind, name] = reference.address.split('.') as [string, string];
+  const through = reference.through ? `, read through ${reference.through}` : '';
+  return `This Stack has no ${kind} "${name}" (${reference.address}${through})`;
 }
 
 /** The locals of a Stack evaluated as far as they can be without a deployment's inputs. */

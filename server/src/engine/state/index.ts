@@ -1,6 +1,7 @@
 /** Remote state: backend addresses, and the matching of each remote-state read to the module that writes that state. */
 export { assumedValues, type Binding, describeAssumed, unify } from './addressTemplate';
 export { type AddressInput, moduleIdFromKey, stateAddress, templateAddress } from './backendAddress';
+export { withComponentEdges } from './componentEdges';
 export { withDependencies } from './dependencyEdges';
 export {
   type MatchedEdge,

@@ -36,7 +36,7 @@ export interface MatchedEdge {
   /** The address as known: literal, or with `${…}` where a part is known only at run time. */
   address: string;
   /** `dependency`: a Terragrunt unit's `dependency` block or `dependencies` path names the writer's folder. */
-  matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency';
+  matchedBy: 'backend-address' | 'path-convention' | 'known-text' | 'dependency' | 'component';
   match: MatchKind;
   /** For an inferred or ambiguous edge: what the unknown parts must be for this writer to fit. */
   assumed: readonly Binding[];
@@ -59,6 +59,8 @@ export interface UnmatchedReference {
   unreadable?: string[];
   /** A Terragrunt dependency on a folder that holds no unit: an error, terragrunt would fail. */
   missingUnit?: boolean;
+  /** A Stack's reference to a component or stack it does not have: an error, the Stack would not validate. */
+  missingComponent?: boolean;
 }
 
 /** `; the folder app/secrets could not be read, and a module there may write it`, or nothing. */

@@ -43,7 +43,8 @@ export function discoverRoots(
     // A unit's Terraform code is run by the unit: its own backend block is the unit's.
     if (!isIncluded(id) || units.codeDirs.has(dir.dir)) continue;
     const declaresBackend = factsOf(dir).some((facts) => facts.backends.length > 0);
-    if (declaresBackend || (dir.hasLockFile && !called.has(dir.dir))) roots.add(id);
+    // A lock file beside Terraform code only: a Stack's folder keeps one too (`terraform stacks providers-lock`).
+    if (declaresBackend || (dir.hasLockFile && dir.tfFiles.length > 0 && !called.has(dir.dir))) roots.add(id);
   }
   return [...roots];
 }

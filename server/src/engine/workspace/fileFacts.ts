@@ -1,4 +1,5 @@
 import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ObjectExpr, Range } from '../hcl';
+import type { StackFile } from '../stacks';
 import type { TerragruntFile } from '../terragrunt';
 
 /**
@@ -16,6 +17,8 @@ export interface FileFacts {
   attributes: NamedExpr[];
   /** For a Terragrunt configuration file (`*.hcl`): what it says, instead of the Terraform facts. */
   terragrunt?: TerragruntFile;
+  /** For a Terraform Stack's file (`*.tfcomponent.hcl`, `*.tfdeploy.hcl`): what it says. */
+  stack?: StackFile;
   syntaxErrors: HclSyntaxError[];
 }
 

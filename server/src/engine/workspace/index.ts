@@ -16,6 +16,7 @@ export {
 } from './environments';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 export {
+  type ComponentFacts,
   type EvaluatedModule,
   evaluateModule,
   type FileInput,
@@ -23,6 +24,13 @@ export {
   referenceKey,
   referenceLabel,
 } from './moduleEvaluation';
+export {
+  componentId,
+  componentModule,
+  discoverStackComponents,
+  type StackComponentRef,
+  stackSourceFiles,
+} from './stackComponents';
 export { evaluateUnitModule } from './unitModule';
 export {
   emptyDir,

@@ -14,6 +14,7 @@ import {
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
+import type { StackEdge, StackNode, StackProblem } from '../stacks';
 import type { UnitDependency } from '../terragrunt';
 import { localSource } from './discovery';
 import type { BackendBlock, FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
@@ -68,7 +69,7 @@ export interface Reference {
   /** The root module's folder (Terraform's working directory), for local paths. */
   cwd: string;
   /** Absent for a `terraform_remote_state` block; a Terragrunt unit's `dependency` block or `dependencies` path otherwise. */
-  block?: 'dependency' | 'dependencies';
+  block?: 'dependency' | 'dependencies' | 'component';
   /**
    * When no workspace was chosen and the address depends on `terraform.workspace`: the configuration
    * and workspace evaluated with it unknown, tried when the `default` workspace's address finds no writer.
@@ -85,8 +86,11 @@ export interface ModuleProblem {
 export interface EvaluatedModule {
   id: string;
   dir: string;
-  /** `unit`: a Terragrunt unit (its folder's `terragrunt.hcl`), run with terragrunt. */
-  kind: 'module' | 'unit';
+  /**
+   * `unit`: a Terragrunt unit (its folder's `terragrunt.hcl`), run with terragrunt; `component`: a
+   * Terraform Stack's component or embedded stack, which only HCP Terraform plans.
+   */
+  kind: 'module' | 'unit' | 'component';
   backend: ModuleBackend | undefined;
   references: Reference[];
   /** A unit's `dependency` blocks and `dependencies` paths: edges by folder, not by state. */
@@ -94,6 +98,23 @@ export interface EvaluatedModule {
   /** A unit's other folders whose files its plan depends on: its local code's, its included and read files'. */
   sourceDirs?: readonly string[];
   problems: ModuleProblem[];
+  /** A Stack's component: its block, and the nodes of its Stack it waits for (by id). */
+  component?: ComponentFacts;
+}
+
+/** What the graph needs of a Stack's component or embedded stack. */
+export interface ComponentFacts {
+  /** `component.cluster`, `stack.shared`. */
+  address: string;
+  file: string;
+  range: Range;
+  headerRange: Range;
+  source: string | undefined;
+  instances: StackNode['instances'];
+  /** Its edges, `from` its id `to` the other node's. */
+  edges: StackEdge[];
+  /** Its references to no node of the Stack. */
+  unknown: StackProblem[];
 }
 
 /** How deep local module calls are followed; deeper nesting is reported, not followed. */
@@ -150,6 +171,8 @@ export function referenceLabel(reference: Reference): string {
       return `dependency.${reference.name}`;
     case 'dependencies':
       return `dependencies "${reference.name}"`;
+    case 'component':
+      return reference.name;
     default:
       return `data.terraform_remote_state.${reference.name}`;
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
+import { stackFileKind } from '../stacks';
 import { isTerragruntFile } from '../terragrunt';
 
 /** One folder that holds Terraform files, with the files the analysis reads. */
@@ -22,6 +23,8 @@ export interface ScannedDir {
   environmentVarFiles: string[];
   /** Terragrunt configuration files (`terragrunt.hcl`, `root.hcl`, `env.hcl`, …), absolute, sorted. */
   terragruntFiles: string[];
+  /** A Terraform Stack's component and deployment files (`*.tfcomponent.hcl`, `*.tfdeploy.hcl`, …), sorted. */
+  stackFiles: string[];
   hasLockFile: boolean;
 }
 
@@ -49,6 +52,7 @@ export function emptyDir(dir: string, id: string): ScannedDir {
     backendFiles: [],
     environmentVarFiles: [],
     terragruntFiles: [],
+    stackFiles: [],
     hasLockFile: false,
   };
 }
@@ -61,7 +65,10 @@ export function fileRole(
   name: string,
   backendMatchers: readonly ((name: string) => boolean)[],
 ):
-  | keyof Pick<ScannedDir, 'tfFiles' | 'varFiles' | 'backendFiles' | 'environmentVarFiles' | 'terragruntFiles'>
+  | keyof Pick<
+      ScannedDir,
+      'tfFiles' | 'varFiles' | 'backendFiles' | 'environmentVarFiles' | 'terragruntFiles' | 'stackFiles'
+    >
   | 'lock'
   | undefined {
   if (name.endsWith('.tf') || name.endsWith('.tf.json')) return 'tfFiles';
@@ -75,6 +82,7 @@ export function fileRole(
   if (name === '.terraform.lock.hcl') return 'lock';
   if (backendMatchers.some((matches) => matches(name))) return 'backendFiles';
   if (name.endsWith('.tfvars') || name.endsWith('.tfvars.json')) return 'environmentVarFiles';
+  if (stackFileKind(name) !== undefined) return 'stackFiles';
   if (isTerragruntFile(name)) return 'terragruntFiles';
   return undefined;
 }
@@ -194,9 +202,10 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       if (role === 'lock') scanned.hasLockFile = true;
       else if (role) scanned[role].push(full);
     }
-    if (scanned.tfFiles.length > 0 || scanned.terragruntFiles.length > 0) {
+    if (scanned.tfFiles.length > 0 || scanned.terragruntFiles.length > 0 || scanned.stackFiles.length > 0) {
       scanned.tfFiles.sort();
       scanned.terragruntFiles.sort();
+      scanned.stackFiles.sort();
       scanned.varFiles.sort(varFileOrder);
       scanned.backendFiles.push(
         ...nestedBackendFiles(

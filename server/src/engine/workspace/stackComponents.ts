@@ -1,0 +1,85 @@
+import type { StackGraph, StackNode, StackSourceFile } from '../stacks';
+import type { FileFacts } from './fileFacts';
+import type { EvaluatedModule } from './moduleEvaluation';
+import type { ScannedDir } from './workspaceScan';
+
+/** A node of a Terraform Stack in the workspace's graph: the Stack's folder id and its address there. */
+export interface StackComponentRef {
+  stackId: string;
+  address: string;
+}
+
+/**
+ * The nodes of the workspace's Terraform Stacks, by id: `<stack folder>/component.<name>` and
+ * `<stack folder>/stack.<name>` for an embedded stack. A Stack is a folder with component files.
+ */
+export function discoverStackComponents(
+  dirs: ReadonlyMap<string, ScannedDir>,
+  factsOf: (file: string) => FileFacts | undefined,
+): Map<string, StackComponentRef> {
+  const found = new Map<string, StackComponentRef>();
+  for (const [stackId, dir] of dirs) {
+    for (const file of dir.stackFiles) {
+      const stack = factsOf(file)?.stack;
+      if (stack?.kind !== 'components') continue;
+      for (const block of stack.components)
+        found.set(componentId(stackId, `component.${block.name}`), { stackId, address: `component.${block.name}` });
+      for (const block of stack.stacks)
+        found.set(componentId(stackId, `stack.${block.name}`), { stackId, address: `stack.${block.name}` });
+    }
+  }
+  return found;
+}
+
+/** The id of a Stack's node in the workspace's graph. */
+export function componentId(stackId: string, address: string): string {
+  return stackId === '.' ? address : `${stackId}/${address}`;
+}
+
+/** The files of a Stack's folder with their facts, as its component graph reads them. */
+export function stackSourceFiles(dir: ScannedDir, factsOf: (file: string) => FileFacts | undefined): StackSourceFile[] {
+  return dir.stackFiles.flatMap((file) => {
+    const facts = factsOf(file)?.stack;
+    return facts ? [{ path: file, facts }] : [];
+  });
+}
+
+/**
+ * A Stack's component (or embedded stack) as a node of the workspace's graph: no backend (its state
+ * is HCP Terraform's), its edges those of the Stack's graph that leave it, by id.
+ */
+export function componentModule(id: string, dir: ScannedDir, graph: StackGraph, node: StackNode): EvaluatedModule {
+  const own = (address: string) => componentId(dir.id, address);
+  return {
+    id,
+    dir: dir.dir,
+    kind: 'component',
+    backend: undefined,
+    references: [],
+    dependencies: [],
+    problems: [],
+    component: {
+      address: node.address,
+      file: node.file,
+      range: node.block.range,
+      headerRange: node.block.headerRange,
+      source: node.source,
+      instances: node.instances,
+      edges: graph.edges
+        .filter((edge) => edge.from === node.address)
+        .map((edge) => ({ ...edge, from: id, to: own(edge.to) })),
+      unknown: graph.problems.filter(
+        (problem) =>
+          problem.code === 'unknown-component' &&
+          problem.file === node.file &&
+          contains(node.block.range, problem.range),
+      ),
+    },
+  };
+}
+
+function contains(outer: StackNode['block']['range'], inner: StackNode['block']['range']): boolean {
+  const before = (a: { line: number; character: number }, b: { line: number; character: number }) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+}

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphModel } from '../../../server/src/protocol';
+import { copyFixtureIntoWorkspace, hoverTextAt, runningApi, waitFor } from './helpers';
+
+/**
+ * Terraform Stacks in the real VS Code: the terraform-stacks fixture is copied into the workspace (a
+ * scratch copy) as `terraform-stacks/`; the hover on a `component` block, and the cycle among components
+ * and a reference to a component the Stack does not have in the Problems view. The folder is removed at
+ * the end.
+ */
+const STACKS = 'terraform-stacks';
+
+suite('Terraform Stacks', () => {
+  let root: string;
+  let folderUri: string;
+  const file = (relative: string) => vscode.Uri.file(path.join(root, STACKS, relative));
+  const graph = async () => {
+    const api = await runningApi();
+    return api.client.sendRequest<GraphModel | null>('terrace/graph', { folderUri });
+  };
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await runningApi();
+    ({ root, folderUri } = await copyFixtureIntoWorkspace(STACKS, STACKS));
+    await waitFor(
+      'the components to be indexed',
+      async () => {
+        const model = await graph();
+        const components = model?.modules.filter(
+          (module) => module.kind === 'component' && module.id.startsWith(`${STACKS}/`),
+        );
+        return components?.length === 12;
+      },
+      30_000,
+    );
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(path.join(root, STACKS), { recursive: true, force: true });
+  });
+
+  test('the hover on a component block names it, its level, what it waits for and its module', async () => {
+    const components = file('platform/components.tfcomponent.hcl');
+    await vscode.window.showTextDocument(components);
+    const text = await hoverTextAt(components, new vscode.Position(16, 12), 'Stacks component');
+    assert.match(text, /\*\*Stacks component `terraform-stacks\/platform\/component\.cluster`\*\* · level 1/);
+    assert.match(text, /Depends on \(1\): \[terraform-stacks\/platform\/component\.network\]/);
+    assert.match(text, /Module `\.\/modules\/cluster`/);
+    assert.match(text, /HCP Terraform, which plans it/);
+  });
+
+  test('the cycle among components is an error on each reference; a component the Stack lacks is an error on its line', async () => {
+    const components = file('platform/components.tfcomponent.hcl');
+    const cycle = `Circular dependency: ${STACKS}/platform/component.audit -> ${STACKS}/platform/component.logging -> ${STACKS}/platform/component.audit`;
+    const errors = await waitFor('the cycle errors', () => {
+      const found = vscode.languages.getDiagnostics(components).filter((d) => d.code === 'cycle');
+      return found.length === 2 ? found : undefined;
+    });
+    assert.deepEqual(errors.map((error) => [error.range.start.line, error.severity, error.message]).sort(), [
+      [68, vscode.DiagnosticSeverity.Error, cycle],
+      [75, vscode.DiagnosticSeverity.Error, cycle],
+    ]);
+    const unknown = vscode.languages.getDiagnostics(components).find((d) => d.code === 'unknown-component');
+    assert.equal(unknown?.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(unknown?.range.start.line, 76);
+    assert.equal(unknown?.message, 'This Stack has no component "reports" (component.reports)');
+  });
+});

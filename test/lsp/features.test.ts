@@ -403,7 +403,7 @@ describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
       textDocument: { uri: uri(components) },
     })) as CodeLens[];
     const titles = new Map(lenses.map((lens) => [lens.range.start.line, lens.command?.title]));
-    assert.equal(titles.size, 9, 'one per component block of the file, the embedded stack’s too');
+    assert.equal(titles.size, 10, 'one per component block of the file, the embedded stack’s too');
     assert.equal(titles.get(5), 'level 0 · 0 dependencies · 2 dependents');
     assert.equal(titles.get(16), 'level 1 · 1 dependency · 3 dependents');
     assert.equal(titles.get(65), 'in a cycle, no level · 1 dependency · 1 dependent');

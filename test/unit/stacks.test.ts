@@ -71,6 +71,7 @@ describe('Terraform Stacks: files', () => {
         ['audit', true, false, false, false],
         ['logging', true, false, false, false],
         ['certificates', true, false, false, true],
+        ['peering', true, false, false, false],
       ],
     );
     assert.deepEqual(
@@ -130,6 +131,7 @@ describe('Terraform Stacks: the component graph', () => {
         ['component.audit', './modules/audit', undefined],
         ['component.logging', './modules/logging', undefined],
         ['component.certificates', './modules/certificates', 'unknown'],
+        ['component.peering', './modules/peering', undefined],
         ['stack.observability', './observability', undefined],
       ],
     );
@@ -250,6 +252,7 @@ describe('Terraform Stacks in the workspace graph', () => {
         ['platform/component.logging', 'component', 'cycle'],
         ['platform/component.monitoring', 'component', 3],
         ['platform/component.network', 'component', 0],
+        ['platform/component.peering', 'component', 1],
         ['platform/observability/component.grafana', 'component', 1],
         ['platform/observability/component.prometheus', 'component', 0],
         ['platform/stack.observability', 'component', 2],
@@ -265,12 +268,29 @@ describe('Terraform Stacks in the workspace graph', () => {
       'platform/component.logging -> platform/component.audit',
       'platform/component.monitoring -> platform/component.apps',
       'platform/component.monitoring -> platform/component.cluster',
+      'platform/component.peering -> network/component.vpc',
       'platform/observability/component.grafana -> platform/observability/component.prometheus',
       'platform/stack.observability -> platform/component.cluster',
     ]);
     assert.deepEqual(result.cycles, [
       ['platform/component.audit', 'platform/component.logging', 'platform/component.audit'],
     ]);
+  });
+
+  test('a component reading a variable that a deployment sets from another Stack waits for the component that Stack publishes it from', async () => {
+    const result = (await analysed()).result();
+    const edge = result.edges.find((candidate) => candidate.from === 'platform/component.peering')!;
+    assert.equal(edge.to, 'network/component.vpc');
+    assert.equal(edge.address, 'upstream_input, through var.vpc_id, upstream_input.network.vpc_id');
+    assert.equal(edge.reference.range.start.line + 1, 94);
+    const deployments = path.join(fixture, 'platform', 'deployments.tfdeploy.hcl');
+    assert.deepEqual(
+      (workspaceDiagnostics(result).get(deployments) ?? []).map((d) => [d.severity, d.range.start.line + 1, d.message]),
+      [
+        ['warning', 1, 'upstream_input "network": network publishes no peering_id'],
+        ['warning', 6, 'upstream_input "billing": no Stack of this repository is in a folder named billing'],
+      ],
+    );
   });
 
   test('the Problems view: the cycle on each of its references, a component the Stack does not have', async () => {

@@ -355,7 +355,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const graph = realGraph(path.join(repoRoot, 'test', 'fixtures', 'terraform-stacks'), repoRoot);
     const webview = await browser.open();
     const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
-    assert.equal(rendered.nodes, 13);
+    assert.equal(rendered.nodes, 14);
     const components = await webview.page.locator('svg.graph g.node.component').evaluateAll((nodes) =>
       nodes.map((n) => ({
         id: n.getAttribute('data-id'),
@@ -363,7 +363,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
         detail: n.querySelector('.node-detail')?.textContent,
       })),
     );
-    assert.equal(components.length, 12, 'every component and the embedded stack; the root module is not one');
+    assert.equal(components.length, 13, 'every component and the embedded stack; the root module is not one');
     const dns = components.find((c) => c.id === 'platform/component.dns')!;
     assert.notEqual(dns.dash, 'none');
     assertFitted(dns.detail, 'stack · platform', 'stack · platform');

@@ -33,7 +33,7 @@ suite('Terraform Stacks', () => {
         const components = model?.modules.filter(
           (module) => module.kind === 'component' && module.id.startsWith(`${STACKS}/`),
         );
-        return components?.length === 12;
+        return components?.length === 13;
       },
       30_000,
     );

@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
 import { type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
-import { componentGraph, type StackGraph, stackFileFacts, stackFileKind } from '../stacks';
+import { componentGraph, type StackGraph, type StackLink, stackFileFacts, stackFileKind, stackLinks } from '../stacks';
 import {
   type MatchResult,
   mergeMatches,
@@ -358,6 +358,7 @@ export class WorkspaceAnalysis {
       this.units = discoverUnits(this.dirs, this.unitSource);
       this.components = discoverStackComponents(this.dirs, (file) => this.files.get(file)?.facts);
       this.stackGraphs.clear();
+      this.links = undefined;
       // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
       for (const id of this.units.generated.keys()) this.evaluated.delete(id);
       const roots = [
@@ -402,21 +403,43 @@ export class WorkspaceAnalysis {
   /** Each Stack's graph, by its folder id; forgotten when a file of its folder changes. */
   private readonly stackGraphs = new Map<string, StackGraph>();
 
-  /** A Stack's component or embedded stack, from its Stack's graph. */
+  /** A Stack's component or embedded stack, from its Stack's graph and what it reads of other Stacks. */
   private evaluatedComponent(id: string): EvaluatedModule {
     const { stackId, address } = this.components.get(id)!;
     const dir = this.dirs.get(stackId)!;
+    const graph = this.stackGraph(stackId)!;
+    const node = graph.nodes.find((candidate) => candidate.address === address)!;
+    const links = this.stackLinks().filter((link) => link.from === stackId);
+    const module = componentModule(id, dir, graph, node, { links, graphOf: (other) => this.stackGraph(other) });
+    this.evaluated.set(id, module);
+    // Its upstream Stacks' folders too: what they publish decides its edges.
+    const upstream = links.flatMap((link) => (link.to === undefined ? [] : [this.dirs.get(link.to)?.dir ?? '']));
+    this.readDirs.set(id, new Set([dir.dir, ...upstream]));
+    return module;
+  }
+
+  private stackGraph(stackId: string): StackGraph | undefined {
+    const dir = this.dirs.get(stackId);
+    if (!dir) return undefined;
     let graph = this.stackGraphs.get(stackId);
     if (!graph) {
       graph = componentGraph(stackSourceFiles(dir, (file) => this.files.get(file)?.facts));
       this.stackGraphs.set(stackId, graph);
     }
-    const node = graph.nodes.find((candidate) => candidate.address === address)!;
-    const module = componentModule(id, dir, graph, node);
-    this.evaluated.set(id, module);
-    this.readDirs.set(id, new Set([dir.dir]));
-    return module;
+    return graph;
   }
+
+  /** The links between the workspace's Stacks by `upstream_input`; forgotten when a Stack's file changes. */
+  private stackLinks(): readonly StackLink[] {
+    this.links ??= stackLinks(
+      [...this.dirs.values()]
+        .filter((dir) => dir.stackFiles.length > 0)
+        .map((dir) => ({ folder: dir.id, files: stackSourceFiles(dir, (file) => this.files.get(file)?.facts) })),
+    );
+    return this.links;
+  }
+
+  private links: StackLink[] | undefined;
 
   /** Stack components' edges, added to their matches; cached per matches. */
   private withStackEdges(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
@@ -771,6 +794,7 @@ export class WorkspaceAnalysis {
   private invalidate(folder: string): void {
     const stack = this.dirOf(folder);
     if (stack) this.stackGraphs.delete(stack.id);
+    if (stack?.stackFiles.length) this.links = undefined;
     for (const [id, read] of this.readDirs) {
       if (read.has(folder)) {
         this.evaluated.delete(id);

@@ -30,10 +30,12 @@ export interface StackNode {
   source: string | undefined;
   /** A `for_each` node's instance keys when they are known; undefined without `for_each`. */
   instances: string[] | 'unknown' | undefined;
+  /** The Stack's variables its arguments read (directly or through locals and providers): what deployments feed it. */
+  variableReads: { name: string; range: Range; through: string | undefined }[];
 }
 
 /** Why one node waits for another: the argument of the reader, and a local or provider in between. */
-export type StackEdgeVia = 'inputs' | 'providers' | 'depends_on' | 'for_each';
+export type StackEdgeVia = 'inputs' | 'providers' | 'depends_on' | 'for_each' | 'upstream_input';
 
 export interface StackEdge {
   /** The reader's address. */
@@ -63,6 +65,8 @@ export interface StackGraph {
   /** Each cycle as a closed path of addresses: `["component.a", "component.b", "component.a"]`. */
   cycles: string[][];
   problems: StackProblem[];
+  /** Each `output` block's name, with the nodes its value reads: what a deployment exposes comes from them. */
+  outputs: Record<string, string[]>;
 }
 
 interface Reference {
@@ -96,6 +100,14 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
   for (const node of nodes) {
     for (const [via, attribute] of nodeArguments(node.block)) {
       for (const reference of nodeReferences(attribute.expr, locals, providers)) {
+        if (reference.address.startsWith('var.')) {
+          node.variableReads.push({
+            name: reference.address.slice('var.'.length),
+            range: reference.range,
+            through: reference.through,
+          });
+          continue;
+        }
         if (!known.has(reference.address)) {
           problems.push({
             file: node.file,
@@ -130,7 +142,16 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
       });
     }
   }
-  return { nodes, edges: dedupe(edges), cycles, problems };
+  const outputs: Record<string, string[]> = {};
+  for (const { facts } of componentFiles) {
+    for (const output of facts.outputs) {
+      const read = output.value ? nodeReferences(output.value.expr, locals, providers) : [];
+      outputs[output.name] = [
+        ...new Set(read.map((reference) => reference.address).filter((address) => known.has(address))),
+      ];
+    }
+  }
+  return { nodes, edges: dedupe(edges), cycles, problems, outputs };
 }
 
 /** `This Stack has no component "reports" (component.reports, read through local.x)`. */
@@ -162,6 +183,7 @@ function stackNode(
     block,
     source: typeof source === 'string' ? source : undefined,
     instances: 'forEach' in block && block.forEach ? instanceKeys(evaluate(block.forEach.expr, scope)) : undefined,
+    variableReads: [],
   };
 }
 
@@ -226,10 +248,14 @@ function indirectAddresses(
   return [...new Set(addresses)];
 }
 
-/** A reference to a node (`component.x`, `stack.x`), or to a local or a provider that may lead to one. */
+/**
+ * A reference to a node (`component.x`, `stack.x`) or a variable (`var.x`), or to a local or a
+ * provider that may lead to them.
+ */
 function referenceTarget(reference: ExpressionReference): { address: string } | { through: string } | undefined {
   const [first, second] = reference.names;
   if (first === undefined) return undefined;
+  if (reference.root === 'var') return { address: `var.${first}` };
   if (reference.root === 'component' || reference.root === 'stack') return { address: `${reference.root}.${first}` };
   if (reference.root === 'local') return { through: `local.${first}` };
   if (reference.root === 'provider' && second !== undefined) return { through: `provider.${first}.${second}` };

@@ -1,5 +1,5 @@
 import { evaluate, expressionReferences } from '../evaluation';
-import type { Range } from '../hcl';
+import type { Expr, Range } from '../hcl';
 import type { StackSourceFile } from './componentGraph';
 import type { UpstreamInputBlock } from './stackFile';
 
@@ -29,6 +29,10 @@ export interface StackLink {
   range: Range;
   /** Why the link has no Stack, or what it reads that the upstream does not publish. */
   problem: string | undefined;
+  /** The downstream's variables its deployments set from this input's outputs: `vpc_id` from `upstream_input.network.vpc_id`. */
+  reads: { variable: string; output: string }[];
+  /** The upstream's published outputs, each with the deployment outputs its value reads (`deployment.prod.vpc_id`: `vpc_id`). */
+  published: Record<string, string[]>;
 }
 
 /** Each Stack's deployments, in file order. */
@@ -53,7 +57,7 @@ export function stackLinks(stacks: readonly RepositoryStack[]): StackLink[] {
   }
   return stacks.flatMap((stack) =>
     stack.files.flatMap(({ path, facts }) =>
-      facts.upstreamInputs.map((input) => link(stack, path, input, byName, readOutputs(stack, input.name))),
+      facts.upstreamInputs.map((input) => link(stack, path, input, byName, inputReads(stack, input.name))),
     ),
   );
 }
@@ -63,9 +67,9 @@ function link(
   file: string,
   input: UpstreamInputBlock,
   byName: ReadonlyMap<string, RepositoryStack[]>,
-  read: Set<string>,
+  reads: StackLink['reads'],
 ): StackLink {
-  const base = { from: stack.folder, input: input.name, file, range: input.headerRange };
+  const base = { from: stack.folder, input: input.name, file, range: input.headerRange, reads, published: {} };
   const type = input.type && evaluate(input.type.expr, new Map());
   const value = input.source && evaluate(input.source.expr, new Map());
   const source = typeof value === 'string' ? value : undefined;
@@ -90,27 +94,59 @@ function link(
     };
   }
   const upstream = candidates[0]!;
-  const published = new Set(upstream.files.flatMap(({ facts }) => facts.publishOutputs.map((output) => output.name)));
-  const missing = [...read].filter((output) => !published.has(output)).sort();
+  const published = publishedOutputs(upstream);
+  const missing = [...new Set(reads.map((read) => read.output))].filter((output) => !(output in published)).sort();
   return {
     ...base,
+    published,
     to: upstream.folder,
     source,
     problem: missing.length ? `${upstream.folder} publishes no ${missing.join(', ')}` : undefined,
   };
 }
 
-/** The outputs of an upstream input that the Stack's deployments read: `upstream_input.<input>.<output>`. */
-function readOutputs(stack: RepositoryStack, input: string): Set<string> {
-  const read = new Set<string>();
+/** The variables a Stack's deployments set from an upstream input's outputs: `vpc_id = upstream_input.network.vpc_id`. */
+function inputReads(stack: RepositoryStack, input: string): StackLink['reads'] {
+  const reads = new Map<string, { variable: string; output: string }>();
   for (const { facts } of stack.files) {
     for (const deployment of facts.deployments) {
-      if (!deployment.inputs) continue;
-      for (const reference of expressionReferences(deployment.inputs.expr)) {
-        const [name, output] = reference.names;
-        if (reference.root === 'upstream_input' && name === input && output !== undefined) read.add(output);
+      const inputs = deployment.inputs?.expr;
+      if (inputs?.kind !== 'object') continue;
+      for (const item of inputs.items) {
+        const variable = keyName(item.key);
+        if (variable === undefined) continue;
+        for (const reference of expressionReferences(item.value)) {
+          const [name, output] = reference.names;
+          if (reference.root === 'upstream_input' && name === input && output !== undefined)
+            reads.set(`${variable}\u0000${output}`, { variable, output });
+        }
       }
     }
   }
-  return read;
+  return [...reads.values()];
+}
+
+/** Each `publish_output` of a Stack, with the deployment outputs its value reads. */
+function publishedOutputs(stack: RepositoryStack): Record<string, string[]> {
+  const published: Record<string, string[]> = {};
+  for (const { facts } of stack.files) {
+    for (const output of facts.publishOutputs) {
+      const read = output.value ? expressionReferences(output.value.expr) : [];
+      published[output.name] = [
+        ...new Set(
+          read.flatMap((reference) =>
+            reference.root === 'deployment' && reference.names[1] ? [reference.names[1]] : [],
+          ),
+        ),
+      ];
+    }
+  }
+  return published;
+}
+
+/** An object key as written: `vpc_id = …` or `"vpc_id" = …`. */
+function keyName(key: Expr): string | undefined {
+  if (key.kind === 'literal' && typeof key.value === 'string') return key.value;
+  if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
+  return undefined;
 }

@@ -52,6 +52,11 @@ export interface ProviderBlock extends StackBlock {
   config: StackAttribute[];
 }
 
+/** `output "vpc_id" { value = component.vpc.vpc_id }`: what a deployment exposes. */
+export interface OutputBlock extends StackBlock {
+  value: StackAttribute | undefined;
+}
+
 /** `deployment "prod" { inputs = {…} }`. */
 export interface DeploymentBlock extends StackBlock {
   inputs: StackAttribute | undefined;
@@ -76,7 +81,7 @@ export interface StackFile {
   providers: ProviderBlock[];
   locals: StackAttribute[];
   variables: StackBlock[];
-  outputs: StackBlock[];
+  outputs: OutputBlock[];
   deployments: DeploymentBlock[];
   deploymentGroups: StackBlock[];
   publishOutputs: PublishOutputBlock[];
@@ -146,7 +151,7 @@ function readBlock(file: StackFile, block: HclBlock): void {
       file.variables.push(labelled);
       return;
     case 'output':
-      file.outputs.push(labelled);
+      file.outputs.push({ ...labelled, value: find(body, 'value') });
       return;
     case 'deployment':
       file.deployments.push({ ...labelled, inputs: find(body, 'inputs') });

@@ -1,4 +1,4 @@
-import type { StackGraph, StackNode, StackSourceFile } from '../stacks';
+import type { StackEdge, StackGraph, StackLink, StackNode, StackSourceFile } from '../stacks';
 import type { FileFacts } from './fileFacts';
 import type { EvaluatedModule } from './moduleEvaluation';
 import type { ScannedDir } from './workspaceScan';
@@ -48,7 +48,13 @@ export function stackSourceFiles(dir: ScannedDir, factsOf: (file: string) => Fil
  * A Stack's component (or embedded stack) as a node of the workspace's graph: no backend (its state
  * is HCP Terraform's), its edges those of the Stack's graph that leave it, by id.
  */
-export function componentModule(id: string, dir: ScannedDir, graph: StackGraph, node: StackNode): EvaluatedModule {
+export function componentModule(
+  id: string,
+  dir: ScannedDir,
+  graph: StackGraph,
+  node: StackNode,
+  upstream: UpstreamOutputs,
+): EvaluatedModule {
   const own = (address: string) => componentId(dir.id, address);
   return {
     id,
@@ -57,7 +63,14 @@ export function componentModule(id: string, dir: ScannedDir, graph: StackGraph, 
     backend: undefined,
     references: [],
     dependencies: [],
-    problems: [],
+    // Said once by the analysis however many components its Stack has.
+    problems: upstream.links
+      .filter((link) => link.problem !== undefined)
+      .map((link) => ({
+        file: link.file,
+        range: link.range,
+        message: `upstream_input "${link.input}": ${link.problem}`,
+      })),
     component: {
       address: node.address,
       file: node.file,
@@ -65,9 +78,12 @@ export function componentModule(id: string, dir: ScannedDir, graph: StackGraph, 
       headerRange: node.block.headerRange,
       source: node.source,
       instances: node.instances,
-      edges: graph.edges
-        .filter((edge) => edge.from === node.address)
-        .map((edge) => ({ ...edge, from: id, to: own(edge.to) })),
+      edges: [
+        ...graph.edges
+          .filter((edge) => edge.from === node.address)
+          .map((edge) => ({ ...edge, from: id, to: own(edge.to) })),
+        ...linkedEdges(id, node, upstream),
+      ],
       unknown: graph.problems.filter(
         (problem) =>
           problem.code === 'unknown-component' &&
@@ -76,6 +92,41 @@ export function componentModule(id: string, dir: ScannedDir, graph: StackGraph, 
       ),
     },
   };
+}
+
+/** What a Stack reads of other Stacks: its links by `upstream_input`, and each upstream Stack's graph. */
+export interface UpstreamOutputs {
+  links: readonly StackLink[];
+  graphOf: (stackId: string) => StackGraph | undefined;
+}
+
+/**
+ * A component's edges to other Stacks: it reads `var.vpc_id`, a deployment sets it from
+ * `upstream_input.network.vpc_id`, the network Stack publishes `vpc_id` from its deployment's output
+ * `vpc_id`, which its `output` block takes from `component.vpc`: the component waits for that one.
+ */
+function linkedEdges(id: string, node: StackNode, upstream: UpstreamOutputs): StackEdge[] {
+  const edges: StackEdge[] = [];
+  for (const link of upstream.links) {
+    const graph = link.to === undefined ? undefined : upstream.graphOf(link.to);
+    if (!graph || link.to === undefined) continue;
+    for (const variable of node.variableReads) {
+      for (const read of link.reads.filter((candidate) => candidate.variable === variable.name)) {
+        const addresses = (link.published[read.output] ?? []).flatMap((output) => graph.outputs[output] ?? []);
+        for (const address of new Set(addresses)) {
+          edges.push({
+            from: id,
+            to: componentId(link.to, address),
+            via: 'upstream_input',
+            through: `var.${variable.name}, upstream_input.${link.input}.${read.output}`,
+            file: node.file,
+            range: variable.range,
+          });
+        }
+      }
+    }
+  }
+  return edges;
 }
 
 function contains(outer: StackNode['block']['range'], inner: StackNode['block']['range']): boolean {

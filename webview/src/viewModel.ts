@@ -259,11 +259,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       level: module.level,
       label,
       // Said in words too: the corners or the outline alone would not tell it.
-      detail: kindWord(module.kind)
-        ? detail
-          ? `${kindWord(module.kind)} · ${detail}`
-          : kindWord(module.kind)
-        : detail,
+      detail: [kindWord(module.kind), detail].filter((part) => part !== '').join(' · '),
       group,
       members: [module.id],
       inCycle: module.inCycle,

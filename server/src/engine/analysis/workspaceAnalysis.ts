@@ -70,14 +70,7 @@ export interface ModuleSummary {
    */
   kind: 'module' | 'unit' | 'component';
   /** A Stack's component: its block, its module's source, its `for_each` instances when known. */
-  component?: {
-    address: string;
-    file: string;
-    range: Range;
-    headerRange: Range;
-    source: string | undefined;
-    instances: string[] | 'unknown' | undefined;
-  };
+  component?: Omit<ComponentFacts, 'edges' | 'unknown'>;
   /** A unit's other folders whose files its plan depends on: its local code's (`terraform.source`), its included files'. */
   sourceDirs?: readonly string[];
   /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes it. */
@@ -638,6 +631,11 @@ export class WorkspaceAnalysis {
     ];
     for (const module of modules) for (const problem of module.problems) all.push({ ...problem });
     for (const problem of this.units.problems) all.push({ ...problem });
+    // A Stack's upstream inputs that find no Stack, or read what it does not publish: said once per input.
+    if (this.components.size > 0)
+      for (const link of this.stackLinks())
+        if (link.problem !== undefined)
+          all.push({ file: link.file, range: link.range, message: `upstream_input "${link.input}": ${link.problem}` });
     const seen = new Set<string>();
     return all.filter((problem) => {
       const key = `${problem.file}:${problem.range?.start.line ?? ''}:${problem.message}`;
@@ -827,6 +825,7 @@ function decidesRoots(facts: FileFacts): string {
   return `${facts.backends.length > 0}|${sources.join('|')}|${units}|${stack}`;
 }
 
+/** What a summary keeps of a component: not its edges, which the graph has. */
 function componentSummary(component: ComponentFacts): NonNullable<ModuleSummary['component']> {
   const { address, file, range, headerRange, source, instances } = component;
   return { address, file, range, headerRange, source, instances };

@@ -8,7 +8,6 @@ import {
   isUnknown,
   type Value,
 } from '../evaluation';
-import { cyclePath, cyclicComponents, DependencyGraph } from '../graph';
 import type { Expr, Range } from '../hcl';
 import type { ComponentBlock, EmbeddedStackBlock, ProviderBlock, StackAttribute, StackFile } from './stackFile';
 
@@ -50,20 +49,22 @@ export interface StackEdge {
   range: Range;
 }
 
+/** A reference to a component or stack the Stack does not have. */
 export interface StackProblem {
+  /** The node whose argument makes it. */
+  from: string;
   file: string;
   range: Range;
-  code: 'unknown-component' | 'stack-cycle';
+  code: 'unknown-component';
   message: string;
-  /** What an `unknown-component` reference names: `component.reports`. */
-  address?: string;
+  /** What it names: `component.reports`. */
+  address: string;
 }
 
 export interface StackGraph {
   nodes: StackNode[];
+  /** Its cycles are the workspace graph's to find, with every other node's. */
   edges: StackEdge[];
-  /** Each cycle as a closed path of addresses: `["component.a", "component.b", "component.a"]`. */
-  cycles: string[][];
   problems: StackProblem[];
   /** Each `output` block's name, with the nodes its value reads: what a deployment exposes comes from them. */
   outputs: Record<string, string[]>;
@@ -110,6 +111,7 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
         }
         if (!known.has(reference.address)) {
           problems.push({
+            from: node.address,
             file: node.file,
             range: reference.range,
             code: 'unknown-component',
@@ -129,19 +131,6 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
       }
     }
   }
-  const cycles = stackCycles(nodes, edges);
-  for (const cycle of cycles) {
-    const members = new Set(cycle);
-    for (const edge of edges) {
-      if (!members.has(edge.from) || !members.has(edge.to)) continue;
-      problems.push({
-        file: edge.file,
-        range: edge.range,
-        code: 'stack-cycle',
-        message: `Dependency cycle among the Stack's components: ${cycle.join(' → ')}`,
-      });
-    }
-  }
   const outputs: Record<string, string[]> = {};
   for (const { facts } of componentFiles) {
     for (const output of facts.outputs) {
@@ -151,7 +140,7 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
       ];
     }
   }
-  return { nodes, edges: dedupe(edges), cycles, problems, outputs };
+  return { nodes, edges: dedupe(edges), problems, outputs };
 }
 
 /** `This Stack has no component "reports" (component.reports, read through local.x)`. */
@@ -206,44 +195,43 @@ function nodeArguments(block: ComponentBlock | EmbeddedStackBlock): [StackEdgeVi
 }
 
 /**
- * The components and stacks an expression refers to, following locals and provider configurations
- * (each once): the range is always the reference in the expression itself, where the user reads it.
+ * The components, stacks and variables an expression refers to, following locals and provider
+ * configurations: the range is always the reference in the expression itself, where the user reads it.
  */
 function nodeReferences(
   expr: Expr,
   locals: ReadonlyMap<string, StackAttribute>,
   providers: ReadonlyMap<string, ProviderBlock>,
 ): Reference[] {
-  return expressionReferences(expr).flatMap((reference): Reference[] => {
+  return expressionReferences(expr).flatMap((reference) => {
     const target = referenceTarget(reference);
-    if (!target) return [];
-    if ('address' in target) return [{ address: target.address, range: reference.range, through: undefined }];
-    return indirectAddresses(target.through, locals, providers, new Set()).map((address) => ({
+    const through = target && 'through' in target ? target.through : undefined;
+    return addressesOf(reference, locals, providers, new Set()).map((address) => ({
       address,
       range: reference.range,
-      through: target.through,
+      through,
     }));
   });
 }
 
-/** The nodes a local or a provider configuration refers to, through other locals and providers. */
-function indirectAddresses(
-  name: string,
+/** What one reference leads to: itself, or what its local or provider configuration reads (each once). */
+function addressesOf(
+  reference: ExpressionReference,
   locals: ReadonlyMap<string, StackAttribute>,
   providers: ReadonlyMap<string, ProviderBlock>,
   seen: Set<string>,
 ): string[] {
-  if (seen.has(name)) return [];
-  seen.add(name);
+  const target = referenceTarget(reference);
+  if (!target) return [];
+  if ('address' in target) return [target.address];
+  if (seen.has(target.through)) return [];
+  seen.add(target.through);
+  const name = target.through;
   const exprs: Expr[] = name.startsWith('local.')
     ? [locals.get(name.slice('local.'.length))?.expr].filter((expr): expr is Expr => expr !== undefined)
     : providerExprs(providers.get(name.slice('provider.'.length)));
   const addresses = exprs.flatMap((expr) =>
-    expressionReferences(expr).flatMap((reference) => {
-      const target = referenceTarget(reference);
-      if (!target) return [];
-      return 'address' in target ? [target.address] : indirectAddresses(target.through, locals, providers, seen);
-    }),
+    expressionReferences(expr).flatMap((inner) => addressesOf(inner, locals, providers, seen)),
   );
   return [...new Set(addresses)];
 }
@@ -265,12 +253,6 @@ function referenceTarget(reference: ExpressionReference): { address: string } | 
 function providerExprs(provider: ProviderBlock | undefined): Expr[] {
   if (!provider) return [];
   return [...(provider.forEach ? [provider.forEach.expr] : []), ...provider.config.map((attribute) => attribute.expr)];
-}
-
-function stackCycles(nodes: readonly StackNode[], edges: readonly StackEdge[]): string[][] {
-  const graph = new DependencyGraph(nodes.map((node) => node.address));
-  for (const edge of edges) graph.addEdge(edge.from, edge.to);
-  return cyclicComponents(graph).map((component) => cyclePath(graph, component));
 }
 
 /** One edge per reader, dependency, argument and reference place (a local read twice in one spot is one). */

@@ -63,14 +63,7 @@ export function componentModule(
     backend: undefined,
     references: [],
     dependencies: [],
-    // Said once by the analysis however many components its Stack has.
-    problems: upstream.links
-      .filter((link) => link.problem !== undefined)
-      .map((link) => ({
-        file: link.file,
-        range: link.range,
-        message: `upstream_input "${link.input}": ${link.problem}`,
-      })),
+    problems: [],
     component: {
       address: node.address,
       file: node.file,
@@ -84,12 +77,7 @@ export function componentModule(
           .map((edge) => ({ ...edge, from: id, to: own(edge.to) })),
         ...linkedEdges(id, node, upstream),
       ],
-      unknown: graph.problems.filter(
-        (problem) =>
-          problem.code === 'unknown-component' &&
-          problem.file === node.file &&
-          contains(node.block.range, problem.range),
-      ),
+      unknown: graph.problems.filter((problem) => problem.from === node.address),
     },
   };
 }
@@ -127,10 +115,4 @@ function linkedEdges(id: string, node: StackNode, upstream: UpstreamOutputs): St
     }
   }
   return edges;
-}
-
-function contains(outer: StackNode['block']['range'], inner: StackNode['block']['range']): boolean {
-  const before = (a: { line: number; character: number }, b: { line: number; character: number }) =>
-    a.line < b.line || (a.line === b.line && a.character <= b.character);
-  return before(outer.start, inner.start) && before(inner.end, outer.end);
 }

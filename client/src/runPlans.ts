@@ -173,7 +173,10 @@ export class RunPlans implements vscode.Disposable {
     const found = await this.targets(params);
     if ('error' in found) return this.fail(found.error, found.problems);
     if (found.targets.length === 0) {
-      const message = 'Terrace: no module to run (nothing changed?).';
+      const message =
+        found.components > 0
+          ? 'Terrace: nothing to run: Terraform Stacks components are planned by HCP Terraform (terraform stacks plan), not by Terrace.'
+          : 'Terrace: no module to run (nothing changed?).';
       void vscode.window.showInformationMessage(message);
       return { ran: false, reason: 'nothing', message };
     }

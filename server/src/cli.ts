@@ -14,7 +14,8 @@ const USAGE = `Usage: terrace <command> [dir] [options]
 Commands:
   graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
   levels [dir]     the execution levels, one line per level (exit 1 on cycles: their modules have no level)
-  validate [dir]   exit 1 on cycles or syntax errors, listing them; warnings for unresolved references
+  validate [dir]   exit 1 on cycles, syntax errors or a dependency on no unit or component, listing
+                   them; warnings for other unresolved references
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
@@ -170,16 +171,17 @@ async function validateCommand(root: string, environment: string | undefined): P
   const graph = await analyze(root, environment);
   for (const item of graph.unresolved)
     process.stderr.write(
-      `Warning: ${item.file}:${item.line}: data.terraform_remote_state.${item.name}: ${item.reason}\n`,
+      `${item.error ? 'Error' : 'Warning'}: ${item.file}:${item.line}: ${item.label}: ${item.reason}\n`,
     );
   for (const item of graph.ambiguous) {
     process.stderr.write(
-      `Warning: ${item.file}:${item.line}: data.terraform_remote_state.${item.name}: ${item.address} is written by ${item.writers.join(' and ')}\n`,
+      `Warning: ${item.file}:${item.line}: ${item.label}: ${item.address} is written by ${item.writers.join(' and ')}\n`,
     );
   }
   for (const cycle of graph.cycles)
     process.stdout.write(`Error: circular dependency detected\n  ${cycle.join(' -> ')}\n`);
-  const failed = graph.cycles.length > 0 || graph.syntaxErrors.length > 0;
+  const failed =
+    graph.cycles.length > 0 || graph.syntaxErrors.length > 0 || graph.unresolved.some((item) => item.error);
   if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);
   return failed ? 1 : 0;
 }

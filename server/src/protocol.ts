@@ -260,6 +260,8 @@ export type RunTargetsResult =
       targets: RunTargetWire[];
       /** The `execution` section of `.terrace.yaml`, as the engine reads it. */
       execution: ExecutionOptions;
+      /** How many of the chosen nodes are Terraform Stacks components, which HCP Terraform plans, not a run. */
+      components: number;
     }
   | BrokenModulesResult
   | { kind: 'error'; message: string };

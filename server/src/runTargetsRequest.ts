@@ -36,7 +36,11 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
         modules: broken.map((module) => module.id),
         message: new BrokenModulesError(broken).message,
       };
-    return { kind: 'targets', root: folder.root, targets, execution: config.pipeline.execution };
+    const chosen = modules ? new Set(modules) : undefined;
+    const components = result.modules.filter(
+      (module) => module.kind === 'component' && (!chosen || chosen.has(module.id)),
+    ).length;
+    return { kind: 'targets', root: folder.root, targets, execution: config.pipeline.execution, components };
   } catch (error) {
     if (error instanceof ChangedFilesError || error instanceof ConfigError || error instanceof UnknownModuleError)
       return { kind: 'error', message: error.message };

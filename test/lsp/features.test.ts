@@ -395,7 +395,7 @@ describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
       position: pos(16, 12),
     })) as Hover;
     const value = (hover.contents as { value: string }).value;
-    assert.match(value, /^\*\*Stacks component `platform\/component\.cluster`\*\* · level 1\n/);
+    assert.match(value, /^\*\*Stacks component `platform\/component\.cluster`\*\* · level 2\n/);
     assert.match(value, /Depends on \(1\): \[platform\/component\.network\]/);
     assert.match(value, /Used by \(3\): /);
     assert.match(value, /Module `\.\/modules\/cluster`/);
@@ -404,8 +404,8 @@ describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
     })) as CodeLens[];
     const titles = new Map(lenses.map((lens) => [lens.range.start.line, lens.command?.title]));
     assert.equal(titles.size, 10, 'one per component block of the file, the embedded stack’s too');
-    assert.equal(titles.get(5), 'level 0 · 0 dependencies · 2 dependents');
-    assert.equal(titles.get(16), 'level 1 · 1 dependency · 3 dependents');
+    assert.equal(titles.get(5), 'level 1 · 1 dependency · 2 dependents');
+    assert.equal(titles.get(16), 'level 2 · 1 dependency · 3 dependents');
     assert.equal(titles.get(65), 'in a cycle, no level · 1 dependency · 1 dependent');
   });
 

@@ -116,6 +116,17 @@ describe('bad input on the command line', () => {
     assert.equal(dag.status, 0, dag.stderr);
     assert.equal(dag.stdout.split('\n')[0], 'level 0: network/vpc');
   });
+
+  test('validate names each reference as its configuration does; a component the Stack lacks fails it', () => {
+    const stacks = path.join(repo, 'test/fixtures/terraform-stacks');
+    const result = terrace(scratch, 'validate', stacks, '--env', 'stage');
+    assert.equal(result.status, 1);
+    const lines = result.stderr.split('\n').filter((line) => /^(Error|Warning): .*:\d+: (component|data)\./.test(line));
+    assert.deepEqual(lines, [
+      'Error: platform/components.tfcomponent.hcl:77: component.reports: This Stack has no component "reports" (component.reports)',
+      'Warning: platform/modules/network/main.tf:10: data.terraform_remote_state.account: no module in this workspace writes s3://acme-terraform-state/account/stage/terraform.tfstate',
+    ]);
+  });
 });
 
 describe('a folder that cannot be read', () => {

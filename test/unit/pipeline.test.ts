@@ -325,7 +325,12 @@ gitlab:
         segments: {},
         dependencies,
       });
-      return { modules: [...deps.map((id) => module(id, 0, [])), module('top', 1, deps)], levels: [0, 1], skipped: [] };
+      return {
+        modules: [...deps.map((id) => module(id, 0, [])), module('top', 1, deps)],
+        levels: [0, 1],
+        skipped: [],
+        components: 0,
+      };
     };
     const { gitlab, execution } = defaultPipelineOptions();
     const planTop = (dependencies: number) =>

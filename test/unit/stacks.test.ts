@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { runTargets } from '../../runner/src/runTargets';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
+import { isUnknown } from '../../server/src/engine/evaluation';
 import {
   moduleHover,
   moduleWithBackendAt,
@@ -17,9 +18,9 @@ import { parseHcl } from '../../server/src/engine/hcl';
 import { generatePipeline } from '../../server/src/engine/pipeline';
 import {
   componentGraph,
+  deploymentVariables,
   type RepositoryStack,
   type StackSourceFile,
-  stackDeployments,
   stackFileFacts,
   stackFileKind,
   stackLinks,
@@ -189,16 +190,27 @@ describe('Terraform Stacks: deployments and linked Stacks', () => {
     files: stackFiles(folder),
   }));
 
-  test('deployments are a Stack’s environments', () => {
-    assert.deepEqual(
-      stackDeployments(stacks[1]!).map((d) => d.name),
-      ['prod', 'stage'],
-    );
-    assert.deepEqual(
-      stackDeployments(stacks[0]!).map((d) => d.name),
-      ['prod'],
-    );
-    assert.deepEqual(stackDeployments(stacks[2]!), []);
+  test('a deployment’s inputs are the Stack’s variables, through the deployment file’s locals too', () => {
+    const platform = stacks[1]!.files;
+    const values = (deployment: string) => {
+      const variables = deploymentVariables(platform, deployment);
+      return (
+        variables && Object.fromEntries([...variables].map(([name, value]) => [name, isUnknown(value) ? '?' : value]))
+      );
+    };
+    assert.deepEqual(values('prod'), { region: 'eu-west-1', environment: 'prod', vpc_id: '?', peering: '?' });
+    assert.deepEqual(values('stage'), { region: 'eu-central-1', environment: 'stage', vpc_id: '?' });
+    assert.equal(values('qa'), undefined);
+  });
+
+  test('an upstream output a deployment takes through a local is read from that Stack', () => {
+    // Stage alone sets var.vpc_id, through `local.network_vpc = upstream_input.network.vpc_id`.
+    const stageOnly = stacks[1]!.files.map(({ path, facts }) => ({
+      path,
+      facts: { ...facts, deployments: facts.deployments.filter((d) => d.name === 'stage') },
+    }));
+    const links = stackLinks([stacks[0]!, { folder: 'platform', files: stageOnly }]);
+    assert.deepEqual(links.find((link) => link.input === 'network')?.reads, [{ variable: 'vpc_id', output: 'vpc_id' }]);
   });
 
   test('an upstream input matched to the Stack of its folder name, what it reads unpublished said; another unresolved with why', () => {
@@ -241,18 +253,18 @@ describe('Terraform Stacks in the workspace graph', () => {
       [
         ['account', 'module', 0],
         ['network/component.vpc', 'component', 0],
-        ['platform/component.apps', 'component', 2],
+        ['platform/component.apps', 'component', 3],
         ['platform/component.audit', 'component', 'cycle'],
-        ['platform/component.certificates', 'component', 2],
-        ['platform/component.cluster', 'component', 1],
-        ['platform/component.dns', 'component', 1],
+        ['platform/component.certificates', 'component', 3],
+        ['platform/component.cluster', 'component', 2],
+        ['platform/component.dns', 'component', 2],
         ['platform/component.logging', 'component', 'cycle'],
-        ['platform/component.monitoring', 'component', 3],
-        ['platform/component.network', 'component', 0],
+        ['platform/component.monitoring', 'component', 4],
+        ['platform/component.network', 'component', 1],
         ['platform/component.peering', 'component', 1],
         ['platform/observability/component.grafana', 'component', 1],
         ['platform/observability/component.prometheus', 'component', 0],
-        ['platform/stack.observability', 'component', 2],
+        ['platform/stack.observability', 'component', 3],
       ],
     );
     assert.deepEqual([...new Set(result.edges.map((edge) => `${edge.from} -> ${edge.to}`))].sort(), [
@@ -265,6 +277,7 @@ describe('Terraform Stacks in the workspace graph', () => {
       'platform/component.logging -> platform/component.audit',
       'platform/component.monitoring -> platform/component.apps',
       'platform/component.monitoring -> platform/component.cluster',
+      'platform/component.network -> account',
       'platform/component.peering -> network/component.vpc',
       'platform/observability/component.grafana -> platform/observability/component.prometheus',
       'platform/stack.observability -> platform/component.cluster',
@@ -308,7 +321,7 @@ describe('Terraform Stacks in the workspace graph', () => {
     const dns = moduleWithBackendAt(result, components, { line: 28, character: 4 });
     assert.equal(dns?.id, 'platform/component.dns');
     const text = moduleHover(result, dns!);
-    assert.match(text, /^\*\*Stacks component `platform\/component\.dns`\*\* · level 1/);
+    assert.match(text, /^\*\*Stacks component `platform\/component\.dns`\*\* · level 2/);
     assert.match(text, /Depends on \(1\): .*platform\/component\.network/);
     assert.match(text, /Used by \(2\): .*platform\/component\.apps.*platform\/component\.certificates/);
     assert.match(text, /Module `\.\/modules\/dns` · instances `private`, `public`/);
@@ -333,6 +346,71 @@ describe('Terraform Stacks in the workspace graph', () => {
     const pipeline = generatePipeline(result, { ci: 'gitlab', options: defaultPipelineOptions() });
     assert.match(pipeline.text, /account/);
     assert.doesNotMatch(pipeline.text, /component\./);
+    assert.match(
+      pipeline.text,
+      /^# Left out: 13 Terraform Stacks components, which HCP Terraform plans and applies\.$/m,
+    );
+  });
+});
+
+describe('a Stack component’s module, read like a child module', () => {
+  const moduleFile = path.join(fixture, 'platform', 'modules', 'network', 'main.tf');
+  async function inEnvironment(environment: string | undefined) {
+    const analysis = new WorkspaceAnalysis(fixture, { ...defaultOptions(), environment });
+    await analysis.load();
+    return analysis;
+  }
+  const readsOfNetwork = (result: ReturnType<WorkspaceAnalysis['result']>) => ({
+    edges: result.edges
+      .filter((edge) => edge.from === 'platform/component.network')
+      .map((edge) => [edge.to, edge.match, edge.reference.file, edge.reference.headerRange.start.line + 1]),
+    unresolved: result.unresolved
+      .filter((item) => item.from === 'platform/component.network')
+      .map((item) => item.reason),
+  });
+
+  test('its remote-state read, with the component’s inputs as variables, is an edge of the component', async () => {
+    // No deployment selected: var.environment is set by each; the key's known parts fit the one writer.
+    const none = (await inEnvironment(undefined)).result();
+    assert.deepEqual(readsOfNetwork(none), { edges: [['account', 'inferred', moduleFile, 10]], unresolved: [] });
+    const edge = none.edges.find((candidate) => candidate.from === 'platform/component.network')!;
+    assert.deepEqual(
+      edge.assumed.map((binding) => [binding.hole, binding.value]),
+      [['var.environment', 'prod']],
+    );
+    assert.deepEqual(edge.unknowns, ['key: var.environment is set by each deployment (none is selected)']);
+  });
+
+  test('the Stack’s deployments are environments: selected, a deployment’s inputs are the Stack’s variables', async () => {
+    const prod = await inEnvironment('prod');
+    assert.deepEqual(prod.environmentNames(), ['prod', 'stage']);
+    assert.deepEqual(readsOfNetwork(prod.result()), { edges: [['account', 'exact', moduleFile, 10]], unresolved: [] });
+    // Stage's account state is written by no root of the repository.
+    assert.deepEqual(readsOfNetwork((await inEnvironment('stage')).result()), {
+      edges: [],
+      unresolved: ['no module in this workspace writes s3://acme-terraform-state/account/stage/terraform.tfstate'],
+    });
+  });
+
+  test('an edit of the module changes the component’s edges', async () => {
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'terrace-stacks-'));
+    try {
+      cpSync(fixture, copy, { recursive: true });
+      const analysis = new WorkspaceAnalysis(copy, { ...defaultOptions(), environment: 'prod' });
+      await analysis.load();
+      const file = path.join(copy, 'platform', 'modules', 'network', 'main.tf');
+      const text = readFileSync(file, 'utf8');
+      await analysis.updateFile(file, text.replace('key    = "account/', 'key    = "accounts/'));
+      assert.deepEqual(
+        analysis
+          .result()
+          .unresolved.filter((item) => item.from === 'platform/component.network')
+          .map((item) => item.reason),
+        ['no module in this workspace writes s3://acme-terraform-state/accounts/prod/terraform.tfstate'],
+      );
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 

@@ -375,10 +375,32 @@ describe('graph webview (the built panel in headless chromium)', () => {
     );
     assert.match(
       (await node(webview, 'platform/component.dns').getAttribute('aria-label')) ?? '',
-      /^Stacks component platform\/component\.dns, level 1/,
+      /^Stacks component platform\/component\.dns, level 2/,
     );
     await unfoldLegend(webview);
     assert.equal(await webview.page.locator('.legend li.component-legend').isHidden(), false);
+    // Each Stack is drawn as a box around exactly its components; the root module beside them has none.
+    assert.equal(await webview.page.locator('select.group-by').inputValue(), 'Stack');
+    assert.deepEqual(await groupBoxes(webview), {
+      network: ['network/component.vpc'],
+      platform: [
+        'platform/component.apps',
+        'platform/component.audit',
+        'platform/component.certificates',
+        'platform/component.cluster',
+        'platform/component.dns',
+        'platform/component.logging',
+        'platform/component.monitoring',
+        'platform/component.network',
+        'platform/component.peering',
+        'platform/stack.observability',
+      ],
+      'platform/observability': [
+        'platform/observability/component.grafana',
+        'platform/observability/component.prometheus',
+      ],
+    });
+    await webview.screenshot('stacks');
     assert.deepEqual(webview.errors, []);
   });
 
@@ -460,6 +482,10 @@ describe('graph webview (the built panel in headless chromium)', () => {
 
       const banner = webview.page.locator('.banner.cycles');
       assert.equal(await banner.isVisible(), true);
+      assert.equal(
+        await banner.locator('.banner-title').textContent(),
+        '1 dependency cycle: nothing in a cycle can be planned or applied until it is broken.',
+      );
       assert.deepEqual(await banner.locator('.cycle-entry').allTextContents(), [
         'network/vpc → security/firewall → platform/eks → network/vpc',
       ]);

@@ -25,7 +25,7 @@ export class CyclesBanner {
       h(
         'span',
         { class: 'banner-title' },
-        `${plural(cycles.length, 'dependency cycle')}: these modules cannot be planned in any order.`,
+        `${plural(cycles.length, 'dependency cycle')}: nothing in a cycle can be planned or applied until it is broken.`,
       ),
       h('ul', {}, ...entries),
     );

@@ -3,7 +3,7 @@ import { codicon, h, iconButton } from './dom';
 import type { ViewEditor } from './panelState';
 import { plural } from './plural';
 import { GROUP_COLOURS } from './render';
-import { buildView, type GraphIndex, groupChoices, type ViewGraph } from './viewModel';
+import { buildView, type GraphIndex, groupChoices, STACK_GROUPING, type ViewGraph } from './viewModel';
 
 /** Past this many modules a new panel starts with its groups collapsed. */
 export const GROUP_THRESHOLD = 400;
@@ -46,6 +46,10 @@ export class GroupBar {
       const groupBy = choices[0]!;
       options.groupBy = groupBy;
       options.collapsed = buildView(index, { ...options, groupBy, collapsed: [] }).groups.map((group) => group.name);
+    } else if (newPanel && choices[0] === STACK_GROUPING) {
+      // Terraform Stacks start drawn as what they are: a box around each Stack's components.
+      options.groupBy = STACK_GROUPING;
+      options.collapsed = [];
     }
     this.select.replaceChildren(
       h('option', { value: '' }, 'No groups'),

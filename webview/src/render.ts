@@ -1,6 +1,6 @@
 import type { Layout, Point } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
-import type { RunDisplay, ViewGraph, ViewNode } from './viewModel';
+import { NOT_IN_A_STACK, type RunDisplay, type ViewGraph, type ViewNode } from './viewModel';
 
 /**
  * Draws a laid-out view as SVG: column bands, edges (reader → writer, the arrowhead at the
@@ -178,7 +178,8 @@ function drawGroupBoxes(
   );
   let top = 0;
   for (const [group, box] of Object.entries(layout.bands)) {
-    if (!expanded.has(group)) continue;
+    // The root modules beside the Stacks have a band of their own, not a box.
+    if (!expanded.has(group) || group === NOT_IN_A_STACK) continue;
     const g = svgElement('g', { class: 'group-box-frame', 'data-group': group }, layer);
     svgElement('rect', { class: `group-box group-colour-${groupColour(group)}`, ...box, rx: 8 }, g);
     const title = svgElement('text', { class: 'group-box-title', x: box.x + 10, y: box.y + 16 }, g);

@@ -105,17 +105,33 @@ export function moduleLabel(id: string): { label: string; detail: string } {
   return { label: parts.at(-1) ?? id, detail: parts.slice(0, -1).join(' · ') };
 }
 
+/** Grouping by Terraform Stack: each Stack's components and embedded stacks in one group, named by its folder. */
+export const STACK_GROUPING = 'Stack';
+/** The group of the root modules and units under Stack grouping: drawn without a box. */
+export const NOT_IN_A_STACK = '(not in a Stack)';
+
 /** The group of a module under `groupBy`. */
 export function groupOf(module: GraphModule, groupBy: string): string {
+  if (groupBy === STACK_GROUPING) {
+    if (module.kind !== 'component') return NOT_IN_A_STACK;
+    // `platform/component.dns` is in the Stack of `platform`; `component.dns`, of the workspace's folder.
+    return module.id.split('/').slice(0, -1).join('/') || '.';
+  }
   if (groupBy === 'folder') return module.id.split('/')[0] ?? module.id;
   return module.segments[groupBy] ?? '(none)';
 }
 
 /**
- * What one can group by: the named segments that take more than one value (not the last one, which
- * names the module itself), or the first folder when modules have no named segments.
+ * What one can group by: the Terraform Stacks when there are components; the named segments that take
+ * more than one value (not the last one, which names the module itself), or the first folder when
+ * modules have no named segments.
  */
 export function groupChoices(graph: GraphModel): string[] {
+  const bySegment = segmentChoices(graph);
+  return graph.modules.some((module) => module.kind === 'component') ? [STACK_GROUPING, ...bySegment] : bySegment;
+}
+
+function segmentChoices(graph: GraphModel): string[] {
   const values = new Map<string, Set<string>>();
   const lastKeys = new Set<string>();
   for (const module of graph.modules) {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { RunOutcome } from '../../../client/src/runPlans';
 import type { GraphModel } from '../../../server/src/protocol';
 import { copyFixtureIntoWorkspace, hoverTextAt, runningApi, waitFor } from './helpers';
 
@@ -48,7 +49,8 @@ suite('Terraform Stacks', () => {
     const components = file('platform/components.tfcomponent.hcl');
     await vscode.window.showTextDocument(components);
     const text = await hoverTextAt(components, new vscode.Position(16, 12), 'Stacks component');
-    assert.match(text, /\*\*Stacks component `terraform-stacks\/platform\/component\.cluster`\*\* · level 1/);
+    // network waits for the account root, whose state its module reads: cluster is a level further.
+    assert.match(text, /\*\*Stacks component `terraform-stacks\/platform\/component\.cluster`\*\* · level 2/);
     assert.match(text, /Depends on \(1\): \[terraform-stacks\/platform\/component\.network\]/);
     assert.match(text, /Module `\.\/modules\/cluster`/);
     assert.match(text, /HCP Terraform, which plans it/);
@@ -69,5 +71,17 @@ suite('Terraform Stacks', () => {
     assert.equal(unknown?.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(unknown?.range.start.line, 76);
     assert.equal(unknown?.message, 'This Stack has no component "reports" (component.reports)');
+  });
+
+  test('Run Plans on a component alone runs nothing and says that HCP Terraform plans it', async () => {
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', {
+      folderUri,
+      modules: [`${STACKS}/platform/component.cluster`],
+    });
+    assert.deepEqual([outcome.ran, outcome.reason], [false, 'nothing']);
+    assert.equal(
+      outcome.message,
+      'Terrace: nothing to run: Terraform Stacks components are planned by HCP Terraform (terraform stacks plan), not by Terrace.',
+    );
   });
 });

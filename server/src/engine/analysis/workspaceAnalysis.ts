@@ -5,7 +5,17 @@ import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
 import { type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
-import { componentGraph, type StackGraph, type StackLink, stackFileFacts, stackFileKind, stackLinks } from '../stacks';
+import {
+  componentGraph,
+  componentInputs,
+  deploymentVariables,
+  type StackGraph,
+  type StackLink,
+  type StackNode,
+  stackFileFacts,
+  stackFileKind,
+  stackLinks,
+} from '../stacks';
 import {
   type MatchResult,
   mergeMatches,
@@ -25,8 +35,10 @@ import {
   withGeneratedUnits,
 } from '../terragrunt';
 import {
+  type ComponentCode,
   type ComponentFacts,
   componentModule,
+  componentSourceDir,
   type DiscoveredUnits,
   discoverRoots,
   discoverStackComponents,
@@ -177,9 +189,13 @@ export class WorkspaceAnalysis {
     this.everyEnvironment = undefined;
   }
 
-  /** Every environment: configured in `.terrace.yaml`, or named by a tfvars or backend file. */
+  /** Every environment: configured in `.terrace.yaml`, named by a tfvars or backend file, or a Stack's deployment. */
   environmentNames(): string[] {
-    return environmentNames(this.dirs.values(), this.options.environments);
+    const names = environmentNames(this.dirs.values(), this.options.environments);
+    const deployments = [...this.dirs.values()].flatMap((dir) =>
+      dir.stackFiles.flatMap((file) => this.files.get(file)?.facts.stack?.deployments.map(({ name }) => name) ?? []),
+    );
+    return deployments.length > 0 ? [...new Set([...names, ...deployments])].sort() : names;
   }
 
   /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
@@ -205,8 +221,6 @@ export class WorkspaceAnalysis {
     this.gitRoots = scan.gitRoots;
     this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
     this.forgetEnvironments();
-    // An environment nobody names is the caller's mistake: said before any work.
-    this.selectedEnvironment();
     const all = [...this.dirs.values()].flatMap((dir) => [
       ...dir.tfFiles,
       ...dir.varFiles,
@@ -222,6 +236,8 @@ export class WorkspaceAnalysis {
       onProgress?.(Math.min(start + LOAD_BATCH, all.length), all.length);
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // An environment nobody names is the caller's mistake: said before any analysis (a deployment names one too).
+    this.selectedEnvironment();
     this.evaluated.clear();
     this.roots = undefined;
     this.cached = undefined;
@@ -403,12 +419,41 @@ export class WorkspaceAnalysis {
     const graph = this.stackGraph(stackId)!;
     const node = graph.nodes.find((candidate) => candidate.address === address)!;
     const links = this.stackLinks().filter((link) => link.from === stackId);
-    const module = componentModule(id, dir, graph, node, { links, graphOf: (other) => this.stackGraph(other) });
-    this.evaluated.set(id, module);
     // Its upstream Stacks' folders too: what they publish decides its edges.
     const upstream = links.flatMap((link) => (link.to === undefined ? [] : [this.dirs.get(link.to)?.dir ?? '']));
-    this.readDirs.set(id, new Set([dir.dir, ...upstream]));
+    const read = new Set([dir.dir, ...upstream]);
+    const module = componentModule(
+      id,
+      dir,
+      graph,
+      node,
+      { links, graphOf: (other) => this.stackGraph(other) },
+      this.componentCode(dir, node, read),
+    );
+    this.evaluated.set(id, module);
+    this.readDirs.set(id, read);
     return module;
+  }
+
+  /** A component's module in a folder of the workspace, given the component's inputs in the selected deployment. */
+  private componentCode(dir: ScannedDir, node: StackNode, read: Set<string>): ComponentCode | undefined {
+    const codeDir = node.kind === 'component' ? componentSourceDir(dir.dir, node.source) : undefined;
+    if (codeDir === undefined) return undefined;
+    read.add(codeDir);
+    const files = stackSourceFiles(dir, (file) => this.files.get(file)?.facts);
+    const name = this.options.environment;
+    const deployment = name === undefined ? undefined : { name, variables: deploymentVariables(files, name) };
+    const inputs = (dirPath: string): FileInput[] | undefined =>
+      this.dirOf(dirPath)?.tfFiles.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+    return {
+      dir: codeDir,
+      files: inputs(codeDir) ?? [],
+      variables: componentInputs(files, node, deployment),
+      children: (childDir) => {
+        read.add(childDir);
+        return inputs(childDir);
+      },
+    };
   }
 
   private stackGraph(stackId: string): StackGraph | undefined {

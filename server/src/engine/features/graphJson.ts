@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AnalysisResult } from '../analysis';
 import type { Range } from '../hcl';
 import { assumedValues, type MatchKind, type UnmatchedReference } from '../state';
+import { referenceLabel } from '../workspace';
 
 /**
  * The stable JSON form of an analysis (`terrace graph --format json`), read by other tools: ids
@@ -12,7 +13,7 @@ export interface GraphJson {
   modules: {
     id: string;
     path: string;
-    /** `unit`: a Terragrunt unit (run with terragrunt); `module`: a Terraform root module. */
+    /** `unit`: a Terragrunt unit (run with terragrunt); `module`: a Terraform root module; `component`: a Stack's. */
     kind: 'module' | 'unit' | 'component';
     level: number;
     segments: Record<string, string>;
@@ -36,18 +37,25 @@ export interface GraphJson {
   }[];
   levels: string[][];
   cycles: string[][];
-  unresolved: { from: string; file: string; line: number; name: string; instance: string | null; reason: string }[];
-  ambiguous: {
-    from: string;
-    file: string;
-    line: number;
-    name: string;
-    instance: string | null;
-    address: string;
-    writers: string[];
-  }[];
+  unresolved: (ReferencePlace & {
+    reason: string;
+    /** A component or Terragrunt unit that does not exist: the configuration would not validate. */
+    error: boolean;
+  })[];
+  ambiguous: (ReferencePlace & { address: string; writers: string[] })[];
   syntaxErrors: { file: string; line: number; column: number; message: string }[];
   problems: { file: string; line: number | null; message: string }[];
+}
+
+/** Where a reference that found no single writer is, and how its configuration names it. */
+interface ReferencePlace {
+  from: string;
+  file: string;
+  line: number;
+  name: string;
+  /** `data.terraform_remote_state.vpc`, `dependency.vpc`, `component.vpc`. */
+  label: string;
+  instance: string | null;
 }
 
 export function graphJson(result: AnalysisResult): GraphJson {
@@ -93,9 +101,21 @@ export function graphJson(result: AnalysisResult): GraphJson {
     })),
     levels: result.levels,
     cycles: result.cycles,
-    unresolved: sortByPlace(result.unresolved.map((item) => ({ ...place(item), reason: item.reason }))),
+    unresolved: sortByPlace(
+      result.unresolved.map((item) => ({
+        ...place(item),
+        label: referenceLabel(item.reference),
+        reason: item.reason,
+        error: item.missingComponent === true || item.missingUnit === true,
+      })),
+    ),
     ambiguous: sortByPlace(
-      result.ambiguous.map((item) => ({ ...place(item), address: item.address ?? '', writers: item.writers })),
+      result.ambiguous.map((item) => ({
+        ...place(item),
+        label: referenceLabel(item.reference),
+        address: item.address ?? '',
+        writers: item.writers,
+      })),
     ),
     syntaxErrors: result.syntaxErrors.map((error) => ({
       file: rel(error.file),

@@ -71,7 +71,7 @@ export function renderText(graph: GraphJson): string {
   }
   if (graph.unresolved.length > 0) {
     out.push('', `Unresolved references (${graph.unresolved.length})`);
-    for (const item of graph.unresolved) out.push(`  ${item.file}:${item.line} ${item.name}: ${item.reason}`);
+    for (const item of graph.unresolved) out.push(`  ${item.file}:${item.line} ${item.label}: ${item.reason}`);
   }
   const inferred = graph.edges.filter((edge) => edge.match === 'inferred');
   if (inferred.length > 0) {

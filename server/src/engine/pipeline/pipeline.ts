@@ -3,7 +3,7 @@ import { type AnalysisResult, type SkippedModule, skippedList } from '../analysi
 import type { PipelineOptions } from '../config';
 import { githubWorkflow } from './githubWorkflow';
 import { gitlabPipeline } from './gitlabPipeline';
-import { type CiFile, planPipeline } from './pipelinePlan';
+import { type CiFile, type PipelinePlan, planPipeline } from './pipelinePlan';
 import { yamlBlockKey, yamlEntries, yamlEntry } from './pipelineYaml';
 
 export const CI_SYSTEMS = ['gitlab', 'github'] as const;
@@ -51,7 +51,7 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
       ? gitlabPipeline(plan, options.gitlab, options.execution, noChanges)
       : githubWorkflow(plan, options.github, options.execution, noChanges);
   const { text: body, jobs } = writeCiFile(file);
-  const text = `${header(request, path, plan.modules.length, jobs.length, plan.skipped)}\n${body}`;
+  const text = `${header(request, path, plan, jobs.length)}\n${body}`;
   return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped };
 }
 
@@ -99,13 +99,9 @@ export function regenerateCommand(request: PipelineRequest, path: string): strin
   return parts.join(' ');
 }
 
-function header(
-  request: PipelineRequest,
-  path: string,
-  modules: number,
-  jobs: number,
-  skipped: readonly SkippedModule[],
-): string {
+function header(request: PipelineRequest, path: string, plan: PipelinePlan, jobs: number): string {
+  const { skipped, components } = plan;
+  const modules = plan.modules.length;
   const scope = request.changed
     ? `${modules} module${modules === 1 ? '' : 's'} affected by changes since ${request.changed.baseRef}`
     : `${modules} module${modules === 1 ? '' : 's'}`;
@@ -115,6 +111,11 @@ function header(
     // A pipeline that leaves modules out says so where a reviewer of the file will look.
     ...(skipped.length > 0
       ? [`# Left out, as they or a module they depend on do not parse: ${skippedList(skipped)}.`]
+      : []),
+    ...(components > 0
+      ? [
+          `# Left out: ${components} Terraform Stacks component${components === 1 ? '' : 's'}, which HCP Terraform plans and applies.`,
+        ]
       : []),
   ]
     .map((line) => `${line}\n`)

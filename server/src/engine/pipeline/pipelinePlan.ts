@@ -23,6 +23,8 @@ export interface PipelinePlan {
   levels: number[];
   /** Modules left out because they, or a module they depend on, do not parse (with `skipBroken`). */
   skipped: SkippedModule[];
+  /** How many Terraform Stacks components (of the selection) get no job: HCP Terraform plans them. */
+  components: number;
 }
 
 export interface PlannedModule {
@@ -75,8 +77,8 @@ export function planPipeline(
   selection?: ReadonlySet<string>,
   skipBroken = false,
 ): PipelinePlan {
-  // A Stack's components get no job: HCP Terraform plans them (`terraform stacks plan`), and they
-  // depend only on each other, so their cycles are the Stack's, not the pipeline's.
+  // A Stack's components get no job: HCP Terraform plans them (`terraform stacks plan`), and no root
+  // module depends on them, so their cycles are the Stack's, not the pipeline's.
   const runnable = result.modules.filter((module): module is RunnableModule => module.kind !== 'component');
   const components = new Set(result.modules.filter((module) => module.kind === 'component').map((module) => module.id));
   const cycles = result.cycles.filter((cycle) => !cycle.some((id) => components.has(id)));
@@ -109,7 +111,8 @@ export function planPipeline(
   );
   modules.sort((a, b) => a.level - b.level || compareIds(a.id, b.id));
   const levels = [...new Set(modules.map((module) => module.level))];
-  return { modules, levels, skipped };
+  const componentsLeftOut = [...components].filter((id) => !selection || selection.has(id)).length;
+  return { modules, levels, skipped, components: componentsLeftOut };
 }
 
 /** A module a pipeline can run: a root module or a Terragrunt unit. */

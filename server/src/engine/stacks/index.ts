@@ -9,11 +9,10 @@ export {
   type StackProblem,
   type StackSourceFile,
 } from './componentGraph';
+export { componentInputs, deploymentVariables, type SelectedDeployment } from './componentInputs';
 export {
   type RepositoryStack,
-  type StackDeployment,
   type StackLink,
-  stackDeployments,
   stackLinks,
 } from './linkedStacks';
 export {

@@ -1,19 +1,13 @@
-import { evaluate, expressionReferences } from '../evaluation';
+import { type ExpressionReference, evaluate, expressionReferences } from '../evaluation';
 import type { Expr, Range } from '../hcl';
 import type { StackSourceFile } from './componentGraph';
+import { deploymentLocals } from './componentInputs';
 import type { UpstreamInputBlock } from './stackFile';
 
 /** A Stack of the repository: its folder (relative, `/`-separated) and its files. */
 export interface RepositoryStack {
   folder: string;
   files: StackSourceFile[];
-}
-
-/** A deployment of a Stack: one of its environments. */
-export interface StackDeployment {
-  name: string;
-  file: string;
-  range: Range;
 }
 
 /** An `upstream_input` of a Stack, matched to the Stack of the repository that publishes it, or why not. */
@@ -33,13 +27,6 @@ export interface StackLink {
   reads: { variable: string; output: string }[];
   /** The upstream's published outputs, each with the deployment outputs its value reads (`deployment.prod.vpc_id`: `vpc_id`). */
   published: Record<string, string[]>;
-}
-
-/** Each Stack's deployments, in file order. */
-export function stackDeployments(stack: RepositoryStack): StackDeployment[] {
-  return stack.files.flatMap(({ path, facts }) =>
-    facts.deployments.map((deployment) => ({ name: deployment.name, file: path, range: deployment.headerRange })),
-  );
 }
 
 /**
@@ -108,6 +95,7 @@ function link(
 /** The variables a Stack's deployments set from an upstream input's outputs: `vpc_id = upstream_input.network.vpc_id`. */
 function inputReads(stack: RepositoryStack, input: string): StackLink['reads'] {
   const reads = new Map<string, { variable: string; output: string }>();
+  const locals = deploymentLocals(stack.files);
   for (const { facts } of stack.files) {
     for (const deployment of facts.deployments) {
       const inputs = deployment.inputs?.expr;
@@ -115,7 +103,7 @@ function inputReads(stack: RepositoryStack, input: string): StackLink['reads'] {
       for (const item of inputs.items) {
         const variable = keyName(item.key);
         if (variable === undefined) continue;
-        for (const reference of expressionReferences(item.value)) {
+        for (const reference of referencesThroughLocals(item.value, locals, new Set())) {
           const [name, output] = reference.names;
           if (reference.root === 'upstream_input' && name === input && output !== undefined)
             reads.set(`${variable}\u0000${output}`, { variable, output });
@@ -124,6 +112,22 @@ function inputReads(stack: RepositoryStack, input: string): StackLink['reads'] {
     }
   }
   return [...reads.values()];
+}
+
+/** An expression's references, a local's replaced by those of its value (`local.vpc` → `upstream_input.network.vpc_id`). */
+function referencesThroughLocals(
+  expr: Expr,
+  locals: ReadonlyMap<string, Expr>,
+  seen: Set<string>,
+): ExpressionReference[] {
+  return expressionReferences(expr).flatMap((reference) => {
+    const name = reference.names[0];
+    if (reference.root !== 'local' || name === undefined) return [reference];
+    const value = locals.get(name);
+    if (value === undefined || seen.has(name)) return [];
+    seen.add(name);
+    return referencesThroughLocals(value, locals, seen);
+  });
 }
 
 /** Each `publish_output` of a Stack, with the deployment outputs its value reads. */

@@ -25,8 +25,10 @@ export {
   referenceLabel,
 } from './moduleEvaluation';
 export {
+  type ComponentCode,
   componentId,
   componentModule,
+  componentSourceDir,
   discoverStackComponents,
   type StackComponentRef,
   stackSourceFiles,

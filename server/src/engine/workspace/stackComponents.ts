@@ -1,6 +1,8 @@
+import path from 'node:path';
+import type { Value } from '../evaluation';
 import type { StackEdge, StackGraph, StackLink, StackNode, StackSourceFile } from '../stacks';
 import type { FileFacts } from './fileFacts';
-import type { EvaluatedModule } from './moduleEvaluation';
+import { type ChildModules, type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
 import type { ScannedDir } from './workspaceScan';
 
 /** A node of a Terraform Stack in the workspace's graph: the Stack's folder id and its address there. */
@@ -54,16 +56,32 @@ export function componentModule(
   graph: StackGraph,
   node: StackNode,
   upstream: UpstreamOutputs,
+  code: ComponentCode | undefined,
 ): EvaluatedModule {
   const own = (address: string) => componentId(dir.id, address);
+  // Its module's own remote-state reads, with the component's inputs as its variables, are its edges too.
+  const module =
+    code &&
+    evaluateModule(
+      {
+        id,
+        dir: code.dir,
+        files: code.files,
+        varFiles: [],
+        backendFiles: [],
+        terraformWorkspace: undefined,
+        variables: code.variables,
+      },
+      code.children,
+    );
   return {
     id,
     dir: dir.dir,
     kind: 'component',
     backend: undefined,
-    references: [],
+    references: module?.references ?? [],
     dependencies: [],
-    problems: [],
+    problems: module?.problems ?? [],
     component: {
       address: node.address,
       file: node.file,
@@ -80,6 +98,20 @@ export function componentModule(
       unknown: graph.problems.filter((problem) => problem.from === node.address),
     },
   };
+}
+
+/** A component's module when its `source` is a folder of the repository: its files, and its inputs as variables. */
+export interface ComponentCode {
+  dir: string;
+  files: readonly FileInput[];
+  children: ChildModules;
+  variables: ReadonlyMap<string, Value>;
+}
+
+/** The folder of a component's module when its `source` is a local path (`./modules/network`), else undefined. */
+export function componentSourceDir(stackDir: string, source: string | undefined): string | undefined {
+  if (source === undefined || !/^\.\.?\//.test(source)) return undefined;
+  return path.resolve(stackDir, source);
 }
 
 /** What a Stack reads of other Stacks: its links by `upstream_input`, and each upstream Stack's graph. */

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../../client/src/runPlans';
-import type { GraphModel } from '../../../server/src/protocol';
+import type { EnvironmentsResult, GraphModel } from '../../../server/src/protocol';
 import { copyFixtureIntoWorkspace, hoverTextAt, runningApi, waitFor } from './helpers';
 
 /**
@@ -71,6 +71,31 @@ suite('Terraform Stacks', () => {
     assert.equal(unknown?.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(unknown?.range.start.line, 76);
     assert.equal(unknown?.message, 'This Stack has no component "reports" (component.reports)');
+  });
+
+  test('Terrace: Select Environment lists the Stack’s deployments; one selected gives the component’s module its values', async () => {
+    const select = (environment: string | null) =>
+      vscode.commands.executeCommand<EnvironmentsResult>('terrace.selectEnvironment', environment, folderUri);
+    const networkReads = async () =>
+      (await graph())?.edges.filter((edge) => edge.from === `${STACKS}/platform/component.network`);
+    try {
+      // The workspace names prod by a tfvars file; stage is a deployment of the Stack alone.
+      assert.deepEqual(await select('prod'), { environments: ['prod', 'stage'], selected: 'prod' });
+      assert.deepEqual(
+        (await networkReads())?.map((edge) => [edge.to, edge.match]),
+        [[`${STACKS}/account`, 'exact']],
+      );
+      await select('stage');
+      const moduleFile = file('platform/modules/network/main.tf');
+      const warning = await waitFor('the stage read that no root writes, in the Problems view', () =>
+        vscode.languages.getDiagnostics(moduleFile).find((d) => /account\/stage\/terraform\.tfstate/.test(d.message)),
+      );
+      assert.equal(warning.severity, vscode.DiagnosticSeverity.Warning);
+      assert.equal(warning.range.start.line, 9);
+      assert.deepEqual(await networkReads(), []);
+    } finally {
+      await select(null);
+    }
   });
 
   test('Run Plans on a component alone runs nothing and says that HCP Terraform plans it', async () => {

@@ -23,6 +23,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { type ReceivedSettings, receivedSettings } from './editorSettings';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from './engine/config';
 import {
+  componentSourceAt,
   type EngineDiagnostic,
   moduleById,
   moduleContaining,
@@ -182,6 +183,10 @@ connection.onDefinition(async (params): Promise<Location[]> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return [];
   const { result, file } = found;
+  // A Stack's `source = "./modules/network"`: the module's file.
+  const source = componentSourceAt(result, file, params.position);
+  if (source !== undefined)
+    return [toLocation(source, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } })];
   const writers = new Set<string>();
   for (const outcome of referenceOutcomesAt(result, file, params.position)) {
     if (outcome.kind === 'edge') writers.add(outcome.edge.to);

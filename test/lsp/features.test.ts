@@ -397,7 +397,7 @@ describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
     const value = (hover.contents as { value: string }).value;
     assert.match(value, /^\*\*Stacks component `platform\/component\.cluster`\*\* · level 2\n/);
     assert.match(value, /Depends on \(1\): \[platform\/component\.network\]/);
-    assert.match(value, /Used by \(3\): /);
+    assert.match(value, /Used by \(4\): /);
     assert.match(value, /Module `\.\/modules\/cluster`/);
     const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
       textDocument: { uri: uri(components) },
@@ -405,7 +405,7 @@ describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
     const titles = new Map(lenses.map((lens) => [lens.range.start.line, lens.command?.title]));
     assert.equal(titles.size, 10, 'one per component block of the file, the embedded stack’s too');
     assert.equal(titles.get(5), 'level 1 · 1 dependency · 2 dependents');
-    assert.equal(titles.get(16), 'level 2 · 1 dependency · 3 dependents');
+    assert.equal(titles.get(16), 'level 2 · 1 dependency · 4 dependents');
     assert.equal(titles.get(65), 'in a cycle, no level · 1 dependency · 1 dependent');
   });
 
@@ -417,6 +417,40 @@ describe('Terraform Stacks: test/fixtures/terraform-stacks', () => {
     assert.deepEqual(
       locations.map((location) => [path.relative(root, new URL(location.uri).pathname), location.range.start.line]),
       [['platform/components.tfcomponent.hcl', 5]],
+    );
+  });
+
+  test('definition from a source: the component’s module, the embedded Stack’s files', async () => {
+    const at = async (line: number, character: number) =>
+      (
+        (await client.connection.sendRequest('textDocument/definition', {
+          textDocument: { uri: uri(components) },
+          position: pos(line, character),
+        })) as Location[]
+      ).map((location) => [path.relative(root, new URL(location.uri).pathname), location.range.start.line]);
+    // `source = "./modules/network"` of component "network", and `source = "./observability"` of the stack.
+    assert.deepEqual(await at(6, 16), [['platform/modules/network/main.tf', 0]]);
+    assert.deepEqual(await at(58, 14), [['platform/observability/observability.tfcomponent.hcl', 0]]);
+    // A module that is not in the repository has nowhere to go.
+    assert.deepEqual(await at(17, 16), []);
+  });
+
+  test('find references on a component block: every reference to it in the Stack', async () => {
+    const locations = (await client.connection.sendRequest('textDocument/references', {
+      textDocument: { uri: uri(components) },
+      position: pos(16, 12),
+      context: { includeDeclaration: false },
+    })) as Location[];
+    assert.deepEqual(
+      locations.map((location) => [path.relative(root, new URL(location.uri).pathname), location.range.start.line]),
+      [
+        // apps, through the kubernetes provider configured from the cluster; monitoring; the embedded
+        // Stack's component reading the variable its stack block sets from the cluster; that stack block.
+        ['platform/components.tfcomponent.hcl', 45],
+        ['platform/components.tfcomponent.hcl', 53],
+        ['platform/observability/observability.tfcomponent.hcl', 7],
+        ['platform/components.tfcomponent.hcl', 60],
+      ],
     );
   });
 

@@ -262,9 +262,9 @@ describe('Terraform Stacks in the workspace graph', () => {
         ['platform/component.monitoring', 'component', 4],
         ['platform/component.network', 'component', 1],
         ['platform/component.peering', 'component', 1],
-        ['platform/observability/component.grafana', 'component', 1],
-        ['platform/observability/component.prometheus', 'component', 0],
-        ['platform/stack.observability', 'component', 3],
+        ['platform/observability/component.grafana', 'component', 4],
+        ['platform/observability/component.prometheus', 'component', 3],
+        ['platform/stack.observability', 'component', 5],
       ],
     );
     assert.deepEqual([...new Set(result.edges.map((edge) => `${edge.from} -> ${edge.to}`))].sort(), [
@@ -280,10 +280,31 @@ describe('Terraform Stacks in the workspace graph', () => {
       'platform/component.network -> account',
       'platform/component.peering -> network/component.vpc',
       'platform/observability/component.grafana -> platform/observability/component.prometheus',
+      'platform/observability/component.prometheus -> platform/component.cluster',
       'platform/stack.observability -> platform/component.cluster',
+      'platform/stack.observability -> platform/observability/component.grafana',
+      'platform/stack.observability -> platform/observability/component.prometheus',
     ]);
     assert.deepEqual(result.cycles, [
       ['platform/component.audit', 'platform/component.logging', 'platform/component.audit'],
+    ]);
+  });
+
+  test('an embedded Stack: its components wait for what the stack block gives their variables; the stack node, for its components', async () => {
+    const result = (await analysed()).result();
+    const edge = (from: string, to: string) => {
+      const found = result.edges.find((candidate) => candidate.from === from && candidate.to === to)!;
+      return [found.address, path.relative(fixture, found.reference.file), found.reference.range.start.line + 1];
+    };
+    assert.deepEqual(edge('platform/observability/component.prometheus', 'platform/component.cluster'), [
+      'inputs, through var.cluster_name, set by platform/stack.observability',
+      'platform/observability/observability.tfcomponent.hcl',
+      8,
+    ]);
+    assert.deepEqual(edge('platform/stack.observability', 'platform/observability/component.grafana'), [
+      'source',
+      'platform/components.tfcomponent.hcl',
+      59,
     ]);
   });
 

@@ -65,6 +65,7 @@ import {
   type ScannedDir,
   type ScanProblem,
   type StackComponentRef,
+  type StackEmbedding,
   scanWorkspace,
   stackSourceFiles,
   varFileOrder,
@@ -368,6 +369,7 @@ export class WorkspaceAnalysis {
       this.components = discoverStackComponents(this.dirs, (file) => this.files.get(file)?.facts);
       this.stackGraphs.clear();
       this.links = undefined;
+      this.embeddings = undefined;
       // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
       for (const id of this.units.generated.keys()) this.evaluated.delete(id);
       const roots = [
@@ -419,20 +421,65 @@ export class WorkspaceAnalysis {
     const graph = this.stackGraph(stackId)!;
     const node = graph.nodes.find((candidate) => candidate.address === address)!;
     const links = this.stackLinks().filter((link) => link.from === stackId);
-    // Its upstream Stacks' folders too: what they publish decides its edges.
-    const upstream = links.flatMap((link) => (link.to === undefined ? [] : [this.dirs.get(link.to)?.dir ?? '']));
-    const read = new Set([dir.dir, ...upstream]);
+    const embeddedBy = this.stackEmbeddings().get(stackId) ?? [];
+    const embeds = node.kind === 'stack' ? this.embeddedStack(dir, node) : undefined;
+    // The folders of its upstream Stacks, of the Stacks that embed it and of the one it embeds decide its edges too.
+    const others = [
+      ...links.flatMap((link) => (link.to === undefined ? [] : [link.to])),
+      ...embeddedBy.map((embedding) => embedding.stackId),
+      ...(embeds ? [embeds.stackId] : []),
+    ];
+    const read = new Set([dir.dir, ...others.map((other) => this.dirs.get(other)?.dir ?? '')]);
+    const code = this.componentCode(dir, node, read);
     const module = componentModule(
       id,
       dir,
       graph,
       node,
-      { links, graphOf: (other) => this.stackGraph(other) },
-      this.componentCode(dir, node, read),
+      { links, graphOf: (other) => this.stackGraph(other), embeddedBy, embeds },
+      code,
+      this.sourceFile(dir, node, code),
     );
     this.evaluated.set(id, module);
     this.readDirs.set(id, read);
     return module;
+  }
+
+  /** The Stack an embedded `stack` block's local `source` names, with its graph. */
+  private embeddedStack(dir: ScannedDir, node: StackNode): { stackId: string; graph: StackGraph } | undefined {
+    const source = componentSourceDir(dir.dir, node.source);
+    const embedded = source === undefined ? undefined : this.dirOf(source);
+    const graph = embedded && embedded.stackFiles.length > 0 ? this.stackGraph(embedded.id) : undefined;
+    return embedded && graph ? { stackId: embedded.id, graph } : undefined;
+  }
+
+  /** By Stack folder, the `stack` blocks of other Stacks that embed it (their local `source` is its folder). */
+  private stackEmbeddings(): ReadonlyMap<string, StackEmbedding[]> {
+    if (!this.embeddings) {
+      const embeddings = new Map<string, StackEmbedding[]>();
+      for (const dir of this.dirs.values()) {
+        if (dir.stackFiles.length === 0) continue;
+        for (const node of this.stackGraph(dir.id)?.nodes ?? []) {
+          const embedded = node.kind === 'stack' ? this.embeddedStack(dir, node) : undefined;
+          if (embedded)
+            embeddings.set(embedded.stackId, [...(embeddings.get(embedded.stackId) ?? []), { stackId: dir.id, node }]);
+        }
+      }
+      this.embeddings = embeddings;
+    }
+    return this.embeddings;
+  }
+
+  private embeddings: Map<string, StackEmbedding[]> | undefined;
+
+  /** The file a node's local `source` opens: its module's `main.tf` (else first file), an embedded Stack's first file. */
+  private sourceFile(dir: ScannedDir, node: StackNode, code: ComponentCode | undefined): string | undefined {
+    if (code) {
+      const files = code.files.map((input) => input.file);
+      return files.find((file) => path.basename(file) === 'main.tf') ?? files[0];
+    }
+    const stackDir = node.kind === 'stack' ? componentSourceDir(dir.dir, node.source) : undefined;
+    return stackDir === undefined ? undefined : this.dirOf(stackDir)?.stackFiles[0];
   }
 
   /** A component's module in a folder of the workspace, given the component's inputs in the selected deployment. */
@@ -837,7 +884,10 @@ export class WorkspaceAnalysis {
   private invalidate(folder: string): void {
     const stack = this.dirOf(folder);
     if (stack) this.stackGraphs.delete(stack.id);
-    if (stack?.stackFiles.length) this.links = undefined;
+    if (stack?.stackFiles.length) {
+      this.links = undefined;
+      this.embeddings = undefined;
+    }
     for (const [id, read] of this.readDirs) {
       if (read.has(folder)) {
         this.evaluated.delete(id);
@@ -872,8 +922,8 @@ function decidesRoots(facts: FileFacts): string {
 
 /** What a summary keeps of a component: not its edges, which the graph has. */
 function componentSummary(component: ComponentFacts): NonNullable<ModuleSummary['component']> {
-  const { address, file, range, headerRange, source, instances } = component;
-  return { address, file, range, headerRange, source, instances };
+  const { address, file, range, headerRange, source, sourceLink, instances } = component;
+  return { address, file, range, headerRange, source, sourceLink, instances };
 }
 
 /** Expressions as text without their places: the same when only lines moved. */

@@ -4,6 +4,7 @@ export { type GraphJson, graphJson, problemLine, relativeFile } from './graphJso
 export { renderDot, renderLevels, renderMermaid, renderText } from './graphRender';
 export { moduleHover, moduleLensTitle, referenceHover, runStateLine } from './hoverText';
 export {
+  componentSourceAt,
   moduleById,
   moduleContaining,
   moduleLocation,

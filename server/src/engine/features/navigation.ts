@@ -94,6 +94,15 @@ export function moduleContaining(result: AnalysisResult, file: string): ModuleSu
   return best;
 }
 
+/** The file a Stack node's `source` at `position` leads to: its module's, or its embedded Stack's. */
+export function componentSourceAt(result: AnalysisResult, file: string, position: Position): string | undefined {
+  for (const module of result.modules) {
+    const link = module.component?.sourceLink;
+    if (link && module.component?.file === file && contains(link.range, position)) return link.file;
+  }
+  return undefined;
+}
+
 export function moduleById(result: AnalysisResult, id: string): ModuleSummary | undefined {
   return result.modules.find((module) => module.id === id);
 }

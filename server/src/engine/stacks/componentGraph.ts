@@ -9,7 +9,14 @@ import {
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
-import type { ComponentBlock, EmbeddedStackBlock, ProviderBlock, StackAttribute, StackFile } from './stackFile';
+import {
+  type ComponentBlock,
+  type EmbeddedStackBlock,
+  keyName,
+  type ProviderBlock,
+  type StackAttribute,
+  type StackFile,
+} from './stackFile';
 
 /** A Stack's file with its path, as the component graph reads it. */
 export interface StackSourceFile {
@@ -31,10 +38,12 @@ export interface StackNode {
   instances: string[] | 'unknown' | undefined;
   /** The Stack's variables its arguments read (directly or through locals and providers): what deployments feed it. */
   variableReads: { name: string; range: Range; through: string | undefined }[];
+  /** Each key of its `inputs` with the nodes its value reads: what an embedded Stack's variable waits for. */
+  inputReads: Record<string, string[]>;
 }
 
 /** Why one node waits for another: the argument of the reader, and a local or provider in between. */
-export type StackEdgeVia = 'inputs' | 'providers' | 'depends_on' | 'for_each' | 'upstream_input';
+export type StackEdgeVia = 'inputs' | 'providers' | 'depends_on' | 'for_each' | 'upstream_input' | 'source';
 
 export interface StackEdge {
   /** The reader's address. */
@@ -96,6 +105,7 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
     ...facts.stacks.map((block) => stackNode('stack', block, path, scope)),
   ]);
   const known = new Set(nodes.map((node) => node.address));
+  for (const node of nodes) node.inputReads = inputReads(node.block.inputs, locals, providers, known);
   const edges: StackEdge[] = [];
   const problems: StackProblem[] = [];
   for (const node of nodes) {
@@ -173,7 +183,25 @@ function stackNode(
     source: typeof source === 'string' ? source : undefined,
     instances: 'forEach' in block && block.forEach ? instanceKeys(evaluate(block.forEach.expr, scope)) : undefined,
     variableReads: [],
+    inputReads: {},
   };
+}
+
+function inputReads(
+  inputs: StackAttribute | undefined,
+  locals: ReadonlyMap<string, StackAttribute>,
+  providers: ReadonlyMap<string, ProviderBlock>,
+  known: ReadonlySet<string>,
+): Record<string, string[]> {
+  const reads: Record<string, string[]> = {};
+  if (inputs?.expr.kind !== 'object') return reads;
+  for (const item of inputs.expr.items) {
+    const name = keyName(item.key);
+    if (name === undefined) continue;
+    const addresses = nodeReferences(item.value, locals, providers).map((reference) => reference.address);
+    reads[name] = [...new Set(addresses.filter((address) => known.has(address)))];
+  }
+  return reads;
 }
 
 /** `for_each`'s keys: a map's keys or a set's strings, as Terraform names the instances. */

@@ -2,7 +2,7 @@ import { type ExpressionReference, evaluate, expressionReferences } from '../eva
 import type { Expr, Range } from '../hcl';
 import type { StackSourceFile } from './componentGraph';
 import { deploymentLocals } from './componentInputs';
-import type { UpstreamInputBlock } from './stackFile';
+import { keyName, type UpstreamInputBlock } from './stackFile';
 
 /** A Stack of the repository: its folder (relative, `/`-separated) and its files. */
 export interface RepositoryStack {
@@ -146,11 +146,4 @@ function publishedOutputs(stack: RepositoryStack): Record<string, string[]> {
     }
   }
   return published;
-}
-
-/** An object key as written: `vpc_id = …` or `"vpc_id" = …`. */
-function keyName(key: Expr): string | undefined {
-  if (key.kind === 'literal' && typeof key.value === 'string') return key.value;
-  if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
-  return undefined;
 }

@@ -195,3 +195,10 @@ function attributesDeep(body: HclBody): StackAttribute[] {
     ...body.blocks.flatMap((inner) => (inner.body ? attributesDeep(inner.body) : [])),
   ];
 }
+
+/** An object key as written: `vpc_id = …` or `"vpc_id" = …`. */
+export function keyName(key: Expr): string | undefined {
+  if (key.kind === 'literal' && typeof key.value === 'string') return key.value;
+  if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
+  return undefined;
+}

@@ -31,6 +31,7 @@ export {
   componentSourceDir,
   discoverStackComponents,
   type StackComponentRef,
+  type StackEmbedding,
   stackSourceFiles,
 } from './stackComponents';
 export { evaluateUnitModule } from './unitModule';

@@ -110,6 +110,8 @@ export interface ComponentFacts {
   range: Range;
   headerRange: Range;
   source: string | undefined;
+  /** Its `source` argument, and the file of the repository it leads to (the module's, an embedded Stack's). */
+  sourceLink: { range: Range; file: string } | undefined;
   instances: StackNode['instances'];
   /** Its edges, `from` its id `to` the other node's. */
   edges: StackEdge[];

@@ -57,6 +57,7 @@ export function componentModule(
   node: StackNode,
   upstream: UpstreamOutputs,
   code: ComponentCode | undefined,
+  sourceFile: string | undefined,
 ): EvaluatedModule {
   const own = (address: string) => componentId(dir.id, address);
   // Its module's own remote-state reads, with the component's inputs as its variables, are its edges too.
@@ -88,12 +89,18 @@ export function componentModule(
       range: node.block.range,
       headerRange: node.block.headerRange,
       source: node.source,
+      sourceLink:
+        sourceFile !== undefined && node.block.source
+          ? { range: node.block.source.range, file: sourceFile }
+          : undefined,
       instances: node.instances,
       edges: [
         ...graph.edges
           .filter((edge) => edge.from === node.address)
           .map((edge) => ({ ...edge, from: id, to: own(edge.to) })),
         ...linkedEdges(id, node, upstream),
+        ...embeddingEdges(id, node, upstream.embeddedBy),
+        ...embeddedStackEdges(id, node, upstream.embeds),
       ],
       unknown: graph.problems.filter((problem) => problem.from === node.address),
     },
@@ -114,10 +121,54 @@ export function componentSourceDir(stackDir: string, source: string | undefined)
   return path.resolve(stackDir, source);
 }
 
-/** What a Stack reads of other Stacks: its links by `upstream_input`, and each upstream Stack's graph. */
+/**
+ * What a Stack reads of other Stacks: its links by `upstream_input` and each upstream Stack's graph;
+ * the `stack` blocks that embed it; for an embedded `stack` node, the Stack its source is.
+ */
 export interface UpstreamOutputs {
   links: readonly StackLink[];
   graphOf: (stackId: string) => StackGraph | undefined;
+  embeddedBy: readonly StackEmbedding[];
+  embeds: { stackId: string; graph: StackGraph } | undefined;
+}
+
+/** A `stack` block of the Stack in `stackId` whose local `source` is another Stack of the repository. */
+export interface StackEmbedding {
+  stackId: string;
+  node: StackNode;
+}
+
+/**
+ * An embedded Stack's component waits for what the embedding `stack` block gives the variable it
+ * reads: `cluster_name = component.cluster.name` in the block, `var.cluster_name` in the component.
+ */
+function embeddingEdges(id: string, node: StackNode, embeddedBy: readonly StackEmbedding[]): StackEdge[] {
+  return embeddedBy.flatMap((embedding) =>
+    node.variableReads.flatMap((variable) =>
+      (embedding.node.inputReads[variable.name] ?? []).map((address) => ({
+        from: id,
+        to: componentId(embedding.stackId, address),
+        via: 'inputs' as const,
+        through: `var.${variable.name}, set by ${componentId(embedding.stackId, embedding.node.address)}`,
+        file: node.file,
+        range: variable.range,
+      })),
+    ),
+  );
+}
+
+/** An embedded `stack` node is done when every node of the Stack its source is, is. */
+function embeddedStackEdges(id: string, node: StackNode, embeds: UpstreamOutputs['embeds']): StackEdge[] {
+  const range = node.block.source?.range;
+  if (!embeds || !range) return [];
+  return embeds.graph.nodes.map((inner) => ({
+    from: id,
+    to: componentId(embeds.stackId, inner.address),
+    via: 'source' as const,
+    through: undefined,
+    file: node.file,
+    range,
+  }));
 }
 
 /**

@@ -186,17 +186,20 @@ function totals(label, keep) {
   };
 }
 
-const terragrunt = new Set(
-  truths.filter((truth) => truth.style.includes('terragrunt')).map((truth) => truth.repository),
-);
+const withStyle = (style) =>
+  new Set(truths.filter((truth) => truth.style.includes(style)).map((truth) => truth.repository));
+const terragrunt = withStyle('terragrunt');
+const stacks = withStyle('stacks');
+const plainTerraform = (repository) => !terragrunt.has(repository) && !stacks.has(repository);
 const measured = results.filter((result) => result.measured && !result.configured);
 console.log(`\n${measured.length} of ${truths.length} repositories measured`);
 /** Each repository once: its configured run where the truth has a `.terrace.yaml`, else its plain one. */
 const asConfigured = (result) =>
   result.configured || !results.some((other) => other.configured && other.repository === result.repository);
 const summary = {
-  terraform: totals('plain Terraform', (result) => !result.configured && !terragrunt.has(result.repository)),
+  terraform: totals('plain Terraform', (result) => !result.configured && plainTerraform(result.repository)),
   terragrunt: totals('Terragrunt', (result) => !result.configured && terragrunt.has(result.repository)),
+  stacks: totals('Terraform Stacks', (result) => !result.configured && stacks.has(result.repository)),
   all: totals('corpus', (result) => !result.configured),
   configured: totals("corpus with the teams' .terrace.yaml", asConfigured),
 };

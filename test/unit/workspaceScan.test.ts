@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,6 +55,35 @@ describe('workspace scan', () => {
       scan.dirs.get('app/api')!.tfFiles.map((file) => path.basename(file)),
       ['main.tf.json'],
     );
+  });
+
+  test('a file Git tracks is read though a .gitignore matches it, as Git does; an ignored untracked one is not', async () => {
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'terrace-tracked-'));
+    try {
+      const put = (file: string, text = '') => {
+        mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+        writeFileSync(path.join(repo, file), text);
+      };
+      put('.gitignore', '.terraform.lock.hcl\nvendor/\n');
+      put('oidc/main.tf', 'resource "terraform_data" "x" {}\n');
+      put('oidc/.terraform.lock.hcl');
+      put('vendor/kept/main.tf');
+      put('vendor/local/main.tf');
+      put('scratch/main.tf');
+      put('scratch/.terraform.lock.hcl');
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-C', repo, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args]);
+      git('init', '-q');
+      git('add', '.gitignore', 'oidc/main.tf', 'scratch/main.tf');
+      git('add', '-f', 'oidc/.terraform.lock.hcl', 'vendor/kept/main.tf');
+      git('commit', '-qm', 'x');
+      const scan = await scanWorkspace(repo, defaultOptions().discovery);
+      assert.deepEqual([...scan.dirs.keys()].sort(), ['oidc', 'scratch', 'vendor/kept']);
+      assert.equal(scan.dirs.get('oidc')!.hasLockFile, true, 'committed with git add -f');
+      assert.equal(scan.dirs.get('scratch')!.hasLockFile, false, 'ignored and untracked: a local terraform init');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   test('a symbolic link that loops is cut and reported, not followed forever', async () => {

@@ -6,6 +6,7 @@ import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
 import { stackFileKind } from '../stacks';
 import { isTerragruntFile } from '../terragrunt';
+import { trackedIgnored } from './trackedIgnored';
 
 /** One folder that holds Terraform files, with the files the analysis reads. */
 export interface ScannedDir {
@@ -154,7 +155,8 @@ interface FolderLink {
 
 /**
  * Walks `root` and lists every folder with Terraform or Terragrunt files. Skips `.terraform/`, `.git/`,
- * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below) and
+ * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below; not a file
+ * Git tracks all the same) and
  * the `exclude` globs. Symbolic links to folders are followed after the real folders, so a module
  * is always named by its real path: a link to a folder of the workspace is an alias, reported and
  * not read again; a link out of it is read once, under the link's name; a loop is cut and reported.
@@ -165,6 +167,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   const visited = new Map<string, string>();
   const links: FolderLink[] = [];
+  const tracked = await trackedIgnored(root);
 
   /** `real` is the folder's real path: derived from its parent's, and asked of the system only behind a symbolic link. */
   function walk(dir: string, id: string, real: string, rules: readonly { base: string; ig: Ignore }[]): void {
@@ -191,7 +194,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       const full = prefix + entry.name;
       const isLink = entry.isSymbolicLink();
       const isDir = entry.isDirectory() || (isLink && isDirectory(full));
-      if (isIgnored(ownRules, childId, isDir)) continue;
+      if (isIgnored(ownRules, childId, isDir) && !tracked.has(full)) continue;
       if (isDir) {
         if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
         if (isLink) links.push({ full, id: childId, target: realOrSelf(full), parent: real, rules: ownRules });

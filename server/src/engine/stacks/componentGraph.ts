@@ -2,13 +2,13 @@ import {
   type EvalScope,
   type ExpressionReference,
   evaluate,
-  evaluateNamed,
   expressionReferences,
   isObjectValue,
   isUnknown,
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
+import { stackScope } from './componentInputs';
 import {
   type ComponentBlock,
   type EmbeddedStackBlock,
@@ -99,7 +99,8 @@ export function componentGraph(files: readonly StackSourceFile[]): StackGraph {
     for (const local of facts.locals) locals.set(local.name, local);
     for (const provider of facts.providers) providers.set(provider.name, provider);
   }
-  const scope = stackScope(locals);
+  // Without a deployment: what `for_each` and `source` are when they do not depend on one.
+  const scope = stackScope(files, undefined);
   const nodes: StackNode[] = componentFiles.flatMap(({ path, facts }) => [
     ...facts.components.map((block) => stackNode('component', block, path, scope)),
     ...facts.stacks.map((block) => stackNode('stack', block, path, scope)),
@@ -158,13 +159,6 @@ function missingMessage(reference: Reference): string {
   const [kind, name] = reference.address.split('.') as [string, string];
   const through = reference.through ? `, read through ${reference.through}` : '';
   return `This Stack has no ${kind} "${name}" (${reference.address}${through})`;
-}
-
-/** The locals of a Stack evaluated as far as they can be without a deployment's inputs. */
-function stackScope(locals: ReadonlyMap<string, StackAttribute>): EvalScope {
-  const exprs = new Map<string, Expr>([...locals].map(([name, local]) => [name, local.expr]));
-  const { values } = evaluateNamed(exprs, 'local', new Map());
-  return new Map<string, Value>([['local', Object.fromEntries(values)]]);
 }
 
 function stackNode(

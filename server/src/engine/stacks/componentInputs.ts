@@ -48,7 +48,8 @@ export interface SelectedDeployment {
   variables: ReadonlyMap<string, Value> | undefined;
 }
 
-function stackScope(files: readonly StackSourceFile[], deployment: SelectedDeployment | undefined): EvalScope {
+/** A Stack's `var` (as the deployment sets them, else unknown) and `local`, as its component files see them. */
+export function stackScope(files: readonly StackSourceFile[], deployment: SelectedDeployment | undefined): EvalScope {
   const vars: Record<string, Value> = {};
   const locals = new Map<string, Expr>();
   for (const { facts } of files) {

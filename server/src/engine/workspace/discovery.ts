@@ -149,7 +149,8 @@ export function localSource(expr: FileFacts['moduleCalls'][number]['source']): s
   return localPath(expr.value);
 }
 
-function localPath(source: string): string | undefined {
+/** A module source that is a path (`./modules/vpc`, `../shared`), as Terraform tells them from registry and Git sources. */
+export function localPath(source: string): string | undefined {
   return source.startsWith('./') || source.startsWith('../') ? source : undefined;
 }
 

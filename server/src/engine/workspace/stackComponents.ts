@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Value } from '../evaluation';
 import type { StackEdge, StackGraph, StackLink, StackNode, StackSourceFile } from '../stacks';
+import { localPath } from './discovery';
 import type { FileFacts } from './fileFacts';
 import { type ChildModules, type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
 import type { ScannedDir } from './workspaceScan';
@@ -55,7 +56,7 @@ export function componentModule(
   dir: ScannedDir,
   graph: StackGraph,
   node: StackNode,
-  upstream: UpstreamOutputs,
+  others: OtherStacks,
   code: ComponentCode | undefined,
   sourceFile: string | undefined,
 ): EvaluatedModule {
@@ -98,9 +99,9 @@ export function componentModule(
         ...graph.edges
           .filter((edge) => edge.from === node.address)
           .map((edge) => ({ ...edge, from: id, to: own(edge.to) })),
-        ...linkedEdges(id, node, upstream),
-        ...embeddingEdges(id, node, upstream.embeddedBy),
-        ...embeddedStackEdges(id, node, upstream.embeds),
+        ...linkedEdges(id, node, others),
+        ...embeddingEdges(id, node, others.embeddedBy),
+        ...embeddedStackEdges(id, node, others.embeds),
       ],
       unknown: graph.problems.filter((problem) => problem.from === node.address),
     },
@@ -117,7 +118,7 @@ export interface ComponentCode {
 
 /** The folder of a component's module when its `source` is a local path (`./modules/network`), else undefined. */
 export function componentSourceDir(stackDir: string, source: string | undefined): string | undefined {
-  if (source === undefined || !/^\.\.?\//.test(source)) return undefined;
+  if (source === undefined || localPath(source) === undefined) return undefined;
   return path.resolve(stackDir, source);
 }
 
@@ -125,7 +126,7 @@ export function componentSourceDir(stackDir: string, source: string | undefined)
  * What a Stack reads of other Stacks: its links by `upstream_input` and each upstream Stack's graph;
  * the `stack` blocks that embed it; for an embedded `stack` node, the Stack its source is.
  */
-export interface UpstreamOutputs {
+export interface OtherStacks {
   links: readonly StackLink[];
   graphOf: (stackId: string) => StackGraph | undefined;
   embeddedBy: readonly StackEmbedding[];
@@ -158,7 +159,7 @@ function embeddingEdges(id: string, node: StackNode, embeddedBy: readonly StackE
 }
 
 /** An embedded `stack` node is done when every node of the Stack its source is, is. */
-function embeddedStackEdges(id: string, node: StackNode, embeds: UpstreamOutputs['embeds']): StackEdge[] {
+function embeddedStackEdges(id: string, node: StackNode, embeds: OtherStacks['embeds']): StackEdge[] {
   const range = node.block.source?.range;
   if (!embeds || !range) return [];
   return embeds.graph.nodes.map((inner) => ({
@@ -176,7 +177,7 @@ function embeddedStackEdges(id: string, node: StackNode, embeds: UpstreamOutputs
  * `upstream_input.network.vpc_id`, the network Stack publishes `vpc_id` from its deployment's output
  * `vpc_id`, which its `output` block takes from `component.vpc`: the component waits for that one.
  */
-function linkedEdges(id: string, node: StackNode, upstream: UpstreamOutputs): StackEdge[] {
+function linkedEdges(id: string, node: StackNode, upstream: OtherStacks): StackEdge[] {
   const edges: StackEdge[] = [];
   for (const link of upstream.links) {
     const graph = link.to === undefined ? undefined : upstream.graphOf(link.to);

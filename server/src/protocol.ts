@@ -320,6 +320,8 @@ export type WebviewToPanel =
       titlePx: number;
       /** The module the view is focused on, if any. */
       focus: string | null;
+      /** The groups drawn as boxes around their modules (expanded groups; each Stack, grouped by Stack). */
+      boxes: string[];
     }
   /** Save the current view as a file: SVG text or base64 PNG; the host asks where. */
   | { type: 'export'; format: 'svg' | 'png'; data: string }

@@ -209,6 +209,7 @@ export class GraphPanelView {
       worker: this.layouts.inWorker,
       titlePx: TITLE_SIZE * this.viewport.transform.k,
       focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
+      boxes: [...document.querySelectorAll('g.group-box-frame')].map((frame) => frame.getAttribute('data-group') ?? ''),
     });
   }
 

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { GraphPanel } from '../../../client/src/graphPanel';
 import type { RunOutcome } from '../../../client/src/runPlans';
 import type { EnvironmentsResult, GraphModel } from '../../../server/src/protocol';
 import { copyFixtureIntoWorkspace, hoverTextAt, runningApi, waitFor } from './helpers';
@@ -95,6 +96,24 @@ suite('Terraform Stacks', () => {
       assert.deepEqual(await networkReads(), []);
     } finally {
       await select(null);
+    }
+  });
+
+  test('Show Graph draws each Stack as a box around its components', async () => {
+    // A new panel: one left open by another suite would keep the grouping its user chose.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.window.showTextDocument(file('platform/components.tfcomponent.hcl'));
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    try {
+      const drawn = await panel.waitForRender((report) => report.boxes.length > 0);
+      assert.deepEqual(drawn.boxes.sort(), [
+        `${STACKS}/network`,
+        `${STACKS}/platform`,
+        `${STACKS}/platform/observability`,
+      ]);
+    } finally {
+      panel.panel.dispose();
     }
   });
 

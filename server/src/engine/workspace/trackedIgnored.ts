@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
 
 /**
  * The files under `root` that Git tracks although a `.gitignore` matches them (added with `git add -f`:
@@ -10,12 +7,14 @@ const run = promisify(execFile);
  * `root`. Git ignores no tracked file, and neither does the scan. Empty outside a Git work tree, or
  * without git: the ignore rules alone decide then.
  */
-export async function trackedIgnored(root: string): Promise<ReadonlySet<string>> {
+export function trackedIgnored(root: string): ReadonlySet<string> {
   let stdout: string;
   try {
-    ({ stdout } = await run('git', ['-C', root, 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+    stdout = execFileSync('git', ['-C', root, 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+      encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
-    }));
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return new Set();
   }

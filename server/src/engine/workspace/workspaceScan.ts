@@ -167,7 +167,12 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   const visited = new Map<string, string>();
   const links: FolderLink[] = [];
-  const tracked = await trackedIgnored(root);
+  // Asked of git once, and only when a .gitignore rule matches something (most scans never ask).
+  let tracked: ReadonlySet<string> | undefined;
+  const isTracked = (full: string): boolean => {
+    tracked ??= trackedIgnored(root);
+    return tracked.has(full);
+  };
 
   /** `real` is the folder's real path: derived from its parent's, and asked of the system only behind a symbolic link. */
   function walk(dir: string, id: string, real: string, rules: readonly { base: string; ig: Ignore }[]): void {
@@ -194,7 +199,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
       const full = prefix + entry.name;
       const isLink = entry.isSymbolicLink();
       const isDir = entry.isDirectory() || (isLink && isDirectory(full));
-      if (isIgnored(ownRules, childId, isDir) && !tracked.has(full)) continue;
+      if (isIgnored(ownRules, childId, isDir) && !isTracked(full)) continue;
       if (isDir) {
         if (SKIPPED.has(entry.name) || excluded.some((matches) => matches(childId))) continue;
         if (isLink) links.push({ full, id: childId, target: realOrSelf(full), parent: real, rules: ownRules });

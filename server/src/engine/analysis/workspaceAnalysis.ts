@@ -3,6 +3,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
+import type { EvalScope } from '../evaluation';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
 import { type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
 import {
@@ -15,6 +16,7 @@ import {
   stackFileFacts,
   stackFileKind,
   stackLinks,
+  stackScope,
 } from '../stacks';
 import {
   type MatchResult,
@@ -35,6 +37,7 @@ import {
   withGeneratedUnits,
 } from '../terragrunt';
 import {
+  type ChildModules,
   type ComponentCode,
   type ComponentFacts,
   componentModule,
@@ -368,6 +371,7 @@ export class WorkspaceAnalysis {
       this.units = discoverUnits(this.dirs, this.unitSource);
       this.components = discoverStackComponents(this.dirs, (file) => this.files.get(file)?.facts);
       this.stackGraphs.clear();
+      this.stackScopes.clear();
       this.links = undefined;
       this.embeddings = undefined;
       // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
@@ -487,19 +491,39 @@ export class WorkspaceAnalysis {
     const codeDir = node.kind === 'component' ? componentSourceDir(dir.dir, node.source) : undefined;
     if (codeDir === undefined) return undefined;
     read.add(codeDir);
-    const files = stackSourceFiles(dir, (file) => this.files.get(file)?.facts);
-    const name = this.options.environment;
-    const deployment = name === undefined ? undefined : { name, variables: deploymentVariables(files, name) };
-    const inputs = (dirPath: string): FileInput[] | undefined =>
-      this.dirOf(dirPath)?.tfFiles.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
     return {
       dir: codeDir,
-      files: inputs(codeDir) ?? [],
-      variables: componentInputs(files, node, deployment),
-      children: (childDir) => {
-        read.add(childDir);
-        return inputs(childDir);
-      },
+      files: this.fileInputs(this.dirOf(codeDir)?.tfFiles ?? []),
+      variables: componentInputs(node, this.stackScope(dir)),
+      children: this.childModules(read),
+    };
+  }
+
+  /** A Stack's `var` and `local` in the selected deployment, once for all its components; forgotten with its graph. */
+  private stackScope(dir: ScannedDir): EvalScope {
+    let scope = this.stackScopes.get(dir.id);
+    if (!scope) {
+      const files = stackSourceFiles(dir, (file) => this.files.get(file)?.facts);
+      const name = this.options.environment;
+      scope = stackScope(files, name === undefined ? undefined : { name, variables: deploymentVariables(files, name) });
+      this.stackScopes.set(dir.id, scope);
+    }
+    return scope;
+  }
+
+  private readonly stackScopes = new Map<string, EvalScope>();
+
+  /** Files with the facts read of them. */
+  private fileInputs(files: readonly string[]): FileInput[] {
+    return files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+  }
+
+  /** The files of the local child modules a module calls; each folder asked for is added to `read`. */
+  private childModules(read: Set<string>): ChildModules {
+    return (childDir) => {
+      read.add(childDir);
+      const child = this.dirOf(childDir);
+      return child ? this.fileInputs(child.tfFiles) : undefined;
     };
   }
 
@@ -558,15 +582,11 @@ export class WorkspaceAnalysis {
       {
         id,
         unit,
-        code: (code?.tfFiles ?? []).map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS })),
+        code: this.fileInputs(code?.tfFiles ?? []),
         terraformWorkspace: this.options.terraformWorkspace,
         backendConfig: this.options.backendConfig,
       },
-      (childDir) => {
-        read.add(childDir);
-        const child = this.dirOf(childDir);
-        return child?.tfFiles.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
-      },
+      this.childModules(read),
     );
     this.evaluated.set(id, module);
     this.readDirs.set(id, read);
@@ -576,26 +596,20 @@ export class WorkspaceAnalysis {
   /** A root evaluated in `environment` (none: every backend file, no variables); adds the folders it read to `read`. */
   private evaluateIn(id: string, environment: Environment | undefined, read: Set<string>): EvaluatedModule {
     const dir = this.dirs.get(id)!;
-    const inputs = (files: readonly string[]): FileInput[] =>
-      files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
     const chosen = environment?.inputs(dir);
     return evaluateModule(
       {
         id,
         dir: dir.dir,
-        files: inputs(dir.tfFiles),
+        files: this.fileInputs(dir.tfFiles),
         // Terraform's order: terraform.tfvars, *.auto.tfvars, then the -var-files in the order given.
-        varFiles: inputs(chosen ? [...dir.varFiles, ...chosen.varFiles] : dir.varFiles),
-        backendFiles: inputs(chosen ? chosen.backendFiles : dir.backendFiles),
+        varFiles: this.fileInputs(chosen ? [...dir.varFiles, ...chosen.varFiles] : dir.varFiles),
+        backendFiles: this.fileInputs(chosen ? chosen.backendFiles : dir.backendFiles),
         terraformWorkspace: environment?.workspace ?? this.options.terraformWorkspace,
         variables: environment?.variables,
         backendConfig: this.options.backendConfig,
       },
-      (childDir) => {
-        read.add(childDir);
-        const child = this.dirOf(childDir);
-        return child ? inputs(child.tfFiles) : undefined;
-      },
+      this.childModules(read),
     );
   }
 
@@ -883,7 +897,10 @@ export class WorkspaceAnalysis {
   /** Forgets the evaluation of every root that read `folder`. */
   private invalidate(folder: string): void {
     const stack = this.dirOf(folder);
-    if (stack) this.stackGraphs.delete(stack.id);
+    if (stack) {
+      this.stackGraphs.delete(stack.id);
+      this.stackScopes.delete(stack.id);
+    }
     if (stack?.stackFiles.length) {
       this.links = undefined;
       this.embeddings = undefined;

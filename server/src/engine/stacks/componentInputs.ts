@@ -27,18 +27,14 @@ export function deploymentLocals(files: readonly StackSourceFile[]): Map<string,
 }
 
 /**
- * What a component gives its module's variables: its `inputs`, evaluated with the Stack's locals and
- * its variables as the deployment sets them (none chosen: each variable unknown, set per deployment).
- * Another component's output is unknown until that component is applied.
+ * What a component gives its module's variables: its `inputs`, evaluated in its Stack's scope (`stackScope`:
+ * its locals, and its variables as the deployment sets them, or unknown). Another component's output is
+ * unknown until that component is applied.
  */
-export function componentInputs(
-  files: readonly StackSourceFile[],
-  node: StackNode,
-  deployment: SelectedDeployment | undefined,
-): Map<string, Value> {
+export function componentInputs(node: StackNode, scope: EvalScope): Map<string, Value> {
   const inputs = node.block.inputs;
   if (!inputs) return new Map();
-  const value = evaluate(inputs.expr, stackScope(files, deployment));
+  const value = evaluate(inputs.expr, scope);
   return new Map(isObjectValue(value) ? Object.entries(value) : []);
 }
 

@@ -9,7 +9,7 @@ export {
   type StackProblem,
   type StackSourceFile,
 } from './componentGraph';
-export { componentInputs, deploymentVariables, type SelectedDeployment } from './componentInputs';
+export { componentInputs, deploymentVariables, type SelectedDeployment, stackScope } from './componentInputs';
 export {
   type RepositoryStack,
   type StackLink,

@@ -2,9 +2,11 @@ import type { EvaluatedModule, Reference } from '../workspace';
 import type { MatchResult } from './match';
 
 /**
- * The edges of a Terraform Stack's component, added to its matches: one to each node of its Stack its
- * `inputs`, `providers`, `depends_on` or `for_each` refer to (by name, not by state address), and
- * each reference to a node the Stack does not have, unresolved (an error: the Stack would not validate).
+ * The edges of a Terraform Stack's component, added to its matches (those of its module's remote-state
+ * reads): one to each node its `inputs`, `providers`, `depends_on` or `for_each` refer to, in its Stack
+ * or, through `upstream_input` and embedding `stack` blocks, in another (by name, not by state
+ * address); each reference to a node the Stack does not have, unresolved (an error: the Stack would
+ * not validate).
  */
 export function withComponentEdges(module: EvaluatedModule, own: MatchResult): MatchResult {
   const component = module.component;
@@ -41,7 +43,7 @@ export function withComponentEdges(module: EvaluatedModule, own: MatchResult): M
       ...own.unresolved,
       ...component.unknown.map((problem) => ({
         from: module.id,
-        reference: reference(problem.address ?? '', problem.file, problem.range),
+        reference: reference(problem.address, problem.file, problem.range),
         reason: problem.message,
         address: undefined,
         writers: [],

@@ -16,6 +16,7 @@ export {
 } from './environments';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
 export {
+  type ChildModules,
   type ComponentFacts,
   type EvaluatedModule,
   evaluateModule,

@@ -166,6 +166,20 @@ async function unfoldLegend(webview: WebviewPage): Promise<void> {
   await webview.page.locator('.legend').waitFor({ state: 'visible' });
 }
 
+/** Every drawn node lies inside the drawing area as the panel shows it. */
+async function assertWithinPanel(webview: WebviewPage): Promise<void> {
+  const outside = await webview.page.evaluate(() => {
+    const canvas = document.querySelector('.canvas')!.getBoundingClientRect();
+    return [...document.querySelectorAll<SVGGElement>('svg.graph g.node')]
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        return box.left < canvas.left || box.top < canvas.top || box.right > canvas.right || box.bottom > canvas.bottom;
+      })
+      .map((node) => node.dataset.id);
+  });
+  assert.deepEqual(outside, [], 'no node outside the panel');
+}
+
 function node(webview: WebviewPage, id: string) {
   return webview.page.locator(`svg.graph g.node[data-id="${id}"]`);
 }
@@ -210,8 +224,8 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.equal(await node(webview, EKS).locator('.node-label').textContent(), 'eks');
     assertFitted(
       await node(webview, EKS).locator('.node-detail').textContent(),
-      'platform · prod · eu-west-1',
-      'platform · prod',
+      'platform/prod/eu-west-1',
+      'platform/prod',
     );
     // Edges point from the reader to the dependency: one path per edge, with an arrowhead.
     assert.equal(await webview.page.locator('svg.graph path.edge').count(), 7);
@@ -333,8 +347,8 @@ describe('graph webview (the built panel in headless chromium)', () => {
       ].sort((a, b) => a.id.localeCompare(b.id)),
     );
     const wholeDetail: Record<string, string> = {
-      [VPC]: 'terragrunt · network · prod · eu-west-1',
-      [EKS]: 'terragrunt · platform · prod · eu-west-1',
+      [VPC]: 'terragrunt · network/prod/eu-west-1',
+      [EKS]: 'terragrunt · platform/prod/eu-west-1',
     };
     for (const unit of units) assertFitted(unit.detail, wholeDetail[String(unit.id)] ?? '', 'terragrunt · ');
     assert.equal(await node(webview, API).locator('rect.node-box').getAttribute('rx'), '4');
@@ -486,6 +500,11 @@ describe('graph webview (the built panel in headless chromium)', () => {
         await banner.locator('.banner-title').textContent(),
         '1 dependency cycle: nothing in a cycle can be planned or applied until it is broken.',
       );
+      // One line until asked: the list unfolds from its toggle.
+      assert.equal(await banner.locator('.cycle-list').isHidden(), true);
+      assert.ok((await banner.boundingBox())!.height <= 32, 'the folded banner is one line high');
+      await banner.locator('.banner-toggle').click();
+      assert.equal(await banner.locator('.banner-toggle').getAttribute('aria-expanded'), 'true');
       assert.deepEqual(await banner.locator('.cycle-entry').allTextContents(), [
         'network/vpc → security/firewall → platform/eks → network/vpc',
       ]);
@@ -651,7 +670,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
-  test('group by service, collapse and expand a group', async () => {
+  test('group by service, fold and unfold a group', async () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
     await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
@@ -662,10 +681,10 @@ describe('graph webview (the built panel in headless chromium)', () => {
       platform: [EKS, RDS].sort(),
     });
     const collapsed = await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
-    // eks and rds are both at level 1: one group node stands for them.
+    // One node stands for eks and rds.
     assert.equal(collapsed.nodes, 4);
     assert.equal(collapsed.groups, 1);
-    const group = node(webview, 'group:platform:1');
+    const group = node(webview, 'group:platform');
     assert.equal(await group.locator('.node-label').textContent(), 'platform');
     assert.equal(await group.locator('.node-detail').textContent(), '2 modules');
     assertColumns(await drawnNodes(webview));
@@ -729,7 +748,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     // Collapsed, platform (eks: apply needed, rds: failed) shows the failure.
     await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
     await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
-    assert.equal(await badge('group:platform:1'), 'failed');
+    assert.equal(await badge('group:platform'), 'failed');
     assert.deepEqual(webview.errors, []);
   });
 
@@ -793,21 +812,25 @@ describe('graph webview (the built panel in headless chromium)', () => {
 
   test('text is fitted in the font the page has when it draws, even one VS Code sets after the script started', async () => {
     const webview = await browser.open();
-    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    // Units: their subtitles (`terragrunt · network/prod/eu-west-1`) are the longest.
+    const units: GraphModel = { ...dag, modules: dag.modules.map((m) => ({ ...m, kind: 'unit' })) };
+    await webview.render({ type: 'graph', graph: units, folderUri: FOLDER });
     // A wider font, as when VS Code styles the page late: the next drawing must measure in it.
     await webview.page.evaluate(() => document.documentElement.style.setProperty('--vscode-font-family', 'monospace'));
-    await webview.render({ type: 'graph', graph: { ...dag, version: dag.version + 1 }, folderUri: FOLDER });
+    await webview.render({ type: 'graph', graph: { ...units, version: dag.version + 1 }, folderUri: FOLDER });
     const texts = await webview.page.locator('svg.graph .node-detail').evaluateAll((nodes) =>
       nodes.map((node) => ({
         text: node.textContent ?? '',
         width: (node as SVGTextElement).getComputedTextLength(),
+        room: Number(node.parentElement?.querySelector('rect.node-box')?.getAttribute('width')) - 24,
         family: getComputedStyle(node).fontFamily,
       })),
     );
     assert.ok(texts.length > 0);
-    for (const { text, width, family } of texts) {
+    for (const { text, width, room, family } of texts) {
       assert.equal(family, 'monospace');
-      assert.ok(width <= NODE_WIDTH - 24 + 0.5, `"${text}" is ${width.toFixed(1)} px wide, in a node 200 px wide`);
+      assert.ok(width <= room + 0.5, `"${text}" is ${width.toFixed(1)} px wide, in ${room} px of its node`);
+      assert.ok(text.startsWith('terragrunt'), `"${text}" says its kind`);
     }
     assert.ok(
       texts.some(({ text }) => text.endsWith('…')),
@@ -910,31 +933,46 @@ describe('graph webview (the built panel in headless chromium)', () => {
     }
   });
 
-  test('1,000 modules start grouped by service; expanded, every level is still one column', async () => {
+  test('1,000 modules open folded by folder, all of them in the panel at readable titles; unfolded, every level is one column', async () => {
     const graph = synthetic(1000);
     const webview = await browser.open();
     const grouped = await webview.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
-    assert.equal(grouped.nodes, 0, 'every group starts collapsed');
-    assert.ok(grouped.groups > 8 && grouped.groups < 400, `${grouped.groups} group nodes`);
+    assert.equal(grouped.nodes, 0, 'every module is in a folded folder');
+    assert.ok(grouped.groups >= 2 && grouped.groups <= 60, `${grouped.groups} folded nodes`);
+    assert.ok(grouped.titlePx >= 11, `titles of ${grouped.titlePx} px`);
+    assert.equal(await webview.page.locator('select.group-by').inputValue(), 'folder');
     const groups = await drawnNodes(webview);
     assert.equal(groups.length, grouped.groups);
-    assertColumns(groups);
+    await assertWithinPanel(webview);
     assert.equal(
       (await webview.page.locator('g.node.group .node-detail').allTextContents()).reduce(
         (sum, text) => sum + Number.parseInt(text, 10),
         0,
       ),
       1000,
-      'the groups hold every module',
+      'the folded folders hold every module',
+    );
+    // The edges drawn between folded folders count every module edge between them.
+    const counts = await webview.page
+      .locator('svg.graph path.edge')
+      .evaluateAll((paths) => paths.map((p) => Number(p.getAttribute('data-count'))));
+    const crossing = graph.edges.filter((e) => e.from.split('/')[0] !== e.to.split('/')[0]).length;
+    assert.equal(
+      counts.reduce((sum, count) => sum + count, 0),
+      crossing,
     );
     await webview.screenshot('synthetic-1000-grouped');
 
     const expanded = await webview.after(
-      () => webview.page.getByRole('button', { name: 'Expand all groups' }).click(),
+      () => webview.page.getByRole('button', { name: 'Unfold everything' }).click(),
       120_000,
     );
     assert.equal(expanded.nodes, 1000);
     assert.equal(expanded.levels, graph.levels.length);
+    assert.equal(
+      (await webview.page.locator('.column-heading').allTextContents()).join(','),
+      graph.levels.map((_, level) => `Level ${level}`).join(','),
+    );
     const nodes = await drawnNodes(webview);
     assert.equal(nodes.length, 1000);
     assertColumns(nodes);

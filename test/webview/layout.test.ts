@@ -4,9 +4,10 @@ import type { GraphModel } from '../../server/src/protocol';
 import { elkLayout } from '../../webview/src/elkLayout';
 import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
 import { COLUMN_GAP, NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
-import { buildView, DEFAULT_VIEW, GraphIndex, groupChoices, moduleLabel } from '../../webview/src/viewModel';
+import { pathLabels } from '../../webview/src/nodeLabels';
+import { buildView, DEFAULT_VIEW, GraphIndex, groupChoices } from '../../webview/src/viewModel';
 import { edgeCrossings } from './edgeCrossings';
-import { API, cycle, DNS, dag, EKS, RDS, synthetic, VPC, WORKER } from './graphModels';
+import { API, cycle, DNS, dag, EKS, edge, RDS, synthetic, VPC, WORKER } from './graphModels';
 
 /** The panel's pure parts, without a browser: what it decides to draw, and where. */
 
@@ -221,50 +222,148 @@ describe('elkjs layout', () => {
 });
 
 describe('view model', () => {
-  test('labels: the last folder, and the rest of the path', () => {
-    assert.deepEqual(moduleLabel('platform/prod/eu-west-1/eks'), {
-      label: 'eks',
-      detail: 'platform · prod · eu-west-1',
+  test('labels tell namesakes apart by the fewest folders, and never show the prefix every path shares', () => {
+    const labels = pathLabels([
+      'subscriptions/sub-a/prod/common',
+      'subscriptions/sub-b/prod/common',
+      'subscriptions/sub-a/stage/common',
+      'subscriptions/sub-a/prod/virtualnetwork',
+      'subscriptions/common',
+    ]);
+    assert.deepEqual(Object.fromEntries(labels), {
+      'subscriptions/sub-a/prod/common': { name: 'common', context: 'sub-a/prod', shared: true },
+      'subscriptions/sub-b/prod/common': { name: 'common', context: 'sub-b', shared: true },
+      'subscriptions/sub-a/stage/common': { name: 'common', context: 'stage', shared: true },
+      // A name of its own: the rest of its path, less the shared `subscriptions`.
+      'subscriptions/sub-a/prod/virtualnetwork': { name: 'virtualnetwork', context: 'sub-a/prod', shared: false },
+      'subscriptions/common': { name: 'common', context: '', shared: true },
     });
-    assert.deepEqual(moduleLabel('network/vpc'), { label: 'vpc', detail: 'network' });
-    assert.deepEqual(moduleLabel('.'), { label: '(root)', detail: '' });
+    // A path whose folders all appear in a namesake's: all of them, the other shows what it has more.
+    assert.deepEqual(Object.fromEntries(pathLabels(['a/common', 'x/a/common', '.'])), {
+      'a/common': { name: 'common', context: 'a', shared: true },
+      'x/a/common': { name: 'common', context: 'x', shared: true },
+      '.': { name: '(root)', context: '', shared: false },
+    });
+    // Every label is unique among namesakes on the synthetic graph, where 160 modules share each name.
+    const graph = synthetic(3000);
+    const seen = new Set<string>();
+    for (const label of pathLabels(graph.modules.map((m) => m.id)).values()) {
+      const key = `${label.name} · ${label.context}`;
+      assert.ok(!seen.has(key), `${key} is unique`);
+      seen.add(key);
+    }
   });
 
-  test('group choices: segments with more than one value, or the first folder', () => {
-    assert.deepEqual(groupChoices(dag), ['service']);
-    assert.deepEqual(groupChoices(synthetic(100)), ['service', 'environment', 'region']);
-    assert.deepEqual(groupChoices(cycle), ['folder']);
+  test('a module node says its kind and what tells it from its namesakes, to be drawn whole', () => {
+    const graph = synthetic(100);
+    const units: GraphModel = { ...graph, modules: graph.modules.map((m) => ({ ...m, kind: 'unit' })) };
+    const view = buildView(new GraphIndex(units), DEFAULT_VIEW);
+    const node = view.nodes.find((n) => n.id === 'network/prod/eu-central-1/m0000')!;
+    assert.equal(node.label, 'm0000');
+    assert.equal(node.detail, 'terragrunt · network/prod/eu-central-1');
+    assert.equal(node.distinct, 'terragrunt · network/prod/eu-central-1');
   });
 
-  test('focus keeps the closure; collapsed groups become one node per level with counted edges', () => {
+  test('group choices: segments with more than one value, and folders that hold more than one module', () => {
+    assert.deepEqual(groupChoices(new GraphIndex(dag)), ['service', 'folder']);
+    assert.deepEqual(groupChoices(new GraphIndex(synthetic(100))), ['service', 'environment', 'region', 'folder']);
+    // No folder holds two modules: nothing to fold.
+    assert.deepEqual(groupChoices(new GraphIndex(cycle)), []);
+  });
+
+  test('focus keeps the closure; a folded group is one node with counted edges, in a column after what it depends on', () => {
     const index = new GraphIndex(dag);
     const focused = buildView(index, { ...DEFAULT_VIEW, focus: { id: RDS, upstream: true, downstream: true } });
     assert.deepEqual(focused.nodes.map((n) => n.id).sort(), [API, RDS, VPC, WORKER].sort());
-    assert.deepEqual(focused.levels, [0, 1, 2, 3]);
+    assert.deepEqual(
+      focused.columns.map((c) => c.first),
+      [0, 1, 2, 3],
+    );
 
     const grouped = buildView(index, { ...DEFAULT_VIEW, groupBy: 'service', collapsed: ['network', 'platform'] });
-    assert.deepEqual(
-      grouped.nodes.map((n) => n.id).sort(),
-      [API, WORKER, 'group:network:0', 'group:platform:1'].sort(),
-    );
-    const network = grouped.nodes.find((n) => n.id === 'group:network:0')!;
+    assert.deepEqual(grouped.nodes.map((n) => n.id).sort(), [API, WORKER, 'group:network', 'group:platform'].sort());
+    const network = grouped.nodes.find((n) => n.id === 'group:network')!;
     assert.deepEqual(network.members.sort(), [DNS, VPC].sort());
     assert.equal(network.detail, '2 modules');
     const edges = Object.fromEntries(grouped.edges.map((e) => [e.id, e.count]));
     assert.deepEqual(edges, {
-      'group:platform:1→group:network:0': 2,
-      [`${API}→group:platform:1`]: 2,
-      [`${API}→group:network:0`]: 1,
+      'group:platform→group:network': 2,
+      [`${API}→group:platform`]: 2,
+      [`${API}→group:network`]: 1,
       [`${WORKER}→${API}`]: 1,
-      [`${WORKER}→group:platform:1`]: 1,
+      [`${WORKER}→group:platform`]: 1,
     });
+    // Every module edge is counted by the one edge drawn for it.
+    assert.equal(
+      grouped.edges.reduce((sum, e) => sum + e.count, 0),
+      dag.edges.length,
+    );
     assert.deepEqual(grouped.groups, [
       { name: 'app', modules: 2, collapsed: false },
       { name: 'network', modules: 2, collapsed: true },
       { name: 'platform', modules: 2, collapsed: true },
     ]);
+    const column = Object.fromEntries(grouped.nodes.map((n) => [n.id, n.column]));
+    assert.deepEqual(column, { 'group:network': 0, 'group:platform': 1, [API]: 2, [WORKER]: 3 });
     // eks was never a node of its own here.
     assert.ok(!grouped.nodes.some((n) => n.id === EKS));
+  });
+
+  test('folders fold at any depth; a folded folder spans levels, and what depends on it stays to its right', () => {
+    const ids = [
+      'live/prod/network/vpc',
+      'live/prod/network/dns',
+      'live/prod/data/rds',
+      'live/prod/app/api',
+      'live/stage/network/vpc',
+      'live/stage/app/api',
+    ];
+    const graph: GraphModel = {
+      ...dag,
+      modules: ids.map((id, i) => ({ ...dag.modules[0]!, id, level: [0, 0, 1, 2, 0, 1][i]! })),
+      edges: [
+        edge('live/prod/data/rds', 'live/prod/network/vpc'),
+        edge('live/prod/app/api', 'live/prod/data/rds'),
+        edge('live/prod/app/api', 'live/prod/network/dns'),
+        edge('live/stage/app/api', 'live/stage/network/vpc'),
+        // stage's api reads prod's dns: stage depends on prod.
+        edge('live/stage/app/api', 'live/prod/network/dns'),
+      ],
+      levels: [],
+    };
+    const index = new GraphIndex(graph);
+    assert.equal(index.tree.sharedDepth, 1, '`live` is shared by every module');
+    assert.deepEqual(index.tree.foldsAt(1), ['live/prod', 'live/stage']);
+    // stage's network folder holds one module: it is drawn as that module.
+    assert.deepEqual(index.tree.foldsAt(2), ['live/prod/network']);
+    const top = buildView(index, { ...DEFAULT_VIEW, groupBy: 'folder', collapsed: index.tree.foldsAt(1) });
+    assert.deepEqual(
+      top.nodes.map((n) => [n.id, n.label, n.detail, n.column]),
+      [
+        ['group:live/prod', 'prod', '4 modules', 0],
+        ['group:live/stage', 'stage', '2 modules', 1],
+      ],
+    );
+    assert.deepEqual(top.columns, [
+      { first: 0, last: 2 },
+      { first: 0, last: 1 },
+    ]);
+    assert.deepEqual(
+      top.edges.map((e) => [e.id, e.count]),
+      [['group:live/stage→group:live/prod', 1]],
+    );
+    // One level deeper; modules are told from their namesakes by the fewest folders.
+    const deeper = buildView(index, { ...DEFAULT_VIEW, groupBy: 'folder', collapsed: index.tree.foldsAt(2) });
+    const labels = Object.fromEntries(deeper.nodes.map((n) => [n.id, `${n.label} · ${n.detail}`]));
+    assert.deepEqual(labels, {
+      'group:live/prod/network': 'network · 2 modules · prod',
+      'live/stage/network/vpc': 'vpc · stage',
+      'live/prod/data/rds': 'rds · prod/data',
+      'live/prod/app/api': 'api · prod',
+      'live/stage/app/api': 'api · stage',
+    });
+    // Unfolding prod folds its subfolders that hold more than one module.
+    assert.deepEqual(index.tree.childFolds('live/prod'), ['live/prod/network']);
   });
 
   test('the filter keeps matches only; problems go to the reader', () => {

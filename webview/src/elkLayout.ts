@@ -22,10 +22,14 @@ export async function elkLayout(input: LayoutInput): Promise<Layout> {
   const started = performance.now();
   const columnOf = new Map(input.nodes.map((node) => [node.id, node.column]));
   const edges = input.edges.filter((edge) => (columnOf.get(edge.from) ?? -1) > (columnOf.get(edge.to) ?? -1));
-  const graph = seededGraph(input, edges) ?? freshGraph(input, edges);
+  const width = input.nodeWidth ?? NODE_WIDTH;
+  const columnX = (column: number): number => column * (width + COLUMN_GAP);
+  const graph = seededGraph(input, edges, width) ?? freshGraph(input, edges, columnX, width);
   const banded = input.nodes.some((node) => node.band !== undefined);
   const flat = await elk.layout(graph);
-  const laid = banded ? await elk.layout(bandedGraph(input, edges, flat, columnX, { ...ELK_RELAYOUT_OPTIONS })) : flat;
+  const laid = banded
+    ? await elk.layout(bandedGraph(input, edges, flat, columnX, width, { ...ELK_RELAYOUT_OPTIONS }))
+    : flat;
   const nodes: Record<string, Point> = {};
   const left: number[] = [];
   for (const child of laid.children ?? []) {
@@ -45,30 +49,32 @@ export async function elkLayout(input: LayoutInput): Promise<Layout> {
   return {
     nodes,
     edges: routes,
-    bands: banded ? bandBoxes(input, nodes) : {},
+    bands: banded ? bandBoxes(input, nodes, width) : {},
     columns: Array.from(left, (x) => x ?? 0),
+    nodeWidth: width,
     width: laid.width ?? 0,
     height: laid.height ?? 0,
     ms: performance.now() - started,
   };
 }
 
-function freshGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode {
+function freshGraph(
+  input: LayoutInput,
+  edges: LayoutInput['edges'],
+  columnX: (column: number) => number,
+  width: number,
+): ElkNode {
   return {
     id: 'graph',
     layoutOptions: { ...ELK_OPTIONS },
-    children: input.nodes.map((node) => box(node.id, columnX(node.column))),
+    children: input.nodes.map((node) => box(node.id, width, columnX(node.column))),
     edges: edges.map((edge) => writerToReader(edge)),
   };
 }
 
-function columnX(column: number): number {
-  return column * (NODE_WIDTH + COLUMN_GAP);
-}
-
-function box(id: string, x: number, y?: number): ElkNode {
+function box(id: string, width: number, x: number, y?: number): ElkNode {
   // elkjs's importer fails on a property that is there but undefined.
-  return { id, width: NODE_WIDTH, height: NODE_HEIGHT, x, ...(y === undefined ? {} : { y }) };
+  return { id, width, height: NODE_HEIGHT, x, ...(y === undefined ? {} : { y }) };
 }
 
 /** An edge as elkjs lays it out, from the writer to the reader; `route` as drawn, from the reader. */
@@ -90,10 +96,10 @@ function writerToReader(edge: LayoutInput['edges'][number], route?: Point[]): El
  * its neighbours that were drawn, else below the rest), edges along their previous routes. None
  * when the columns changed or most nodes are new: that picture has nothing to keep.
  */
-function seededGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode | undefined {
+function seededGraph(input: LayoutInput, edges: LayoutInput['edges'], width: number): ElkNode | undefined {
   const previous = input.previous;
   const columnCount = new Set(input.nodes.map((node) => node.column)).size;
-  if (!previous || previous.columns.length !== columnCount) return undefined;
+  if (!previous || previous.columns.length !== columnCount || previous.nodeWidth !== width) return undefined;
   // A node that stayed in its column keeps its place; one that moved column starts afresh.
   const placed = new Map<string, number>();
   for (const node of input.nodes) {
@@ -118,7 +124,7 @@ function seededGraph(input: LayoutInput, edges: LayoutInput['edges']): ElkNode |
   return {
     id: 'graph',
     layoutOptions: { ...ELK_RELAYOUT_OPTIONS },
-    children: input.nodes.map((node) => box(node.id, previous.columns[node.column]!, yOf(node.id))),
+    children: input.nodes.map((node) => box(node.id, width, previous.columns[node.column]!, yOf(node.id))),
     edges: edges.map((edge) =>
       writerToReader(edge, placed.has(edge.from) && placed.has(edge.to) ? previous.edges[edge.id] : undefined),
     ),

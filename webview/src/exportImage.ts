@@ -1,4 +1,5 @@
 import type { Drawn } from './graphCanvas';
+import { columnTitle } from './viewColumns';
 
 /**
  * The current view as a standalone SVG or PNG file: the whole drawing (not only what is scrolled into
@@ -88,7 +89,7 @@ export async function exportDrawing(
     root,
     defs,
     bounds: shown.drawing.bounds,
-    headings: view.levels.map((level, column) => ({ x: layout.columns[column] ?? 0, text: `Level ${level}` })),
+    headings: view.columns.map((span, column) => ({ x: layout.columns[column] ?? 0, text: columnTitle(span) })),
     background: style.backgroundColor,
     foreground: style.color,
     fontFamily: style.fontFamily,

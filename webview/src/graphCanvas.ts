@@ -1,9 +1,9 @@
 import type { GraphModel } from '../../server/src/protocol';
 import { h } from './dom';
 import type { Layout } from './layoutGraph';
-import { NODE_WIDTH } from './layoutOptions';
 import { plural } from './plural';
-import { type Drawing, draw, drawMarkers, GROUP_COLOURS, svgElement, TextFitter } from './render';
+import { type Drawing, draw, drawMarkers, GROUP_COLOURS, nodeWidth, svgElement, TextFitter } from './render';
+import { columnTitle } from './viewColumns';
 import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewGraph, type ViewNode, type ViewOptions } from './viewModel';
 import type { Transform } from './viewport';
 
@@ -45,6 +45,15 @@ export class GraphCanvas {
       this.headings,
       this.empty,
     );
+  }
+
+  /**
+   * The width every node of `view` gets: enough for the longest title and for every part of a subtitle
+   * that tells a node from its namesakes, within `MAX_NODE_WIDTH`. Measured in the font the page has now.
+   */
+  nodeWidth(view: ViewGraph): number {
+    this.fitter.useFamily(getComputedStyle(this.svg).fontFamily || 'sans-serif');
+    return nodeWidth(view, this.fitter);
   }
 
   draw(view: ViewGraph, layout: Layout, index: GraphIndex): Drawn {
@@ -94,21 +103,21 @@ export class GraphCanvas {
       for (const edge of drawing.edges) if (edge.element.classList.contains('active')) layer.append(edge.element);
   }
 
-  /** One "Level N" heading per column, over the drawing. */
+  /** One "Level N" (or "Levels N–M", where folded nodes span several) heading per column, over the drawing. */
   drawHeadings(transform: Transform): void {
     const view = this.shown?.view;
     if (!view) return;
     this.headings.replaceChildren(
-      ...view.levels.map((level, column) =>
+      ...view.columns.map((span, column) =>
         h(
           'div',
           {
             class: 'column-heading',
-            'data-level': String(level),
+            'data-level': columnTitle(span, true),
             'data-column': String(column),
-            title: `Level ${level}`,
+            title: columnTitle(span),
           },
-          `Level ${level}`,
+          columnTitle(span),
         ),
       ),
     );
@@ -123,11 +132,11 @@ export class GraphCanvas {
     for (let i = 0; i < headings.length; i++) {
       const heading = headings[i] as HTMLElement;
       const x = (layout.columns[Number(heading.dataset.column)] ?? 0) * transform.k + transform.x;
-      const width = Math.max(24, NODE_WIDTH * transform.k);
+      const width = Math.max(24, layout.nodeWidth * transform.k);
       heading.style.transform = `translateX(${Math.round(x)}px)`;
       heading.style.width = `${width}px`;
       // Zoomed far out, only the number fits.
-      const text = width >= 56 ? `Level ${heading.dataset.level}` : (heading.dataset.level ?? '');
+      const text = width >= 56 ? (heading.title ?? '') : (heading.dataset.level ?? '');
       if (heading.textContent !== text) heading.textContent = text;
     }
   }
@@ -135,7 +144,8 @@ export class GraphCanvas {
 
 /** A node as a screen reader says it. */
 function describe(node: ViewNode, index: GraphIndex): string {
-  if (node.kind === 'group') return `Group ${node.label}, level ${node.level}, ${node.detail}. Press Enter to expand.`;
+  if (node.kind === 'group')
+    return `Folded ${node.fold}, ${columnTitle({ first: node.level, last: node.lastLevel }).toLowerCase()}, ${node.detail}. Press Enter to unfold.`;
   const parts = [
     node.unit
       ? `Terragrunt unit ${node.members[0]!}`

@@ -2,6 +2,7 @@ import type { GraphModel, PanelCommand, WebviewToPanel } from '../../server/src/
 import { CyclesBanner } from './cyclesBanner';
 import { h } from './dom';
 import { exportDrawing } from './exportImage';
+import { firstView, READABLE_TITLE } from './firstView';
 import { FocusBar } from './focusBar';
 import { GraphCanvas } from './graphCanvas';
 import { GroupBar } from './groupBar';
@@ -17,9 +18,6 @@ import { SearchBox, toolbar } from './toolbar';
 import { NodeTooltips } from './tooltip';
 import { buildView, GraphIndex, matcher, type ViewOptions } from './viewModel';
 import { type Transform, Viewport } from './viewport';
-
-/** The smallest title a fit draws, in screen pixels. */
-const READABLE_TITLE = 11;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
@@ -93,6 +91,7 @@ export class GraphPanelView {
       highlight: () => this.highlight(),
       open: (id) => this.host.post({ type: 'openModule', id }),
       toggleGroup: (name) => this.groups.toggle(name),
+      foldParent: (node) => this.groups.foldParent(node),
       focusSelection: () => this.focusSelection(),
       clearFocus: () => this.focus.clear(),
       fit: () => this.fit(),
@@ -134,7 +133,11 @@ export class GraphPanelView {
     }
     this.graph = graph;
     this.index = new GraphIndex(graph);
-    this.groups.graphChanged(graph, this.index, first && this.host.savedState === undefined);
+    if (first && this.host.savedState === undefined) {
+      const panel = this.canvas.element;
+      Object.assign(this.state.view, firstView(this.index, { width: panel.clientWidth, height: panel.clientHeight }));
+    }
+    this.groups.graphChanged(this.index);
     this.banner.show(graph.cycles);
     void this.update();
   }
@@ -175,7 +178,7 @@ export class GraphPanelView {
     const generation = ++this.generation;
     const started = performance.now();
     const view = buildView(index, this.state.view);
-    const lookup = this.layoutCache.lookup(view, this.canvas.shown?.layout);
+    const lookup = this.layoutCache.lookup(view, this.canvas.nodeWidth(view), this.canvas.shown?.layout);
     let layout = lookup.layout;
     if (!layout) {
       this.status.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);
@@ -203,7 +206,7 @@ export class GraphPanelView {
       nodes: modules,
       groups: view.nodes.length - modules,
       edges: view.edges.length,
-      levels: view.levels.length,
+      levels: view.columns.length,
       ms: Math.round(performance.now() - started),
       layoutMs: Math.round(layout.ms),
       worker: this.layouts.inWorker,

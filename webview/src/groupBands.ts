@@ -1,6 +1,6 @@
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk.bundled.js';
 import type { LayoutInput, Point, Rect } from './layoutGraph';
-import { GROUP_BOX_PADDING, GROUP_BOX_TITLE, GROUP_GAP, NODE_HEIGHT, NODE_SPACING, NODE_WIDTH } from './layoutOptions';
+import { GROUP_BOX_PADDING, GROUP_BOX_TITLE, GROUP_GAP, NODE_HEIGHT, NODE_SPACING } from './layoutOptions';
 
 /** Vertical room a long edge takes where it passes a column inside a band. */
 const PASSING_EDGE_PITCH = 16;
@@ -26,6 +26,7 @@ export function bandedGraph(
   edges: LayoutInput['edges'],
   flat: ElkNode,
   columnX: (column: number) => number,
+  width: number,
   options: Record<string, string>,
 ): ElkNode {
   const columnOf = new Map(input.nodes.map((node) => [node.id, node.column]));
@@ -48,7 +49,7 @@ export function bandedGraph(
   for (const edge of edges) {
     const [writer, reader] = [columnOf.get(edge.to)!, columnOf.get(edge.from)!];
     for (let column = writer + 1; column < reader; column += 1) {
-      const y = routeHeight(flatRoutes.get(edge.id), flatColumnX[column]! + NODE_WIDTH / 2);
+      const y = routeHeight(flatRoutes.get(edge.id), flatColumnX[column]! + width / 2);
       rows.get(passingBand(edge, column))![column]!.push({ id: edge.id, edge: true, flatY: y });
     }
   }
@@ -71,7 +72,7 @@ export function bandedGraph(
 
   const children: ElkNode[] = input.nodes.map((node) => ({
     id: node.id,
-    width: NODE_WIDTH,
+    width,
     height: NODE_HEIGHT,
     x: columnX(node.column),
     y: tops.get(bandOf.get(node.id)!)! + offsets.get(node.id)!,
@@ -86,9 +87,9 @@ export function bandedGraph(
       const bends: Point[] = [];
       for (let column = writer + 1; column < reader; column += 1) {
         const y = tops.get(passingBand(edge, column))! + offsets.get(`${edge.id}@${column}`)!;
-        bends.push({ x: columnX(column), y }, { x: columnX(column) + NODE_WIDTH, y });
+        bends.push({ x: columnX(column), y }, { x: columnX(column) + width, y });
       }
-      return routedEdge(edge, placed, bends);
+      return routedEdge(edge, placed, bends, width);
     }),
   };
 }
@@ -116,7 +117,7 @@ function routeHeight(edge: ElkExtendedEdge | undefined, x: number): number {
 }
 
 /** Each band's rectangle around its nodes, as laid out: what the panel draws as the group's box. */
-export function bandBoxes(input: LayoutInput, nodes: Record<string, Point>): Record<string, Rect> {
+export function bandBoxes(input: LayoutInput, nodes: Record<string, Point>, width: number): Record<string, Rect> {
   const boxes: Record<string, Rect> = {};
   for (const node of input.nodes) {
     if (node.band === undefined) continue;
@@ -125,7 +126,7 @@ export function bandBoxes(input: LayoutInput, nodes: Record<string, Point>): Rec
     const box = boxes[node.band];
     const left = Math.min(box?.x ?? point.x, point.x);
     const top = Math.min(box?.y ?? point.y, point.y);
-    const right = Math.max(box ? box.x + box.width : point.x + NODE_WIDTH, point.x + NODE_WIDTH);
+    const right = Math.max(box ? box.x + box.width : point.x + width, point.x + width);
     const bottom = Math.max(box ? box.y + box.height : point.y + NODE_HEIGHT, point.y + NODE_HEIGHT);
     boxes[node.band] = { x: left, y: top, width: right - left, height: bottom - top };
   }
@@ -164,11 +165,16 @@ function stack(order: string[], height: (band: string) => number): Map<string, n
 }
 
 /** An edge from the writer to the reader, through the bends given for the columns it passes. */
-function routedEdge(edge: LayoutInput['edges'][number], placed: Map<string, ElkNode>, bends: Point[]): ElkExtendedEdge {
+function routedEdge(
+  edge: LayoutInput['edges'][number],
+  placed: Map<string, ElkNode>,
+  bends: Point[],
+  width: number,
+): ElkExtendedEdge {
   const laid: ElkExtendedEdge = { id: edge.id, sources: [edge.to], targets: [edge.from] };
   const writer = placed.get(edge.to)!;
   const reader = placed.get(edge.from)!;
-  const start = { x: writer.x! + NODE_WIDTH, y: writer.y! + NODE_HEIGHT / 2 };
+  const start = { x: writer.x! + width, y: writer.y! + NODE_HEIGHT / 2 };
   const end = { x: reader.x!, y: reader.y! + NODE_HEIGHT / 2 };
   const bendPoints = bends;
   return { ...laid, sections: [{ id: `${edge.id}:route`, startPoint: start, endPoint: end, bendPoints }] };

@@ -21,13 +21,18 @@ export class LayoutCache {
   constructor(private readonly client: LayoutClient) {}
 
   /** `shown`: the layout drawn now, whose places a new layout keeps where it can. */
-  lookup(view: ViewGraph, shown: Layout | undefined): LayoutLookup {
-    const input = layoutInput(view);
+  lookup(view: ViewGraph, nodeWidth: number, shown: Layout | undefined): LayoutLookup {
+    const input = { ...layoutInput(view), nodeWidth };
     const key = layoutKey(input);
     return {
       layout: this.layouts.get(key),
       compute: async () => {
-        const previous = shown && { nodes: shown.nodes, edges: shown.edges, columns: shown.columns };
+        const previous = shown && {
+          nodes: shown.nodes,
+          edges: shown.edges,
+          columns: shown.columns,
+          nodeWidth: shown.nodeWidth,
+        };
         const layout = await this.client.layout({ ...input, previous });
         this.layouts.set(key, layout);
         if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
@@ -39,12 +44,11 @@ export class LayoutCache {
 
 /** With a group expanded, every group gets a band of its own: the expanded ones are boxed. */
 function layoutInput(view: ViewGraph): LayoutInput {
-  const column = new Map(view.levels.map((level, index) => [level, index]));
   const banded = view.nodes.some((node) => node.kind === 'module' && node.group !== null);
   return {
     nodes: view.nodes.map((node) => ({
       id: node.id,
-      column: column.get(node.level)!,
+      column: node.column,
       ...(banded && node.group !== null ? { band: node.group } : {}),
     })),
     edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
@@ -52,5 +56,5 @@ function layoutInput(view: ViewGraph): LayoutInput {
 }
 
 function layoutKey(input: LayoutInput): string {
-  return `${input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
+  return `${input.nodeWidth}\n${input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
 }

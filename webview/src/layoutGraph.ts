@@ -13,7 +13,9 @@ export interface LayoutInput {
   /** Reader → writer, as in the graph model. */
   edges: { id: string; from: string; to: string }[];
   /** The layout drawn before: the new one keeps its nodes' places and its edges' order where it can. */
-  previous?: Pick<Layout, 'nodes' | 'edges' | 'columns'>;
+  previous?: Pick<Layout, 'nodes' | 'edges' | 'columns' | 'nodeWidth'>;
+  /** Every node's width: wide enough for the longest title of the view (`NODE_WIDTH` at least, the default). */
+  nodeWidth?: number;
 }
 
 export interface Point {
@@ -38,6 +40,8 @@ export interface Layout {
   bands: Record<string, Rect>;
   /** The left x of each column. */
   columns: number[];
+  /** Every node's width. */
+  nodeWidth: number;
   width: number;
   height: number;
   /** Milliseconds the layout took. */

@@ -58,6 +58,7 @@ export function drawMarkers(defs: SVGDefsElement): void {
 export class TextFitter {
   private readonly context = document.createElement('canvas').getContext('2d');
   private readonly cache = new Map<string, string>();
+  private readonly widths = new Map<string, number>();
   private font = '';
   private fontFamily = 'sans-serif';
 
@@ -70,6 +71,27 @@ export class TextFitter {
     this.fontFamily = family;
     this.font = '';
     this.cache.clear();
+    this.widths.clear();
+  }
+
+  /** The width of `text` drawn in `font`; 0 where the page has no canvas to measure with. */
+  measure(text: string, font: string): number {
+    const key = `${font}\u0000${text}`;
+    const cached = this.widths.get(key);
+    if (cached !== undefined) return cached;
+    const context = this.context;
+    if (!context) return 0;
+    this.setFont(context, font);
+    const width = context.measureText(text).width;
+    this.widths.set(key, width);
+    return width;
+  }
+
+  private setFont(context: CanvasRenderingContext2D, font: string): void {
+    // Setting a canvas font parses it: only when it changes.
+    if (this.font === font) return;
+    context.font = `${font} ${this.fontFamily}`;
+    this.font = font;
   }
 
   fit(text: string, font: string, width: number): string {
@@ -79,11 +101,7 @@ export class TextFitter {
     let result = text;
     const context = this.context;
     if (context) {
-      // Setting a canvas font parses it: only when it changes.
-      if (this.font !== font) {
-        context.font = `${font} ${this.fontFamily}`;
-        this.font = font;
-      }
+      this.setFont(context, font);
       if (context.measureText(text).width > width) {
         let low = 0;
         let high = text.length;
@@ -120,7 +138,7 @@ export function draw(
         class: `band${index % 2 ? ' odd' : ''}`,
         x: x - BAND_MARGIN,
         y: BAND_TOP,
-        width: NODE_WIDTH + 2 * BAND_MARGIN,
+        width: layout.nodeWidth + 2 * BAND_MARGIN,
         height: height - 2 * BAND_TOP,
         rx: 6,
       },
@@ -146,15 +164,21 @@ export function draw(
         'marker-end': `url(#arrow-${edge.inCycle ? 'cycle' : 'plain'})`,
         'data-from': edge.from,
         'data-to': edge.to,
+        'data-count': edge.count,
       },
       edgeLayer,
     );
-    if (edge.count > 1) path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
+    if (edge.count > 1) {
+      // Between folded nodes: thicker with the number of reads it stands for, which its tooltip says.
+      path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
+      svgElement('title', {}, path).textContent = `${edge.count} reads`;
+    }
     edges.push({ element: path, from: edge.from, to: edge.to });
   }
 
   const nodes = new Map<string, SVGGElement>();
-  for (const node of view.nodes) nodes.set(node.id, drawNode(nodeLayer, node, position(node.id), fitter, groupColour));
+  for (const node of view.nodes)
+    nodes.set(node.id, drawNode(nodeLayer, node, position(node.id), layout.nodeWidth, fitter, groupColour));
 
   const extra = 2 * BAND_MARGIN;
   const top = Math.min(BAND_TOP - 8, boxTops - 8);
@@ -195,10 +219,46 @@ export const TITLE_SIZE = 13;
 /** A Terragrunt unit's corner radius: round enough to tell it from a root module's box at a glance. */
 const UNIT_RADIUS = 14;
 
+/** The widest node a view gets: past it, a title is cut at its end. */
+export const MAX_NODE_WIDTH = 360;
+const TITLE_FONT = `600 ${TITLE_SIZE}px`;
+const DETAIL_FONT = '11px';
+/** Room a node keeps beside its text: the padding, and the marks drawn at the right end of a line. */
+const TEXT_PADDING = 24;
+const BADGE_ROOM = 18;
+const CYCLE_MARK_ROOM = 14;
+
+function titleRoom(node: ViewNode, width: number): number {
+  return width - TEXT_PADDING - (node.problems.length || node.kind === 'group' ? BADGE_ROOM : 0);
+}
+
+function detailRoom(node: ViewNode, width: number): number {
+  return width - TEXT_PADDING - (node.inCycle ? CYCLE_MARK_ROOM : 0);
+}
+
+/**
+ * The width every node of a view gets: its longest title and the longest part of a subtitle that tells
+ * a node from its namesakes fit whole (a wider node is better than a cut that hides what tells two nodes
+ * apart); `NODE_WIDTH` at least, `MAX_NODE_WIDTH` at most.
+ */
+export function nodeWidth(view: ViewGraph, fitter: TextFitter): number {
+  let width = NODE_WIDTH;
+  for (const node of view.nodes) {
+    const title = fitter.measure(node.label, TITLE_FONT) + NODE_WIDTH - titleRoom(node, NODE_WIDTH);
+    // The subtitle goes on after the distinct part: room for its ellipsis too.
+    const distinct = node.distinct
+      ? fitter.measure(`${node.distinct}…`, DETAIL_FONT) + NODE_WIDTH - detailRoom(node, NODE_WIDTH)
+      : 0;
+    width = Math.max(width, Math.ceil(title), Math.ceil(distinct));
+  }
+  return Math.min(width, MAX_NODE_WIDTH);
+}
+
 function drawNode(
   layer: SVGGElement,
   node: ViewNode,
   at: Point,
+  width: number,
   fitter: TextFitter,
   groupColour: (group: string) => number,
 ): SVGGElement {
@@ -229,7 +289,7 @@ function drawNode(
           class: 'node-box stack',
           x: 2 * offset,
           y: -offset,
-          width: NODE_WIDTH - 4 * offset,
+          width: width - 4 * offset,
           height: NODE_HEIGHT,
           rx: 4,
         },
@@ -237,7 +297,7 @@ function drawNode(
       );
     }
   }
-  svgElement('rect', { class: 'node-box', width: NODE_WIDTH, height: NODE_HEIGHT, rx: node.unit ? UNIT_RADIUS : 4 }, g);
+  svgElement('rect', { class: 'node-box', width, height: NODE_HEIGHT, rx: node.unit ? UNIT_RADIUS : 4 }, g);
   if (node.group !== null) {
     svgElement(
       'rect',
@@ -252,22 +312,21 @@ function drawNode(
       g,
     );
   }
-  const textWidth = NODE_WIDTH - 24 - (node.problems.length ? 18 : 0);
   const label = svgElement('text', { class: 'node-label', x: 12, y: 19 }, g);
-  label.textContent = fitter.fit(node.label, `600 ${TITLE_SIZE}px`, textWidth);
+  label.textContent = fitter.fit(node.label, TITLE_FONT, titleRoom(node, width));
   const detail = svgElement('text', { class: 'node-detail', x: 12, y: 35 }, g);
-  detail.textContent = fitter.fit(node.detail, '11px', NODE_WIDTH - 24);
+  detail.textContent = fitter.fit(node.detail, DETAIL_FONT, detailRoom(node, width));
   if (node.kind === 'group') {
-    const plus = svgElement('text', { class: 'node-expand', x: NODE_WIDTH - 10, y: 19, 'text-anchor': 'end' }, g);
+    const plus = svgElement('text', { class: 'node-expand', x: width - 10, y: 19, 'text-anchor': 'end' }, g);
     plus.textContent = '+';
   }
   if (node.inCycle) {
-    const mark = svgElement('text', { class: 'node-cycle-mark', x: NODE_WIDTH - 10, y: 35, 'text-anchor': 'end' }, g);
+    const mark = svgElement('text', { class: 'node-cycle-mark', x: width - 10, y: 35, 'text-anchor': 'end' }, g);
     mark.textContent = '↻';
   }
   if (node.problems.length) {
     // Unresolved or ambiguous references: a warning badge with their count on the reader.
-    const badge = svgElement('g', { class: 'badge problems', transform: `translate(${NODE_WIDTH - 4} 4)` }, g);
+    const badge = svgElement('g', { class: 'badge problems', transform: `translate(${width - 4} 4)` }, g);
     svgElement('circle', { r: 9 }, badge);
     const count = svgElement('text', { 'text-anchor': 'middle', y: 4 }, badge);
     count.textContent = node.problems.length > 9 ? '9+' : String(node.problems.length);

@@ -1,5 +1,5 @@
 import type { Drawn } from './graphCanvas';
-import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
+import { NODE_HEIGHT } from './layoutOptions';
 import type { PanelState } from './panelState';
 import type { ViewNode } from './viewModel';
 import type { Box, Viewport } from './viewport';
@@ -10,7 +10,10 @@ export interface SelectionHost {
   highlight(): void;
   /** Opens a module in the editor. */
   open(id: string): void;
+  /** Unfolds a folded node (its folder or group), or folds an unfolded group. */
   toggleGroup(name: string): void;
+  /** Folds the folder that holds a drawn node (Backspace). */
+  foldParent(node: ViewNode | undefined): void;
   /** Focuses on the selected module (F). */
   focusSelection(): void;
   /** Back to the whole graph (Escape); false when nothing was focused. */
@@ -128,7 +131,7 @@ export class Selection {
     if (!node) return;
     if (node.kind === 'group') {
       this.select([...node.members], node.members[0]);
-      this.host.toggleGroup(node.group!);
+      this.host.toggleGroup(node.fold!);
       return;
     }
     this.state.selected = [id];
@@ -151,6 +154,7 @@ export class Selection {
     if (id && (key === 'Enter' || key === ' ')) this.activate(id);
     else if (id && key.startsWith('Arrow')) this.move(id, key);
     else if (key === 'f' || key === 'F') this.host.focusSelection();
+    else if (id && key === 'Backspace') this.host.foldParent(this.canvas.shown?.view.nodes.find((n) => n.id === id));
     else if (key === 'Escape') {
       if (!this.host.clearFocus()) this.deselect();
     } else if (key === '+' || key === '=') this.viewport.zoomBy(1.25);
@@ -229,7 +233,7 @@ export class Selection {
     return {
       x,
       y,
-      width: Math.max(...points.map((p) => p.x)) + NODE_WIDTH - x,
+      width: Math.max(...points.map((p) => p.x)) + layout.nodeWidth - x,
       height: Math.max(...points.map((p) => p.y)) + NODE_HEIGHT - y,
     };
   }

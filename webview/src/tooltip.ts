@@ -1,4 +1,5 @@
 import { h } from './dom';
+import { columnTitle } from './viewColumns';
 import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewNode } from './viewModel';
 
 /** The hover card of a node: placed next to the pointer (or the focused node), kept inside the panel. */
@@ -94,11 +95,11 @@ function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
   return h(
     'div',
     {},
-    h('div', { class: 'tooltip-title' }, node.kind === 'group' ? `${node.label}: ${node.detail}` : node.id),
+    h('div', { class: 'tooltip-title' }, node.kind === 'group' ? `${node.fold}: ${node.detail}` : node.id),
     h(
       'div',
       { class: 'tooltip-meta' },
-      `Level ${node.level}${node.inCycle ? ' · in a dependency cycle' : ''}${node.kind === 'group' ? ' · click to expand' : ''}`,
+      `${columnTitle({ first: node.level, last: node.lastLevel })}${node.inCycle ? ' · in a dependency cycle' : ''}${node.kind === 'group' ? ' · click to unfold' : ''}`,
     ),
     module?.backend?.address ? h('div', { class: 'tooltip-address' }, module.backend.address) : null,
     node.runState

@@ -1,4 +1,8 @@
 import type { GraphEdge, GraphModel, GraphModule, RunStateView } from '../../server/src/protocol';
+import { FolderTree } from './folderTree';
+import { type PathLabel, pathLabels } from './nodeLabels';
+import { plural } from './plural';
+import { type ColumnSpan, viewColumns } from './viewColumns';
 
 /**
  * What the panel shows of a graph model: the visible nodes (modules, or one node per collapsed group
@@ -21,21 +25,29 @@ export interface ViewOptions {
 export const DEFAULT_VIEW: ViewOptions = { groupBy: null, collapsed: [], focus: null, search: '', filter: false };
 
 export interface ViewNode {
-  /** The module id, or `group:<name>:<level>` for a collapsed group. */
+  /** The module id, or `group:<folder or group>` for a folded folder or group. */
   id: string;
   kind: 'module' | 'group';
   /** A Terragrunt unit (run with terragrunt), drawn with round corners; never a group. */
   unit: boolean;
   /** A Terraform Stack's component or embedded stack (planned by HCP Terraform), drawn with a dashed outline; never a group. */
   component: boolean;
+  /** Its execution level; of a folded node, the lowest among its modules' (`lastLevel` the highest). */
   level: number;
-  /** The short name: the last folder of the module, or the group's name. */
+  lastLevel: number;
+  /** The column it is drawn in: its level's rank, or where folding puts it (`viewColumns.ts`). */
+  column: number;
+  /** The short name: the last folder of the module, or the folder's or group's name. */
   label: string;
-  /** The rest of the path (service · environment · region), or the group's size. */
+  /** Its kind, then what tells it apart from nodes of the same name (`sub-a/prod`) or the rest of its path; or the group's size. */
   detail: string;
-  /** The node's group when grouping is on. */
+  /** The start of `detail` that must be drawn whole: the kind, and what tells it apart from nodes of the same name. */
+  distinct: string;
+  /** The node's group when grouping is on: the box it is drawn in. */
   group: string | null;
-  /** The modules it stands for: itself, or the group's modules at this level. */
+  /** Of a folded node, the folder or group it stands for. */
+  fold: string | null;
+  /** The modules it stands for: itself, or the folded folder's or group's. */
   members: string[];
   inCycle: boolean;
   /** References of its modules that resolve to no module, or to more than one. */
@@ -87,8 +99,8 @@ export interface ViewEdge {
 export interface ViewGraph {
   nodes: ViewNode[];
   edges: ViewEdge[];
-  /** The execution levels that have a visible node, ascending: one column each. */
-  levels: number[];
+  /** The columns, left to right, each with the execution levels of what is drawn in it (`viewColumns.ts`). */
+  columns: ColumnSpan[];
   /** Group names (with their module counts) when grouping is on. */
   groups: { name: string; modules: number; collapsed: boolean }[];
 }
@@ -98,37 +110,35 @@ function kindWord(kind: GraphModule['kind']): string {
   return kind === 'unit' ? 'terragrunt' : kind === 'component' ? 'stack' : '';
 }
 
-/** The short name of a module and the rest of its path: `eks`, `platform · prod · eu-west-1`. */
-export function moduleLabel(id: string): { label: string; detail: string } {
-  if (id === '.') return { label: '(root)', detail: '' };
-  const parts = id.split('/');
-  return { label: parts.at(-1) ?? id, detail: parts.slice(0, -1).join(' · ') };
-}
-
 /** Grouping by Terraform Stack: each Stack's components and embedded stacks in one group, named by its folder. */
 export const STACK_GROUPING = 'Stack';
 /** The group of the root modules and units under Stack grouping: drawn without a box. */
 export const NOT_IN_A_STACK = '(not in a Stack)';
 
-/** The group of a module under `groupBy`. */
-export function groupOf(module: GraphModule, groupBy: string): string {
+/** Grouping by folder: a box for each first folder that tells modules apart, and any folder folds. */
+export const FOLDER_GROUPING = 'folder';
+
+/** The group of a module under `groupBy`: the box it is drawn in. */
+export function groupOf(index: GraphIndex, module: GraphModule, groupBy: string): string {
   if (groupBy === STACK_GROUPING) {
     if (module.kind !== 'component') return NOT_IN_A_STACK;
     // `platform/component.dns` is in the Stack of `platform`; `component.dns`, of the workspace's folder.
     return module.id.split('/').slice(0, -1).join('/') || '.';
   }
-  if (groupBy === 'folder') return module.id.split('/')[0] ?? module.id;
+  if (groupBy === FOLDER_GROUPING) return index.tree.folderAt(module.id, 1);
   return module.segments[groupBy] ?? '(none)';
 }
 
 /**
  * What one can group by: the Terraform Stacks when there are components; the named segments that take
- * more than one value (not the last one, which names the module itself), or the first folder when
- * modules have no named segments.
+ * more than one value (not the last one, which names the module itself); the folders, when a folder
+ * holds more than one module.
  */
-export function groupChoices(graph: GraphModel): string[] {
-  const bySegment = segmentChoices(graph);
-  return graph.modules.some((module) => module.kind === 'component') ? [STACK_GROUPING, ...bySegment] : bySegment;
+export function groupChoices(index: GraphIndex): string[] {
+  const { graph } = index;
+  const stacks = graph.modules.some((module) => module.kind === 'component') ? [STACK_GROUPING] : [];
+  const folders = index.tree.maxDepth > 0 ? [FOLDER_GROUPING] : [];
+  return [...stacks, ...segmentChoices(graph), ...folders];
 }
 
 function segmentChoices(graph: GraphModel): string[] {
@@ -141,10 +151,7 @@ function segmentChoices(graph: GraphModel): string[] {
       getOrCreate(values, key, () => new Set<string>()).add(module.segments[key]!);
     }
   }
-  const choices = [...values].filter(([key, set]) => set.size > 1 && !lastKeys.has(key)).map(([key]) => key);
-  if (choices.length) return choices;
-  const folders = new Set(graph.modules.map((module) => module.id.split('/')[0]));
-  return folders.size > 1 && graph.modules.some((module) => module.id.includes('/')) ? ['folder'] : [];
+  return [...values].filter(([key, set]) => set.size > 1 && !lastKeys.has(key)).map(([key]) => key);
 }
 
 /** Modules whose id contains every word of the search text (case-insensitive). */
@@ -164,6 +171,10 @@ export class GraphIndex {
   readonly dependencies = new Map<string, Set<string>>();
   /** Module → the modules that depend on it. */
   readonly dependents = new Map<string, Set<string>>();
+  /** Each module's name and what tells it apart from the others (`nodeLabels.ts`). */
+  readonly labels: Map<string, PathLabel>;
+  /** The modules' folders, for folding. */
+  readonly tree: FolderTree;
 
   constructor(readonly graph: GraphModel) {
     for (const module of graph.modules) {
@@ -175,6 +186,8 @@ export class GraphIndex {
       this.dependencies.get(edge.from)?.add(edge.to);
       this.dependents.get(edge.to)?.add(edge.from);
     }
+    this.labels = pathLabels(graph.modules.map((module) => module.id));
+    this.tree = new FolderTree(graph.modules.map((module) => module.id));
   }
 
   /** `id` and everything reachable from it along `next`. */
@@ -228,55 +241,45 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
   const groupBy = options.groupBy;
   const collapsed = new Set(options.collapsed);
   const groupSizes = new Map<string, number>();
-  if (groupBy) for (const module of graph.modules) increment(groupSizes, groupOf(module, groupBy));
+  if (groupBy) for (const module of graph.modules) increment(groupSizes, groupOf(index, module, groupBy));
+  // Under folder grouping any folder folds; otherwise a whole group does.
+  const foldOf = (module: GraphModule, group: string | null): string | null =>
+    groupBy === FOLDER_GROUPING
+      ? index.tree.foldOf(module.id, collapsed)
+      : group !== null && collapsed.has(group)
+        ? group
+        : null;
 
   const nodes: ViewNode[] = [];
   const nodeOf = new Map<string, string>();
-  const groupNodes = new Map<string, ViewNode>();
+  const foldNodes = new Map<string, ViewNode>();
   for (const module of visible) {
-    const group = groupBy ? groupOf(module, groupBy) : null;
-    if (group !== null && collapsed.has(group)) {
-      const id = `group:${group}:${module.level}`;
-      let node = groupNodes.get(id);
-      if (!node) {
-        node = {
-          id,
-          kind: 'group',
-          unit: false,
-          component: false,
-          level: module.level,
-          label: group,
-          detail: '',
-          group,
-          members: [],
-          inCycle: false,
-          problems: [],
-        };
-        groupNodes.set(id, node);
-        nodes.push(node);
-      }
-      node.members.push(module.id);
-      node.inCycle ||= module.inCycle;
-      const run = runDisplay(module.runState);
-      if (run && (!node.runState || RUN_DISPLAYS.indexOf(run) < RUN_DISPLAYS.indexOf(node.runState))) {
-        node.runState = run;
-        node.runReason = `${module.id}: ${module.runState!.reason}`;
-      }
-      node.problems.push(...(problems.get(module.id) ?? []));
-      nodeOf.set(module.id, id);
+    const group = groupBy ? groupOf(index, module, groupBy) : null;
+    const fold = foldOf(module, group);
+    if (fold !== null) {
+      const node = getOrCreate(foldNodes, fold, () => foldNode(fold, group, module.level));
+      if (node.members.length === 0) nodes.push(node);
+      addToFold(node, module, problems.get(module.id) ?? []);
+      nodeOf.set(module.id, node.id);
       continue;
     }
-    const { label, detail } = moduleLabel(module.id);
+    const { name, context, shared } = index.labels.get(module.id)!;
+    const kind = kindWord(module.kind);
     nodes.push({
       id: module.id,
       kind: 'module',
       unit: module.kind === 'unit',
       component: module.kind === 'component',
       level: module.level,
-      label,
-      // Said in words too: the corners or the outline alone would not tell it.
-      detail: [kindWord(module.kind), detail].filter((part) => part !== '').join(' · '),
+      lastLevel: module.level,
+      column: 0,
+      label: name,
+      // The kind said in words too: the corners or the outline alone would not tell it.
+      detail: [kind, context].filter((part) => part !== '').join(' · '),
+      // Drawn whole (the node widens for it): the kind, and what tells the node from its namesakes.
+      distinct: [kind, shared ? context : ''].filter((part) => part !== '').join(' · '),
       group,
+      fold: null,
       members: [module.id],
       inCycle: module.inCycle,
       problems: problems.get(module.id) ?? [],
@@ -285,16 +288,14 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     });
     nodeOf.set(module.id, module.id);
   }
-  for (const node of groupNodes.values()) {
-    node.detail = `${node.members.length} module${node.members.length === 1 ? '' : 's'}`;
-  }
+  labelFolds(index, [...foldNodes.values()], groupBy === FOLDER_GROUPING);
 
   const edges = new Map<string, ViewEdge>();
   for (const edge of graph.edges) {
     const from = nodeOf.get(edge.from);
     const to = nodeOf.get(edge.to);
     if (!from || !to) continue;
-    // Inside one collapsed group node: only a module reading its own state stays a (self) edge.
+    // Inside one folded node: only a module reading its own state stays a (self) edge.
     if (from === to && edge.from !== edge.to) continue;
     const id = `${from}\u2192${to}`;
     const existing = edges.get(id);
@@ -307,13 +308,75 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     }
   }
 
-  const levels = [...new Set(nodes.map((node) => node.level))].sort((a, b) => a - b);
+  const { column, spans } = viewColumns(nodes, [...edges.values()], foldNodes.size > 0);
+  for (const node of nodes) node.column = column.get(node.id)!;
   const groups = groupBy
     ? [...groupSizes]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, modules]) => ({ name, modules, collapsed: collapsed.has(name) }))
     : [];
-  return { nodes, edges: [...edges.values()], levels, groups };
+  return { nodes, edges: [...edges.values()], columns: spans, groups };
+}
+
+/** A folded folder or group, empty: its modules are added one by one. */
+function foldNode(fold: string, group: string | null, level: number): ViewNode {
+  return {
+    id: `group:${fold}`,
+    kind: 'group',
+    unit: false,
+    component: false,
+    level,
+    lastLevel: level,
+    column: 0,
+    label: fold,
+    detail: '',
+    distinct: '',
+    group,
+    fold,
+    members: [],
+    inCycle: false,
+    problems: [],
+  };
+}
+
+function addToFold(node: ViewNode, module: GraphModule, problems: ViewNode['problems']): void {
+  node.members.push(module.id);
+  node.level = Math.min(node.level, module.level);
+  node.lastLevel = Math.max(node.lastLevel, module.level);
+  node.inCycle ||= module.inCycle;
+  const run = runDisplay(module.runState);
+  if (run && (!node.runState || RUN_DISPLAYS.indexOf(run) < RUN_DISPLAYS.indexOf(node.runState))) {
+    node.runState = run;
+    node.runReason = `${module.id}: ${module.runState!.reason}`;
+  }
+  node.problems.push(...problems);
+}
+
+/**
+ * A folded node's title and subtitle: a folder's name, told apart from folded folders of the same name
+ * like modules are (`us-east-1` · `prod`), and how many modules it holds (`47 units`).
+ */
+function labelFolds(index: GraphIndex, folds: ViewNode[], folders: boolean): void {
+  const labels = folders
+    ? pathLabels(
+        folds.map((node) => node.label),
+        index.tree.sharedDepth,
+      )
+    : undefined;
+  for (const node of folds) {
+    const kinds = new Set(node.members.map((id) => index.byId.get(id)!.kind));
+    const noun =
+      kinds.size === 1 && kinds.has('unit')
+        ? 'unit'
+        : kinds.size === 1 && kinds.has('component')
+          ? 'component'
+          : 'module';
+    const count = plural(node.members.length, noun);
+    const label = labels?.get(node.label);
+    if (label) node.label = label.name;
+    node.detail = [count, label?.context ?? ''].filter((part) => part !== '').join(' · ');
+    node.distinct = label?.shared ? node.detail : count;
+  }
 }
 
 const MATCH_RANK: Record<GraphEdge['match'], number> = { exact: 0, inferred: 1, ambiguous: 2 };

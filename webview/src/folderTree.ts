@@ -1,0 +1,75 @@
+/**
+ * The folders of a graph's modules as a tree, for folding: any folder can be drawn as one node that
+ * stands for every module in it (a module whose id is the folder, and those below it). Depths count
+ * from below the folders every module shares: depth 1 is the first folder that tells modules apart.
+ */
+export class FolderTree {
+  /** How many leading folders every module id shares. */
+  readonly sharedDepth: number;
+  /** Folder path → how many modules it holds (itself included, when a module is the folder). */
+  private readonly counts = new Map<string, number>();
+  /** The deepest depth at which a folder holds more than one module. */
+  readonly maxDepth: number;
+
+  constructor(private readonly ids: readonly string[]) {
+    const split = ids.map((id) => (id === '.' ? [] : id.split('/')));
+    this.sharedDepth = sharedFolders(split);
+    let maxDepth = 0;
+    for (const parts of split) {
+      for (let length = this.sharedDepth + 1; length <= parts.length; length++) {
+        const path = parts.slice(0, length).join('/');
+        const count = (this.counts.get(path) ?? 0) + 1;
+        this.counts.set(path, count);
+        if (count > 1) maxDepth = Math.max(maxDepth, length - this.sharedDepth);
+      }
+    }
+    this.maxDepth = maxDepth;
+  }
+
+  /** How many modules `folder` holds. */
+  size(folder: string): number {
+    return this.counts.get(folder) ?? 0;
+  }
+
+  /** The outermost of `folded` that holds module `id`, if any. */
+  foldOf(id: string, folded: ReadonlySet<string>): string | null {
+    if (folded.size === 0) return null;
+    const parts = id.split('/');
+    for (let length = this.sharedDepth + 1; length <= parts.length; length++) {
+      const path = parts.slice(0, length).join('/');
+      if (folded.has(path)) return path;
+    }
+    return null;
+  }
+
+  /** The folder at `depth` that holds module `id` (the module itself when it is not that deep). */
+  folderAt(id: string, depth: number): string {
+    const parts = id.split('/');
+    return parts.slice(0, Math.min(parts.length, this.sharedDepth + depth)).join('/');
+  }
+
+  /** The folders one level below `folder` that hold more than one module: what unfolding it folds. */
+  childFolds(folder: string): string[] {
+    const depth = folder.split('/').length - this.sharedDepth + 1;
+    const inside = this.ids.filter((id) => id.startsWith(`${folder}/`));
+    return [...new Set(inside.map((id) => this.folderAt(id, depth)))].filter((path) => this.size(path) > 1).sort();
+  }
+
+  /** Every folder at `depth` that holds more than one module: the graph folded at that depth. */
+  foldsAt(depth: number): string[] {
+    return [...new Set(this.ids.map((id) => this.folderAt(id, depth)))].filter((path) => this.size(path) > 1).sort();
+  }
+}
+
+/** How many leading folders every path shares (a path's own last part is never one of them). */
+export function sharedFolders(paths: readonly string[][]): number {
+  if (paths.length < 2) return 0;
+  const first = paths[0]!;
+  let count = Math.min(...paths.map((parts) => parts.length - 1));
+  for (const parts of paths) {
+    let shared = 0;
+    while (shared < count && parts[shared] === first[shared]) shared++;
+    count = shared;
+  }
+  return Math.max(0, count);
+}

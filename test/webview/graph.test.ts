@@ -1,11 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { GraphModel } from '../../server/src/protocol';
 import type { Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
 import { TITLE_SIZE } from '../../webview/src/render';
+import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
+import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { edgeCrossings } from './edgeCrossings';
 import { API, cycle, DNS, dag, EKS, edge, module, RDS, realGraph, synthetic, VPC, WORKER } from './graphModels';
@@ -930,6 +933,121 @@ describe('graph webview (the built panel in headless chromium)', () => {
       await webview.page.mouse.move(5, 5);
       await webview.screenshot(`monorepo-${name}`);
       assert.deepEqual(webview.errors, []);
+    }
+  });
+
+  test('real shapes: every title whole, and namesakes told apart by a subtitle drawn whole (50 Azure roots, 300 Terragrunt units)', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-shapes-'));
+    try {
+      writePlainSubscriptions(path.join(root, 'plain'));
+      writeTerragruntLive(path.join(root, 'live'));
+      for (const shape of ['plain', 'live']) {
+        const graph = realGraph(path.join(root, shape), repoRoot);
+        const webview = await browser.open({ state: { view: { groupBy: null } } });
+        const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
+        assert.equal(rendered.nodes, graph.modules.length, `${shape}: every module drawn`);
+        const drawn = await webview.page.locator('svg.graph g.node').evaluateAll((nodes) =>
+          nodes.map((n) => {
+            const detail = n.querySelector<SVGTextElement>('.node-detail')!;
+            return {
+              id: n.getAttribute('data-id') ?? '',
+              title: n.querySelector('.node-label')?.textContent ?? '',
+              detail: detail.textContent ?? '',
+              detailWidth: detail.getComputedTextLength(),
+              width: Number(n.querySelector('rect.node-box')?.getAttribute('width')),
+            };
+          }),
+        );
+        const byTitle = new Map<string, typeof drawn>();
+        for (const node of drawn) {
+          assert.ok(!node.title.endsWith('…'), `${shape}: the title of ${node.id} is whole`);
+          assert.equal(node.title, node.id.split('/').at(-1));
+          assert.ok(node.detailWidth <= node.width - 24 + 0.5, `${shape}: the subtitle of ${node.id} fits its node`);
+          byTitle.set(node.title, [...(byTitle.get(node.title) ?? []), node]);
+        }
+        const shared = [...byTitle.values()].filter((nodes) => nodes.length > 1);
+        assert.ok(
+          shared.some((nodes) => nodes.length >= 6),
+          `${shape}: names shared by many nodes`,
+        );
+        for (const nodes of shared) {
+          // What is drawn of each namesake's subtitle, before any ellipsis, tells it from the others.
+          const shown = nodes.map((node) => node.detail.replace(/…$/, ''));
+          assert.equal(new Set(shown).size, nodes.length, `${shape}: ${nodes[0]!.title} × ${nodes.length}: ${shown}`);
+          for (const node of nodes) {
+            const folders = node.id.split('/').slice(0, -1);
+            const told = shown[nodes.indexOf(node)]!.split(' · ').at(-1)!;
+            assert.ok(folders.join('/').includes(told), `${shape}: "${told}" is a run of the folders of ${node.id}`);
+          }
+        }
+        assert.deepEqual(webview.errors, []);
+        await webview.page.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('300 Terragrunt units open folded, whole in the panel at readable titles, each folded edge counting its dependencies', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-live-'));
+    try {
+      writeTerragruntLive(root);
+      const graph = realGraph(root, repoRoot);
+      const webview = await browser.open({ viewport: { width: 800, height: 940 } });
+      const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
+      assert.ok(rendered.groups > 0, 'opens folded');
+      assert.ok(rendered.nodes + rendered.groups <= 60, `${rendered.nodes + rendered.groups} nodes drawn`);
+      assert.ok(rendered.titlePx >= 11, `titles of ${rendered.titlePx} px`);
+      await assertWithinPanel(webview);
+      const folded = await webview.page.locator('svg.graph g.node').evaluateAll((nodes) =>
+        nodes.map((n) => ({
+          id: n.getAttribute('data-id') ?? '',
+          detail: n.querySelector('.node-detail')?.textContent,
+        })),
+      );
+      // Each folded node stands for the units of its folder; together with the units drawn, all of them.
+      const members = new Map<string, string[]>();
+      for (const { id } of folded) {
+        const folder = id.startsWith('group:') ? id.slice('group:'.length) : id;
+        members.set(
+          id,
+          graph.modules
+            .filter((m) => m.id === folder || (id.startsWith('group:') && m.id.startsWith(`${folder}/`)))
+            .map((m) => m.id),
+        );
+      }
+      assert.equal(
+        [...members.values()].reduce((sum, ids) => sum + ids.length, 0),
+        graph.modules.length,
+      );
+      for (const { id, detail } of folded) {
+        if (id.startsWith('group:')) assert.match(detail ?? '', new RegExp(`^${members.get(id)!.length} units`));
+      }
+      const nodeOf = new Map([...members].flatMap(([id, ids]) => ids.map((unit) => [unit, id] as const)));
+      const drawnEdges = await webview.page.locator('svg.graph path.edge').evaluateAll((paths) =>
+        paths.map((p) => ({
+          from: p.getAttribute('data-from') ?? '',
+          to: p.getAttribute('data-to') ?? '',
+          count: Number(p.getAttribute('data-count')),
+        })),
+      );
+      for (const edge of drawnEdges) {
+        const stands = graph.edges.filter((e) => nodeOf.get(e.from) === edge.from && nodeOf.get(e.to) === edge.to);
+        assert.equal(edge.count, stands.length, `${edge.from} → ${edge.to} counts the dependencies it stands for`);
+      }
+      // An edge that stands for several says how many at its reader's end.
+      const labels = await webview.page.locator('svg.graph .edge-count').allTextContents();
+      assert.deepEqual(
+        labels.map(Number).sort((a, b) => a - b),
+        drawnEdges
+          .map((e) => e.count)
+          .filter((count) => count > 1)
+          .sort((a, b) => a - b),
+      );
+      await webview.screenshot('terragrunt-live-300-first-view');
+      assert.deepEqual(webview.errors, []);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

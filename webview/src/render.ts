@@ -128,6 +128,7 @@ export function draw(
   root.replaceChildren();
   const bands = svgElement('g', { class: 'bands' }, root);
   const edgeLayer = svgElement('g', { class: 'edges' }, root);
+  const countLayer = svgElement('g', { class: 'edge-counts' }, root);
   const nodeLayer = svgElement('g', { class: 'nodes' }, root);
 
   const height = Math.max(layout.height, NODE_HEIGHT);
@@ -169,9 +170,16 @@ export function draw(
       edgeLayer,
     );
     if (edge.count > 1) {
-      // Between folded nodes: thicker with the number of reads it stands for, which its tooltip says.
+      // Between folded nodes: thicker with the number of reads it stands for, which it says at its reader's end.
       path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
       svgElement('title', {}, path).textContent = `${edge.count} reads`;
+      const start = points?.[0] ?? position(edge.from);
+      const count = svgElement(
+        'text',
+        { class: 'edge-count', x: start.x - 6, y: start.y - 4, 'text-anchor': 'end', 'data-from': edge.from },
+        countLayer,
+      );
+      count.textContent = String(edge.count);
     }
     edges.push({ element: path, from: edge.from, to: edge.to });
   }

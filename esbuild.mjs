@@ -69,6 +69,15 @@ const bundles = [
     external: ['web-worker'],
     outdir: 'dist',
   },
+  // The same layouts in the extension host, in a worker thread of its own (client/src/layoutService.ts).
+  {
+    ...common,
+    entryPoints: { layoutThread: 'client/src/layoutThread.ts' },
+    platform: 'node',
+    format: 'cjs',
+    external: ['web-worker'],
+    outdir: 'dist',
+  },
   {
     ...common,
     entryPoints: { webview: 'webview/src/graph.css' },
@@ -82,6 +91,7 @@ const bundles = [
       'test/vscode/index': 'test/vscode/suite/index.ts',
       'test/vscode/vsix': 'test/vscode/vsix/index.ts',
       'test/vscode/example': 'test/vscode/example/index.ts',
+      'test/vscode/realShape': 'test/vscode/realShape/index.ts',
     },
     platform: 'node',
     format: 'cjs',

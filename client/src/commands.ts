@@ -4,6 +4,7 @@ import type { EnvironmentPicker } from './environmentPicker';
 import { generatePipeline, type PipelineChoices } from './generatePipeline';
 import { GraphPanel } from './graphPanel';
 import { currentGraph } from './graphSource';
+import type { LayoutService } from './layoutService';
 import { pickFromLevels } from './modulePicks';
 import type { RunChoices, RunPlans } from './runPlans';
 import type { ServerReadiness, ServerUnavailable } from './serverReadiness';
@@ -16,6 +17,8 @@ export interface CommandContext {
   readonly extensionUri: vscode.Uri;
   /** Run Plans, Apply Saved Plans, Check Drift, Stop Run. */
   readonly runs: RunPlans;
+  /** The graph panel's layouts, in the extension host. */
+  readonly layouts: LayoutService;
   /** The environment each folder is analysed in. */
   readonly environments: EnvironmentPicker;
 }

@@ -7,6 +7,7 @@ import { DriftSchedule } from './driftSchedule';
 import { EnvironmentPicker } from './environmentPicker';
 import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
+import { LayoutService } from './layoutService';
 import { PlanTerminalLinks } from './planTerminal';
 import { RunPlans } from './runPlans';
 import { ServerReadiness } from './serverReadiness';
@@ -31,7 +32,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const runs = new RunPlans(running, output);
   const server = new ServerReadiness(running);
   const environments = new EnvironmentPicker(running, context.workspaceState);
+  // The graph panel's layouts, made in a thread of the extension host once a panel opens.
+  const layouts = LayoutService.forExtension(context.extensionPath);
   context.subscriptions.push(
+    { dispose: () => layouts.dispose() },
     environments,
     output,
     status,
@@ -40,8 +44,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     new DriftSchedule(runs, server),
     offerRestartOnChange(),
     vscode.window.registerTerminalLinkProvider(new PlanTerminalLinks()),
-    ...registerCommands({ client: running, server, output, extensionUri: context.extensionUri, runs, environments }),
-    GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri }),
+    ...registerCommands({
+      client: running,
+      server,
+      output,
+      extensionUri: context.extensionUri,
+      runs,
+      environments,
+      layouts,
+    }),
+    GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri, layouts }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onDidChangeState((event) => {
       if (event.newState === State.Stopped) {

@@ -1,21 +1,27 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
+  AffectedRequest,
+  type AffectedResult,
   type GraphModel,
   GraphRequest,
   type PanelCommand,
   type PanelToWebview,
   type WebviewToPanel,
+  type WireLocation,
 } from '../../server/src/protocol';
+import type { LayoutInput } from '../../webview/src/layoutGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { graphPanelHtml, makeNonce } from './graphPanelHtml';
+import type { LayoutService } from './layoutService';
 
 /** What the panel needs from the running extension. */
 export interface GraphPanelContext {
   readonly client: LanguageClient;
   readonly output: vscode.LogOutputChannel;
   readonly extensionUri: vscode.Uri;
+  readonly layouts: LayoutService;
 }
 
 export type RenderedReport = Extract<WebviewToPanel, { type: 'rendered' }>;
@@ -35,7 +41,12 @@ export class GraphPanel {
   readonly onDidRender = this.renderedEmitter.event;
   private readonly disposables: vscode.Disposable[] = [];
   private graph: GraphModel | undefined;
+  /** When the panel was made, its webview last said it was ready, and the graph was last sent: where its time goes. */
+  readonly times: { created: number; ready?: number; pageMs?: number; graphSent?: number } = { created: Date.now() };
   private pendingFocus: string | undefined;
+  /** The base ref whose changes the panel shows the effect of, while it does. */
+  private affectedBase: string | undefined;
+  private lastBaseRef = 'origin/main';
   private ready = false;
 
   /** Shows the panel (creating it beside the editor), on `folderUri` or the folder the user works in. */
@@ -44,6 +55,8 @@ export class GraphPanel {
     folderUri?: string,
     focus?: string,
   ): Promise<GraphPanel | undefined> {
+    // elkjs warms up in its thread while the webview loads.
+    warmLayouts(ctx);
     const folder = folderUri ?? (await chooseFolder('Show the graph of which folder?'));
     if (!folder) {
       void vscode.window.showInformationMessage('Terrace: open a folder with Terraform modules to see its graph.');
@@ -78,6 +91,7 @@ export class GraphPanel {
   static registerSerializer(ctx: GraphPanelContext): vscode.Disposable {
     return vscode.window.registerWebviewPanelSerializer(GraphPanel.viewType, {
       async deserializeWebviewPanel(panel, state) {
+        warmLayouts(ctx);
         panel.webview.options = getWebviewOptions(ctx.extensionUri);
         GraphPanel.revive(panel, ctx, state);
       },
@@ -108,10 +122,21 @@ export class GraphPanel {
       case 'ready':
         // The webview (re)loaded: when created, revealed again after being hidden, or restored.
         this.ready = true;
+        this.times.ready = Date.now();
+        this.times.pageMs = message.pageMs;
         await this.sendGraph();
         break;
       case 'openModule':
         await this.openModule(message.id);
+        break;
+      case 'openLocation':
+        await this.openLocation(message.location);
+        break;
+      case 'affected':
+        await this.toggleAffected(message.on);
+        break;
+      case 'layout':
+        await this.layout(message.id, message.input);
         break;
       case 'rendered':
         this.renders.push(message);
@@ -165,6 +190,11 @@ export class GraphPanel {
   private show(folderUri: string, focus: string | undefined): void {
     if (!sameFolder(folderUri, this.folderUri)) {
       this.folderUri = folderUri;
+      // Another folder, another repository: its changes are not asked for unasked.
+      if (this.affectedBase) {
+        this.affectedBase = undefined;
+        void this.post({ type: 'affected', affected: null });
+      }
       this.updateTitle();
       if (this.ready) void this.sendGraph();
     }
@@ -186,7 +216,10 @@ export class GraphPanel {
     }
     if (!graph || folderUri !== this.folderUri) return;
     this.graph = graph;
+    this.times.graphSent = Date.now();
     await this.post({ type: 'graph', graph, folderUri });
+    // An edit changes what is uncommitted: what it affects is asked again.
+    if (this.affectedBase) await this.sendAffected(this.affectedBase);
     if (this.pendingFocus) {
       const id = this.pendingFocus;
       this.pendingFocus = undefined;
@@ -198,11 +231,68 @@ export class GraphPanel {
     return this.panel.webview.postMessage(message);
   }
 
+  /**
+   * Shows what the changes since a base ref affect (asked for, the last one offered again), or stops:
+   * the server answers with the engine's changed-only modules and their dependents.
+   */
+  async toggleAffected(on: boolean, baseRef?: string): Promise<void> {
+    if (!on) {
+      this.affectedBase = undefined;
+      await this.post({ type: 'affected', affected: null });
+      return;
+    }
+    const base =
+      baseRef ??
+      (await vscode.window.showInputBox({
+        title: 'Terrace: what do the changes since which ref affect?',
+        prompt: 'Modules changed since the merge base with this ref (and uncommitted changes), and their dependents',
+        value: this.lastBaseRef,
+        validateInput: (value) => (value.trim() ? undefined : 'a branch, tag or commit, e.g. origin/main'),
+      }));
+    if (!base) {
+      await this.post({ type: 'affected', affected: null });
+      return;
+    }
+    this.lastBaseRef = base.trim();
+    this.affectedBase = this.lastBaseRef;
+    await this.sendAffected(this.lastBaseRef);
+  }
+
+  private async sendAffected(baseRef: string): Promise<void> {
+    let result: AffectedResult;
+    try {
+      result = await this.ctx.client.sendRequest(AffectedRequest.type, { folderUri: this.folderUri, baseRef });
+    } catch (error) {
+      result = { kind: 'error', message: String(error) };
+    }
+    if (result.kind === 'error') {
+      this.affectedBase = undefined;
+      this.ctx.output.warn(`graph panel: affected modules: ${result.message}`);
+      await this.post({ type: 'affected', affected: null, error: result.message });
+      void vscode.window.showWarningMessage(`Terrace: cannot show what the changes affect: ${result.message}`);
+      return;
+    }
+    await this.post({ type: 'affected', affected: result });
+  }
+
+  /** Lays a view out for the webview, in the extension host's layout thread. */
+  private async layout(id: number, input: LayoutInput): Promise<void> {
+    try {
+      await this.post({ type: 'layout', id, layout: await this.ctx.layouts.layout(input) });
+    } catch (error) {
+      this.ctx.output.warn(`graph panel: layout in the extension host failed: ${String(error)}`);
+      await this.post({ type: 'layout', id, error: String(error) });
+    }
+  }
+
   /** Opens a module where it declares its backend, in an editor group other than the panel's. */
   private async openModule(id: string): Promise<void> {
     const module = this.graph?.modules.find((candidate) => candidate.id === id);
-    if (!module) return;
-    const { uri, range } = module.location;
+    if (module) await this.openLocation(module.location);
+  }
+
+  /** Opens a file at a place, in an editor group other than the panel's. */
+  private async openLocation({ uri, range }: WireLocation): Promise<void> {
     const position = new vscode.Position(range.start.line, range.start.character);
     const viewColumn = this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
     await vscode.window.showTextDocument(vscode.Uri.parse(uri), {
@@ -244,6 +334,7 @@ export class GraphPanel {
       worker: resource('layoutWorker.js'),
       style: resource('webview.css'),
       codicons: resource('codicon.css'),
+      hostLayouts: true,
     });
   }
 }
@@ -251,6 +342,12 @@ export class GraphPanel {
 /** Scripts on; resources only from the extension's `dist/`. */
 function getWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
+}
+
+function warmLayouts(ctx: GraphPanelContext): void {
+  ctx.layouts
+    .warmUp()
+    .catch((error: unknown) => ctx.output.warn(`graph panel: the layout thread did not start: ${String(error)}`));
 }
 
 function sameFolder(a: string, b: string): boolean {

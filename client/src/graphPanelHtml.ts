@@ -13,6 +13,8 @@ export interface GraphPanelResources {
   worker: string;
   style: string;
   codicons: string;
+  /** The extension host lays the graph out on request (`layout` messages); else the webview's worker does. */
+  hostLayouts?: boolean;
 }
 
 export function graphPanelHtml(resources: GraphPanelResources): string {
@@ -38,7 +40,7 @@ export function graphPanelHtml(resources: GraphPanelResources): string {
 </head>
 <body>
 <div id="app" role="application" aria-label="Terraform module dependency graph"></div>
-<script nonce="${nonce}" src="${attribute(resources.script)}" data-worker="${attribute(resources.worker)}"></script>
+<script nonce="${nonce}" src="${attribute(resources.script)}" data-worker="${attribute(resources.worker)}"${resources.hostLayouts ? ' data-layout="host"' : ''}></script>
 </body>
 </html>`;
 }

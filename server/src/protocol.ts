@@ -4,6 +4,8 @@
  * import it (the webview for its types only).
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+// The panel's layouts, which the extension host makes for the webview, are the webview's own shapes.
+import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
 // A type from its own file, not the folder's index.ts: the webview type-checks this file for the browser,
 // and the index would bring in the config folder's Node file readers.
 import type { ExecutionOptions } from './engine/config/pipelineConfig';
@@ -270,6 +272,29 @@ export namespace RunTargetsRequest {
   export const type = new RequestType<RunTargetsParams, RunTargetsResult, void>(method);
 }
 
+/**
+ * The modules affected by the changes since a base ref (committed since the merge base, uncommitted and
+ * untracked), as a changed-only pipeline counts them: for the graph panel's "affected" view. Client → server.
+ */
+export interface AffectedParams {
+  folderUri: string;
+  baseRef: string;
+}
+export type AffectedResult =
+  | {
+      kind: 'affected';
+      baseRef: string;
+      /** Modules with a changed file, or calling a changed library module. */
+      changed: string[];
+      /** Those and everything that depends on them. */
+      affected: string[];
+    }
+  | { kind: 'error'; message: string };
+export namespace AffectedRequest {
+  export const method = 'terrace/affected';
+  export const type = new RequestType<AffectedParams, AffectedResult, void>(method);
+}
+
 /** A run started or finished a module of a folder: the server reads the run states again. Client → server. */
 export interface RunStateChangedParams {
   folderUri: string;
@@ -292,30 +317,45 @@ export type PanelToWebview =
   /** Select a module and show only its neighbourhood (the code lens's "show module"). */
   | { type: 'focus'; id: string }
   /** A panel command from the editor title bar. */
-  | { type: 'command'; command: PanelCommand };
+  | { type: 'command'; command: PanelCommand }
+  /** What the changes since a base ref affect (after the webview asked, and again after each change of the graph); null: off. */
+  | { type: 'affected'; affected: Extract<AffectedResult, { kind: 'affected' }> | null; error?: string }
+  /** The answer to a `layout` request: the layout, or why there is none. */
+  | { type: 'layout'; id: number; layout: Layout }
+  | { type: 'layout'; id: number; error: string };
 export type PanelCommand = 'fit' | 'exportSvg' | 'exportPng';
 
 export type WebviewToPanel =
-  | { type: 'ready' }
+  /** The webview's script runs; `pageMs`: how long after its page started loading (where its load time goes). */
+  | { type: 'ready'; pageMs?: number }
   | { type: 'openModule'; id: string }
+  /** Open a file at a place: a read that makes an edge, clicked in the list of an edge's reads. */
+  | { type: 'openLocation'; location: WireLocation }
+  /** Show what the changes affect (the host asks for the base ref), or stop showing it. */
+  | { type: 'affected'; on: boolean }
+  /** Lay this view out (in the extension host, where elkjs is warm and recent layouts are kept). */
+  | { type: 'layout'; id: number; input: LayoutInput }
   /** The drawing is done (also a test hook): what is on screen and how long the layout took. */
   | {
       type: 'rendered';
       /** Graph version drawn. */
       version: number;
-      /** Module nodes drawn, not counting collapsed groups. */
+      /** Module nodes drawn, not counting folded ones. */
       nodes: number;
-      /** Collapsed group nodes drawn. */
+      /** Folded nodes drawn (a folder or group each). */
       groups: number;
       edges: number;
-      /** Columns (execution levels) drawn. */
+      /** Columns (execution levels, or spans of them where folds are) drawn. */
       levels: number;
+      /** The drawing's size and the panel's drawing area's, in CSS pixels: their shapes compared. */
+      drawing: { width: number; height: number };
+      panel: { width: number; height: number };
       /** Milliseconds from receiving the graph (or the view change) to the drawing. */
       ms: number;
       /** Of which the layout (in the worker) took. */
       layoutMs: number;
-      /** Whether the layout ran in a Web Worker (false: in the page, when no worker could start). */
-      worker: boolean;
+      /** Where the layout ran: in the extension host, in the webview's Web Worker, or in the page when no worker could start. */
+      layoutIn: 'host' | 'worker' | 'page';
       /** A node title's height on screen, in CSS pixels: its size in the drawing times the drawing's zoom. */
       titlePx: number;
       /** The module the view is focused on, if any. */

@@ -20,6 +20,7 @@ import {
   type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { affectedFor } from './affectedRequest';
 import { type ReceivedSettings, receivedSettings } from './editorSettings';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from './engine/config';
 import {
@@ -40,6 +41,7 @@ import { toGraphModel, toGraphModule } from './graphModel';
 import { toDiagnostic, toLocation } from './lspShapes';
 import { pipelineFor } from './pipelineRequest';
 import {
+  AffectedRequest,
   EnvironmentsRequest,
   type EnvironmentsResult,
   GraphChangedNotification,
@@ -279,6 +281,13 @@ connection.onRequest(PipelineRequest.type, async (params) => {
   if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
   await folder.ready;
   return pipelineFor(folder, params);
+});
+
+connection.onRequest(AffectedRequest.type, async (params) => {
+  const folder = folders.get(uriToPath(params.folderUri));
+  if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
+  await folder.ready;
+  return affectedFor(folder, params);
 });
 
 connection.onRequest(RunTargetsRequest.type, async (params) => {

@@ -5,7 +5,10 @@
 //      the panel as a user first sees it, and the README's pictures (the code-server runner takes them);
 //   3. the VSIX suite of test/vscode/vsix (dist/test/vscode/vsix.js): `npm run package` makes the VSIX, which
 //      is installed into a fresh VS Code the way `code --install-extension` does; the extension under
-//      development is an empty one, so what runs is the packaged bundle, not the source tree.
+//      development is an empty one, so what runs is the packaged bundle, not the source tree;
+//   4. the real-shape suite of test/vscode/realShape (dist/test/vscode/realShape.js): the same VSIX on a
+//      generated Terragrunt live repository of 300 units (test/realShapes): the graph panel's timings
+//      (test-results/vscode/panel-times.json) and the README's pictures of it.
 //
 // Runners (TERRACE_VSCODE_RUNNER):
 //   electron     desktop VS Code through @vscode/test-electron (needs a download or a cached build)
@@ -66,9 +69,12 @@ async function runSuite(
 ) {
   const dir = path.join(tmp, name);
   const workspace = path.join(dir, 'workspace');
-  cpSync(path.join(repoRoot, folder), workspace, { recursive: true });
+  cpSync(path.resolve(repoRoot, folder), workspace, { recursive: true });
   const resultsFile = path.join(dir, 'results.json');
-  const env = { TERRACE_VSCODE_RESULTS: resultsFile };
+  const env = {
+    TERRACE_VSCODE_RESULTS: resultsFile,
+    TERRACE_VSCODE_RESULTS_DIR: path.join(repoRoot, 'test-results', 'vscode'),
+  };
   // Only the code-server runner can take the workbench's picture (`terrace-screenshot <file>` on the console).
   if (runner === 'code-server') env.TERRACE_VSCODE_SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'vscode');
   if (grep) env.TERRACE_VSCODE_GREP = grep;
@@ -157,6 +163,29 @@ if (grep) {
           extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
           extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'vsix.js'),
           installExtensions: [vsix],
+        })
+      : undefined,
+  );
+}
+
+// The panel on a repository of real size: a generated Terragrunt live repository of 300 units, the VSIX installed.
+if (!grep && suites.at(-1) !== undefined) {
+  const live = path.join(tmp, 'live-repository');
+  const written = await new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/realShapes/write.ts', 'terragrunt-live', live], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
+    child.on('close', (code) => resolve(code === 0));
+  });
+  const vsix = path.join(tmp, 'vsix', 'terrace.vsix');
+  suites.push(
+    written && existsSync(vsix)
+      ? await runSuite('real-shape', {
+          extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
+          extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'realShape.js'),
+          installExtensions: [vsix],
+          folder: live,
         })
       : undefined,
   );

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { LayoutService } from '../../client/src/layoutService';
 import type { GraphModel } from '../../server/src/protocol';
 import type { Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
@@ -157,10 +158,16 @@ async function drawnRoutes(webview: WebviewPage): Promise<Point[][]> {
  * Text fitted into a node: whole, or cut at a character and ended with an ellipsis. Where it is cut
  * depends on the fonts the machine has, so a test says what it must start with, not where it ends.
  */
+/** A subtitle drawn whole, or cut: at its end, or (a path after what must show) at the path's start. */
 function assertFitted(drawn: string | null | undefined, whole: string, mustShow: string): void {
   const text = drawn ?? '';
   assert.ok(text.startsWith(mustShow), `"${text}" starts with "${mustShow}"`);
-  if (text !== whole) assert.ok(text.endsWith('…') && whole.startsWith(text.slice(0, -1)), `"${text}" cuts "${whole}"`);
+  if (text === whole) return;
+  const [head, tail] = text.split('…') as [string, string];
+  assert.ok(
+    whole.startsWith(head) && whole.endsWith(tail) && head.length + tail.length < whole.length,
+    `"${text}" cuts "${whole}"`,
+  );
 }
 
 async function unfoldLegend(webview: WebviewPage): Promise<void> {
@@ -205,7 +212,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.equal(rendered.edges, 7);
     assert.equal(rendered.groups, 0);
     assert.equal(rendered.version, 1);
-    assert.equal(rendered.worker, true, 'the layout ran in a Web Worker');
+    assert.equal(rendered.layoutIn, 'worker', 'the layout ran in a Web Worker');
 
     const nodes = await drawnNodes(webview);
     assert.deepEqual(nodes.map((n) => n.id).sort(), [API, DNS, EKS, RDS, VPC, WORKER].sort());
@@ -563,10 +570,145 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(await ids(), [EKS, VPC].sort(), 'upstream only');
 
     const state = await webview.state<{ view: { focus: unknown } }>();
-    assert.deepEqual(state.view.focus, { id: EKS, upstream: true, downstream: false });
+    assert.deepEqual(state.view.focus, { id: EKS, upstream: true, downstream: false, hops: null });
 
     await webview.after(() => webview.page.getByRole('button', { name: 'Show the whole graph (Escape)' }).click());
     assert.equal((await drawnNodes(webview)).length, 6);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('exploring: a focus one step away, the paths between two modules, hidden modules', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const ids = async () => (await drawnNodes(webview)).map((n) => n.id).sort();
+    await webview.render({ type: 'focus', id: EKS });
+    assert.equal(await webview.page.locator('button.hops[aria-pressed="true"]').textContent(), 'All');
+    // One step: the worker reads eks only through the api.
+    await webview.after(() => webview.page.locator('button.hops', { hasText: '1' }).click());
+    assert.deepEqual(await ids(), [API, EKS, VPC].sort());
+    await webview.after(() => webview.page.locator('button.hops', { hasText: '2' }).click());
+    assert.deepEqual(await ids(), [API, EKS, VPC, WORKER].sort());
+    await webview.after(() => webview.page.getByRole('button', { name: 'Show the whole graph (Escape)' }).click());
+    assert.equal((await drawnNodes(webview)).length, 6);
+
+    // The paths between the worker and the vpc: through the api and eks, through rds; dns is on none.
+    await node(webview, WORKER).click();
+    await node(webview, VPC).click({ modifiers: ['Control'] });
+    assert.equal(await webview.page.getByRole('button', { name: /paths between the two selected/ }).isEnabled(), true);
+    const paths = await webview.after(() =>
+      webview.page.getByRole('button', { name: /paths between the two selected/ }).click(),
+    );
+    assert.equal(paths.nodes, 5);
+    assert.deepEqual(await ids(), [API, EKS, RDS, VPC, WORKER].sort());
+    assert.deepEqual(await webview.page.locator('.focus-bar .focus-name').allTextContents(), ['worker', 'vpc']);
+    await webview.after(() => webview.page.getByRole('button', { name: 'Show the whole graph (Escape)' }).click());
+    assert.equal((await drawnNodes(webview)).length, 6);
+
+    // H hides the selected module; the chip shows it again.
+    await node(webview, DNS).click();
+    await node(webview, DNS).focus();
+    const hidden = await webview.after(() => webview.page.keyboard.press('h'));
+    assert.equal(hidden.nodes, 5);
+    assert.ok(!(await ids()).includes(DNS));
+    assert.equal(await webview.page.locator('.hidden-chip .focus-name').textContent(), '1 module hidden');
+    const shown = await webview.after(() =>
+      webview.page.getByRole('button', { name: 'Show the hidden modules' }).click(),
+    );
+    assert.equal(shown.nodes, 6);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('affected by the changes: changed modules outlined, what they affect marked, the rest dimmed, folded nodes too', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    // The toolbar's toggle asks the host, which asks for the base ref and the server for the modules.
+    let since = webview.messages.length;
+    await webview.page.getByRole('button', { name: 'Show what the changes since a base ref affect' }).click();
+    assert.deepEqual(await webview.waitForMessage('affected', since), { type: 'affected', on: true });
+    await webview.post({
+      type: 'affected',
+      affected: { kind: 'affected', baseRef: 'origin/main', changed: [RDS], affected: [API, RDS, WORKER] },
+    });
+    await webview.page.locator('g.node.changed').waitFor();
+    const marks = async () =>
+      Object.fromEntries(
+        (await drawnNodes(webview)).map((n) => [
+          n.id,
+          ['changed', 'affected', 'unaffected'].filter((mark) => n.classes.includes(mark)).join(''),
+        ]),
+      );
+    assert.deepEqual(await marks(), {
+      [VPC]: 'unaffected',
+      [DNS]: 'unaffected',
+      [EKS]: 'unaffected',
+      [RDS]: 'changed',
+      [API]: 'affected',
+      [WORKER]: 'affected',
+    });
+    assert.equal(
+      await webview.page.locator('.affected-chip .focus-name').textContent(),
+      'Since origin/main: 1 changed module, 2 downstream',
+    );
+    assert.equal(
+      await webview.page
+        .getByRole('button', { name: 'Show what the changes since a base ref affect' })
+        .getAttribute('aria-pressed'),
+      'true',
+    );
+    // Edges between affected modules stay; the others fade.
+    const faded = await webview.page
+      .locator('svg.graph path.edge.unaffected')
+      .evaluateAll((paths) => paths.map((p) => `${p.getAttribute('data-from')}>${p.getAttribute('data-to')}`).sort());
+    assert.deepEqual(faded, [`${API}>${DNS}`, `${API}>${EKS}`, `${EKS}>${VPC}`, `${RDS}>${VPC}`].sort());
+    // Folded, platform holds the changed rds: the folded node is changed.
+    await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
+    await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
+    assert.deepEqual((await marks())['group:platform'], 'changed');
+    since = webview.messages.length;
+    await webview.page.getByRole('button', { name: 'Stop showing what the changes affect' }).click();
+    assert.deepEqual(await webview.waitForMessage('affected', since), { type: 'affected', on: false });
+    await webview.post({ type: 'affected', affected: null });
+    await webview.page.locator('.affected-chip').waitFor({ state: 'hidden' });
+    assert.equal(await webview.page.locator('g.node.unaffected, g.node.changed').count(), 0);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('a click on an edge lists the reads that make it, each opening its file at its line', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const clickEdge = async (from: string, to: string) => {
+      const point = await webview.page
+        .locator(`path.edge[data-from="${from}"][data-to="${to}"]`)
+        .evaluate((path: SVGPathElement) => {
+          const at = path.getPointAtLength(path.getTotalLength() / 2);
+          const matrix = path.getScreenCTM()!;
+          return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
+        });
+      await webview.page.mouse.click(point.x, point.y);
+      await webview.page.locator('.edge-reads').waitFor({ state: 'visible' });
+    };
+    await clickEdge(API, EKS);
+    assert.equal(await webview.page.locator('.edge-reads-title').textContent(), `1 read of ${EKS}`);
+    assert.deepEqual(await webview.page.locator('.edge-read').allTextContents(), [
+      `${API}: data.terraform_remote_state.eksapi/main.tf:1`,
+    ]);
+    const since = webview.messages.length;
+    await webview.page.locator('.edge-read').click();
+    const opened = await webview.waitForMessage('openLocation', since);
+    assert.equal(opened.location.uri, `file:///repo/${API}/main.tf`);
+    assert.equal(await webview.page.locator('.edge-reads').isHidden(), true);
+
+    // Between folded nodes, an edge lists every read it stands for.
+    await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
+    await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
+    await clickEdge(API, 'group:platform');
+    assert.equal(await webview.page.locator('.edge-reads-title').textContent(), '2 reads of platform');
+    assert.deepEqual((await webview.page.locator('.edge-read-block').allTextContents()).sort(), [
+      `${API}: data.terraform_remote_state.eks`,
+      `${API}: data.terraform_remote_state.rds`,
+    ]);
+    await webview.page.keyboard.press('Escape');
+    assert.equal(await webview.page.locator('.edge-reads').isHidden(), true);
     assert.deepEqual(webview.errors, []);
   });
 
@@ -758,11 +900,51 @@ describe('graph webview (the built panel in headless chromium)', () => {
   test('where no worker may start, the layout runs in the page', async () => {
     const webview = await browser.open({ html: (page) => page.replace('worker-src blob:', "worker-src 'none'") });
     const rendered = await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
-    assert.equal(rendered.worker, false);
+    assert.equal(rendered.layoutIn, 'page');
     assert.equal(rendered.nodes, 6);
     assertColumns(await drawnNodes(webview));
     const problem = webview.messages.find((message) => message.type === 'problem');
     assert.match(problem?.type === 'problem' ? problem.message : '', /the layout worker could not start/);
+  });
+
+  test('offered by the host, layouts come from the extension host’s layout thread; a view laid out before comes back at once', async () => {
+    const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
+    try {
+      const html = (page: string) => page.replace('data-worker=', 'data-layout="host" data-worker=');
+      const answer = (webview: WebviewPage) => {
+        let answered = 0;
+        const timer = setInterval(() => {
+          for (const message of webview.messages.slice(answered)) {
+            answered++;
+            if (message.type !== 'layout') continue;
+            void service.layout(message.input).then(
+              (layout) => webview.post({ type: 'layout', id: message.id, layout }),
+              (error: unknown) => webview.post({ type: 'layout', id: message.id, error: String(error) }),
+            );
+          }
+        }, 10);
+        return () => clearInterval(timer);
+      };
+      const first = await browser.open({ html });
+      const stopFirst = answer(first);
+      const drawn = await first.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+      stopFirst();
+      assert.equal(drawn.layoutIn, 'host');
+      assert.equal(drawn.nodes, 6);
+      assertColumns(await drawnNodes(first));
+      assert.ok(drawn.layoutMs > 0, 'laid out by elkjs in the thread');
+      // Another panel on the same view: the host's kept layout, no elkjs.
+      const second = await browser.open({ html });
+      const stopSecond = answer(second);
+      const again = await second.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+      stopSecond();
+      assert.equal(again.layoutIn, 'host');
+      assert.equal(again.layoutMs, 0);
+      assert.deepEqual(await drawnNodes(second), await drawnNodes(first));
+      assert.deepEqual([...first.errors, ...second.errors], []);
+    } finally {
+      service.dispose();
+    }
   });
 
   test('a reloaded panel restores its view from getState', async () => {
@@ -836,7 +1018,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
       assert.ok(text.startsWith('terragrunt'), `"${text}" says its kind`);
     }
     assert.ok(
-      texts.some(({ text }) => text.endsWith('…')),
+      texts.some(({ text }) => text.includes('…')),
       'monospace is wide enough to cut the longest subtitle',
     );
     assert.deepEqual(webview.errors, []);
@@ -934,6 +1116,64 @@ describe('graph webview (the built panel in headless chromium)', () => {
       await webview.screenshot(`monorepo-${name}`);
       assert.deepEqual(webview.errors, []);
     }
+  });
+
+  test('a level of many modules wraps into columns side by side within its band, the drawing about the panel’s shape', async () => {
+    const readers = Array.from({ length: 120 }, (_, i) => `apps/a${String(i).padStart(3, '0')}`);
+    const workers = Array.from({ length: 40 }, (_, i) => `jobs/j${String(i).padStart(3, '0')}`);
+    const graph: GraphModel = {
+      root: '/repo',
+      version: 1,
+      modules: [module('net/vpc', 0), ...readers.map((id) => module(id, 1)), ...workers.map((id) => module(id, 2))],
+      edges: [...readers.map((id) => edge(id, 'net/vpc')), ...workers.map((id, i) => edge(id, readers[i * 3]!))],
+      levels: [['net/vpc'], readers, workers],
+      cycles: [],
+      unresolved: [],
+      ambiguous: [],
+    };
+    const webview = await browser.open({ state: { view: { groupBy: null } } });
+    const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    await webview.screenshot('wrapped-level');
+    assert.equal(rendered.nodes, 161);
+    assert.deepEqual(await webview.page.locator('.column-heading').allTextContents(), [
+      'Level 0',
+      'Level 1',
+      'Level 2',
+    ]);
+    const nodes = await drawnNodes(webview);
+    const xs = (level: number) =>
+      [...new Set(nodes.filter((n) => n.level === level).map((n) => n.x))].sort((a, b) => a - b);
+    assert.ok(xs(1).length > 1, `level 1 in ${xs(1).length} columns`);
+    // Every column of a level lies right of the columns of the level before.
+    assert.ok(Math.min(...xs(1)) > Math.max(...xs(0)) && Math.min(...xs(2)) > Math.max(...xs(1)));
+    // One band per level, around all of its columns.
+    const bands = await webview.page
+      .locator('svg.graph rect.band')
+      .evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width'))]));
+    assert.equal(bands.length, 3);
+    for (const x of xs(1))
+      assert.ok(x > bands[1]![0]! && x < bands[1]![0]! + bands[1]![1]!, 'inside the band of level 1');
+    const shape = (size: { width: number; height: number }) => size.width / size.height;
+    const ratio = shape(rendered.drawing) / shape(rendered.panel);
+    assert.ok(
+      ratio > 0.4 && ratio < 2.5,
+      `drawing ${JSON.stringify(rendered.drawing)}, panel ${JSON.stringify(rendered.panel)}`,
+    );
+    assert.deepEqual(webview.errors, []);
+    // Fewer: wrapped, the whole drawing fits the panel at readable titles (in one column, about 4 px).
+    const few: GraphModel = {
+      ...graph,
+      modules: graph.modules.filter((m) => m.level < 2 && (m.id === 'net/vpc' || m.id < 'apps/a040')),
+      edges: graph.edges.filter((e) => e.from < 'apps/a040'),
+      levels: [['net/vpc'], readers.slice(0, 40)],
+    };
+    const small = await browser.open({ state: { view: { groupBy: null } }, viewport: { width: 1400, height: 900 } });
+    const fitted = await small.render({ type: 'graph', graph: few, folderUri: FOLDER });
+    assert.equal(fitted.nodes, 41);
+    assert.ok(fitted.titlePx >= 11, `titles of ${fitted.titlePx} px`);
+    await assertWithinPanel(small);
+    await small.screenshot('wrapped-level-fitted');
+    assert.deepEqual(small.errors, []);
   });
 
   test('real shapes: every title whole, and namesakes told apart by a subtitle drawn whole (50 Azure roots, 300 Terragrunt units)', async () => {

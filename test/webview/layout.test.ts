@@ -244,6 +244,23 @@ describe('view model', () => {
       'x/a/common': { name: 'common', context: 'x', shared: true },
       '.': { name: '(root)', context: '', shared: false },
     });
+    // A namesake below it has all its folders and more: it is told apart from the others, the namesake by its own.
+    assert.deepEqual(
+      Object.fromEntries(
+        [
+          ...pathLabels([
+            'cd/dev-account/dev/route53',
+            'cd/dev-account/dev/early/route53',
+            'cd/prod-account/prod/route53',
+          ]),
+        ].map(([id, label]) => [id, label.context]),
+      ),
+      {
+        'cd/dev-account/dev/route53': 'dev',
+        'cd/dev-account/dev/early/route53': 'early',
+        'cd/prod-account/prod/route53': 'prod',
+      },
+    );
     // Every label is unique among namesakes on the synthetic graph, where 160 modules share each name.
     const graph = synthetic(3000);
     const seen = new Set<string>();

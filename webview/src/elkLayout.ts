@@ -51,6 +51,7 @@ export async function elkLayout(input: LayoutInput): Promise<Layout> {
     edges: routes,
     bands: banded ? bandBoxes(input, nodes, width) : {},
     columns: Array.from(left, (x) => x ?? 0),
+    levelColumn: Array.from(left, (_, column) => input.levelColumn?.[column] ?? column),
     nodeWidth: width,
     width: laid.width ?? 0,
     height: laid.height ?? 0,

@@ -1,4 +1,5 @@
 import type { Drawn } from './graphCanvas';
+import { levelBands } from './render';
 import { columnTitle } from './viewColumns';
 
 /**
@@ -89,7 +90,7 @@ export async function exportDrawing(
     root,
     defs,
     bounds: shown.drawing.bounds,
-    headings: view.columns.map((span, column) => ({ x: layout.columns[column] ?? 0, text: columnTitle(span) })),
+    headings: levelBands(layout).map((band, column) => ({ x: band.x, text: columnTitle(view.columns[column]!) })),
     background: style.backgroundColor,
     foreground: style.color,
     fontFamily: style.fontFamily,

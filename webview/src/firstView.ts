@@ -1,4 +1,6 @@
-import { COLUMN_GAP, NODE_HEIGHT, NODE_SPACING, NODE_WIDTH } from './layoutOptions';
+import { drawnZoom, wrapColumns } from './columnWrap';
+import { wrapShape } from './layoutCache';
+import { NODE_WIDTH } from './layoutOptions';
 import { TITLE_SIZE } from './render';
 import {
   buildView,
@@ -19,9 +21,6 @@ export const READABLE_TITLE = 11;
  */
 export const FOLD_FROM = 60;
 
-/** Room the panel keeps around a fitted drawing, and above it for the column headings. */
-const FIT_MARGIN = 64;
-
 /**
  * How a new panel first shows a graph: all of it. Unfolded when the whole drawing fits the panel with
  * titles of at least 11 px, or when it is small (`FOLD_FROM`); otherwise folded by folder at the
@@ -41,8 +40,8 @@ export function firstView(index: GraphIndex, panel: { width: number; height: num
 
 /**
  * Whether a view's drawing fits the panel with readable titles, estimated before any layout from its
- * columns and its tallest column (elkjs adds the room long edges take, so this errs on the side of
- * too much).
+ * columns, wrapped as the layout will wrap them (`columnWrap.ts`), and its tallest column (elkjs adds
+ * the room long edges take, so this errs on the side of too much).
  */
 export function fitsReadably(
   index: GraphIndex,
@@ -50,13 +49,7 @@ export function fitsReadably(
   panel: { width: number; height: number },
 ): boolean {
   const view = buildView(index, options);
-  const perColumn = new Array<number>(view.columns.length).fill(0);
-  for (const node of view.nodes) perColumn[node.column]!++;
-  const width = view.columns.length * (NODE_WIDTH + COLUMN_GAP);
-  const height = Math.max(0, ...perColumn) * (NODE_HEIGHT + NODE_SPACING);
-  const zoom = Math.min(
-    (panel.width - FIT_MARGIN) / Math.max(width, 1),
-    (panel.height - FIT_MARGIN) / Math.max(height, 1),
-  );
-  return zoom * TITLE_SIZE >= READABLE_TITLE;
+  const columns = wrapShape(view);
+  const wraps = wrapColumns({ columns, nodeWidth: NODE_WIDTH, panel });
+  return drawnZoom(columns, wraps, NODE_WIDTH, panel) * TITLE_SIZE >= READABLE_TITLE;
 }

@@ -2,7 +2,16 @@ import type { GraphModel } from '../../server/src/protocol';
 import { h } from './dom';
 import type { Layout } from './layoutGraph';
 import { plural } from './plural';
-import { type Drawing, draw, drawMarkers, GROUP_COLOURS, nodeWidth, svgElement, TextFitter } from './render';
+import {
+  type Drawing,
+  draw,
+  drawMarkers,
+  GROUP_COLOURS,
+  levelBands,
+  nodeWidth,
+  svgElement,
+  TextFitter,
+} from './render';
 import { columnTitle } from './viewColumns';
 import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewGraph, type ViewNode, type ViewOptions } from './viewModel';
 import type { Transform } from './viewport';
@@ -129,10 +138,12 @@ export class GraphCanvas {
     const layout = this.shown?.layout;
     if (!layout) return;
     const headings = this.headings.children;
+    const bands = levelBands(layout);
     for (let i = 0; i < headings.length; i++) {
       const heading = headings[i] as HTMLElement;
-      const x = (layout.columns[Number(heading.dataset.column)] ?? 0) * transform.k + transform.x;
-      const width = Math.max(24, layout.nodeWidth * transform.k);
+      const band = bands[Number(heading.dataset.column)] ?? { x: 0, width: layout.nodeWidth };
+      const x = band.x * transform.k + transform.x;
+      const width = Math.max(24, band.width * transform.k);
       heading.style.transform = `translateX(${Math.round(x)}px)`;
       heading.style.width = `${width}px`;
       // Zoomed far out, only the number fits.

@@ -1,6 +1,8 @@
-import type { GraphModel, PanelCommand, WebviewToPanel } from '../../server/src/protocol';
+import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import { AffectedView } from './affectedView';
 import { CyclesBanner } from './cyclesBanner';
 import { h } from './dom';
+import { EdgeReads } from './edgeReads';
 import { exportDrawing } from './exportImage';
 import { firstView, READABLE_TITLE } from './firstView';
 import { FocusBar } from './focusBar';
@@ -16,8 +18,12 @@ import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
 import { NodeTooltips } from './tooltip';
-import { buildView, GraphIndex, matcher, type ViewOptions } from './viewModel';
+import { buildView, DEFAULT_VIEW, GraphIndex, matcher, type ViewOptions } from './viewModel';
 import { type Transform, Viewport } from './viewport';
+
+/** Room a fit keeps around the drawing (which has margins of its own), and above it for the column headings. */
+const FIT_PADDING = 16;
+const HEADINGS_HEIGHT = 24;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
@@ -46,6 +52,8 @@ export class GraphPanelView {
   private readonly banner: CyclesBanner;
   private readonly legend: Legend;
   private readonly status: StatusLine;
+  private readonly edgeReads: EdgeReads;
+  private readonly affected: AffectedView;
   /** Increases with each update; a layout that finishes after a newer update started is dropped. */
   private generation = 0;
   private fitNext: boolean;
@@ -69,7 +77,11 @@ export class GraphPanelView {
     };
     this.search = new SearchBox(editor, (step) => this.selection.nextMatch(matcher(this.state.view.search), step));
     this.groups = new GroupBar(editor);
-    this.focus = new FocusBar(editor, () => this.focusSelection());
+    this.focus = new FocusBar(
+      editor,
+      () => this.focusSelection(),
+      () => this.showPaths(),
+    );
     this.legend = new Legend(this.state.legend, (shown) => {
       this.state.legend = shown;
       this.saveState();
@@ -95,7 +107,14 @@ export class GraphPanelView {
       focusSelection: () => this.focusSelection(),
       clearFocus: () => this.focus.clear(),
       fit: () => this.fit(),
-      narrowed: () => !!this.state.view.focus || this.state.view.filter,
+      narrowed: () =>
+        !!this.state.view.focus ||
+        !!this.state.view.paths ||
+        this.state.view.hidden.length > 0 ||
+        this.state.view.filter,
+      showPaths: () => this.showPaths(),
+      showEdge: (id, event) => this.showEdge(id, event),
+      hideSelection: () => this.hideSelection(),
       showAll: () => this.showAll(),
     });
     this.tooltips = new NodeTooltips(canvas.element, (id) => {
@@ -103,12 +122,21 @@ export class GraphPanelView {
       return node && this.index ? { node, index: this.index } : undefined;
     });
     this.status = new StatusLine(canvas.element);
+    this.affected = new AffectedView(
+      (on) => this.host.post({ type: 'affected', on }),
+      () => this.applyHighlights(),
+    );
+    this.edgeReads = new EdgeReads(canvas.element, (location) => this.host.post({ type: 'openLocation', location }));
     const bar = toolbar(
       {
         search: this.search,
         groupBy: this.groups.chooser,
         focusTarget: this.focus.target,
+        pathsTarget: this.focus.pathsTarget,
         focusBar: this.focus.element,
+        hiddenChip: this.focus.hiddenChip,
+        affectedToggle: this.affected.toggle,
+        affectedChip: this.affected.chip,
         legendToggle: this.legend.toggle,
       },
       {
@@ -133,18 +161,23 @@ export class GraphPanelView {
     }
     this.graph = graph;
     this.index = new GraphIndex(graph);
-    if (first && this.host.savedState === undefined) {
-      const panel = this.canvas.element;
-      Object.assign(this.state.view, firstView(this.index, { width: panel.clientWidth, height: panel.clientHeight }));
-    }
+    if (first && this.host.savedState === undefined)
+      Object.assign(this.state.view, firstView(this.index, this.drawingArea()));
     this.groups.graphChanged(this.index);
     this.banner.show(graph.cycles);
     void this.update();
   }
 
+  /** What the changes since a base ref affect, from the host; null: off. */
+  showAffected(message: Extract<PanelToWebview, { type: 'affected' }>): void {
+    if (message.error) this.status.say(`Affected modules: ${message.error}`);
+    this.affected.show(message.affected);
+  }
+
   focusModule(id: string): void {
     if (!this.index?.byId.has(id)) return;
-    this.state.view.focus = { id, upstream: true, downstream: true };
+    this.state.view.focus = { id, upstream: true, downstream: true, hops: null };
+    this.state.view.paths = null;
     this.state.view.filter = false;
     this.selection.select([id], id);
     this.fitNext = true;
@@ -178,7 +211,12 @@ export class GraphPanelView {
     const generation = ++this.generation;
     const started = performance.now();
     const view = buildView(index, this.state.view);
-    const lookup = this.layoutCache.lookup(view, this.canvas.nodeWidth(view), this.canvas.shown?.layout);
+    const lookup = this.layoutCache.lookup(
+      view,
+      this.canvas.nodeWidth(view),
+      this.drawingArea(),
+      this.canvas.shown?.layout,
+    );
     let layout = lookup.layout;
     if (!layout) {
       this.status.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);
@@ -200,6 +238,7 @@ export class GraphPanelView {
     if (generation !== this.generation) return;
     this.status.idle();
     const modules = view.nodes.filter((node) => node.kind === 'module').length;
+    const drawnBounds = this.canvas.shown!.drawing.bounds;
     this.host.post({
       type: 'rendered',
       version: this.graph?.version ?? 0,
@@ -207,9 +246,11 @@ export class GraphPanelView {
       groups: view.nodes.length - modules,
       edges: view.edges.length,
       levels: view.columns.length,
+      drawing: { width: Math.round(drawnBounds.width), height: Math.round(drawnBounds.height) },
+      panel: this.drawingArea(),
       ms: Math.round(performance.now() - started),
       layoutMs: Math.round(layout.ms),
-      worker: this.layouts.inWorker,
+      layoutIn: this.layouts.where,
       titlePx: TITLE_SIZE * this.viewport.transform.k,
       focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
       boxes: [...document.querySelectorAll('g.group-box-frame')].map((frame) => frame.getAttribute('data-group') ?? ''),
@@ -244,8 +285,9 @@ export class GraphPanelView {
     const matches = matcher(this.state.view.search);
     const selected = this.state.selected;
     this.canvas.highlight(new Set(selected), matches);
+    this.affected.apply(this.canvas.shown);
     this.search.showCount(matches, view, this.graph?.modules.length ?? 0);
-    this.focus.enableTarget(selected.length === 1 && !!this.graph?.modules.some((module) => module.id === selected[0]));
+    this.focus.enableTargets(selected.filter((id) => this.index?.byId.has(id)).length);
   }
 
   private highlight(): void {
@@ -260,7 +302,41 @@ export class GraphPanelView {
     if (id) this.focusModule(id);
   }
 
+  /** The reads an edge stands for, listed where it was clicked. */
+  private showEdge(id: string, event: MouseEvent): void {
+    const view = this.canvas.shown?.view;
+    const edge = view?.edges.find((candidate) => candidate.id === id);
+    if (!view || !edge || !this.graph) return;
+    const nodeOf = new Map(view.nodes.flatMap((node) => node.members.map((member) => [member, node.id] as const)));
+    const reads = this.graph.edges.filter(
+      (read) => nodeOf.get(read.from) === edge.from && nodeOf.get(read.to) === edge.to,
+    );
+    const canvas = this.canvas.element.getBoundingClientRect();
+    this.edgeReads.show(edge, reads, { x: event.clientX - canvas.left, y: event.clientY - canvas.top });
+  }
+
+  /** Only the paths between the two selected modules. */
+  private showPaths(): void {
+    const [from, to] = this.state.selected.filter((id) => this.index?.byId.has(id));
+    if (!from || !to || this.state.selected.length !== 2) return;
+    this.state.view.paths = { from, to };
+    this.state.view.focus = null;
+    this.fitNext = true;
+    void this.update();
+  }
+
+  /** Leaves the selected modules out of the drawing. */
+  private hideSelection(): void {
+    const modules = this.state.selected.filter((id) => this.index?.byId.has(id));
+    if (!modules.length) return;
+    this.state.view.hidden = [...new Set([...this.state.view.hidden, ...modules])];
+    this.selection.select([], undefined);
+    void this.update();
+  }
+
   private showAll(): Promise<void> {
+    this.state.view.paths = null;
+    this.state.view.hidden = [];
     this.state.view.focus = null;
     this.state.view.filter = false;
     this.search.showFilter(false);
@@ -269,11 +345,20 @@ export class GraphPanelView {
 
   // ---- pan and zoom, export ----
 
+  /** The part of the panel a fitted drawing fills: less the fit's padding and the column headings. */
+  private drawingArea(): { width: number; height: number } {
+    const canvas = this.canvas.element;
+    return {
+      width: Math.max(0, canvas.clientWidth - 2 * FIT_PADDING),
+      height: Math.max(0, canvas.clientHeight - 2 * FIT_PADDING - HEADINGS_HEIGHT),
+    };
+  }
+
   private fit(): void {
     const box = this.canvas.shown?.drawing.bounds;
     if (!box) return;
     this.fitting = true;
-    this.viewport.fit({ ...box, y: box.y - 24, height: box.height + 24 });
+    this.viewport.fit({ ...box, y: box.y - HEADINGS_HEIGHT, height: box.height + HEADINGS_HEIGHT }, FIT_PADDING);
     this.fitting = false;
     this.autoFit = true;
   }
@@ -306,7 +391,7 @@ export class GraphPanelView {
 
   /** Another folder's graph: nothing of the last view carries over. */
   private resetView(): void {
-    const fresh: ViewOptions = { groupBy: null, collapsed: [], focus: null, search: '', filter: false };
+    const fresh: ViewOptions = { ...DEFAULT_VIEW, collapsed: [], hidden: [] };
     // In place: the toolbar's parts edit this same object.
     Object.assign(this.state.view, fresh);
     this.selection.select([], undefined);

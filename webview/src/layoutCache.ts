@@ -1,5 +1,6 @@
+import { type WrapColumn, wrapColumns } from './columnWrap';
 import type { LayoutClient } from './layoutClient';
-import type { Layout, LayoutInput } from './layoutGraph';
+import { type Layout, type LayoutInput, layoutKey } from './layoutGraph';
 import type { ViewGraph } from './viewModel';
 
 const LAYOUT_CACHE_SIZE = 8;
@@ -20,9 +21,17 @@ export class LayoutCache {
 
   constructor(private readonly client: LayoutClient) {}
 
-  /** `shown`: the layout drawn now, whose places a new layout keeps where it can. */
-  lookup(view: ViewGraph, nodeWidth: number, shown: Layout | undefined): LayoutLookup {
-    const input = { ...layoutInput(view), nodeWidth };
+  /**
+   * `shown`: the layout drawn now, whose places a new layout keeps where it can; `panel`: the size the
+   * drawing is fitted to, whose shape tall columns wrap towards.
+   */
+  lookup(
+    view: ViewGraph,
+    nodeWidth: number,
+    panel: { width: number; height: number },
+    shown: Layout | undefined,
+  ): LayoutLookup {
+    const input = layoutInput(view, nodeWidth, panel);
     const key = layoutKey(input);
     return {
       layout: this.layouts.get(key),
@@ -42,19 +51,55 @@ export class LayoutCache {
   }
 }
 
-/** With a group expanded, every group gets a band of its own: the expanded ones are boxed. */
-function layoutInput(view: ViewGraph): LayoutInput {
+/**
+ * Each node in its layout column: its view column, or one of the columns a tall one wraps into
+ * (`columnWrap.ts`), filled in the order of the nodes' ids, so that a folder's modules stay together.
+ * With a group expanded, every group gets a band of its own: the expanded ones are boxed.
+ */
+function layoutInput(view: ViewGraph, nodeWidth: number, panel: { width: number; height: number }): LayoutInput {
+  const wraps = wrapColumns({ columns: wrapShape(view), nodeWidth, panel });
+  const first = wraps.map((_, i) => wraps.slice(0, i).reduce((sum, sizes) => sum + sizes.length, 0));
+  const levelColumn = wraps.flatMap((sizes, column) => sizes.map(() => column));
+  // Each node's part of its column: the parts' sizes, filled in the order of the nodes' ids.
+  const part = new Map<string, number>();
+  const byColumn = view.columns.map(() => [] as string[]);
+  for (const node of view.nodes) byColumn[node.column]!.push(node.id);
+  byColumn.forEach((ids, column) => {
+    let at = 0;
+    wraps[column]!.forEach((size, j) => {
+      for (const id of ids.sort().slice(at, at + size)) part.set(id, j);
+      at += size;
+    });
+  });
   const banded = view.nodes.some((node) => node.kind === 'module' && node.group !== null);
   return {
     nodes: view.nodes.map((node) => ({
       id: node.id,
-      column: node.column,
+      column: first[node.column]! + part.get(node.id)!,
       ...(banded && node.group !== null ? { band: node.group } : {}),
     })),
     edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
+    nodeWidth,
+    levelColumn,
   };
 }
 
-function layoutKey(input: LayoutInput): string {
-  return `${input.nodeWidth}\n${input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n')}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
+/** Each column of the view as wrapping sees it: its nodes, their edges left and right, and whether it may wrap. */
+export function wrapShape(view: ViewGraph): WrapColumn[] {
+  const columns: WrapColumn[] = view.columns.map(() => ({ count: 0, left: 0, right: 0, fixed: false }));
+  const columnOf = new Map(view.nodes.map((node) => [node.id, node.column]));
+  for (const node of view.nodes) columns[node.column]!.count++;
+  for (const edge of view.edges) {
+    const [reader, writer] = [columnOf.get(edge.from)!, columnOf.get(edge.to)!];
+    if (reader === writer) columns[reader]!.fixed = true;
+    else {
+      columns[reader]!.left++;
+      columns[writer]!.right++;
+    }
+  }
+  for (const column of columns) {
+    column.left /= Math.max(1, column.count);
+    column.right /= Math.max(1, column.count);
+  }
+  return columns;
 }

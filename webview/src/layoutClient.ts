@@ -1,39 +1,60 @@
 import type { Layout, LayoutInput } from './layoutGraph';
 import type { LayoutRequest, LayoutResponse } from './layoutWorker';
+import { PendingLayouts } from './pendingLayouts';
+
+/** Lays a view out in the extension host; rejects when the host cannot. */
+export type HostLayout = (input: LayoutInput) => Promise<Layout>;
 
 /**
- * Runs layouts in the layout worker. A webview cannot start a worker from its resource URL (another
- * origin), so the script is fetched and started from a blob URL. Where even that fails, the same
- * script is loaded into the page and lays out on the main thread.
+ * Runs layouts: in the extension host when the page offers it (VS Code's panel: elkjs is warm there
+ * before the page has loaded, and recent layouts are kept across panels), else in the layout worker.
+ * A webview cannot start a worker from its resource URL (another origin), so the worker's script is
+ * fetched and started from a blob URL; where even that fails, the same script is loaded into the page
+ * and lays out on the main thread. The worker starts only when first needed.
  */
 export class LayoutClient {
   private worker: Worker | undefined;
   private inPage: ((input: LayoutInput) => Promise<Layout>) | undefined;
-  private readonly pending = new Map<number, { resolve(layout: Layout): void; reject(error: Error): void }>();
-  private nextId = 1;
-  private readonly started: Promise<void>;
+  private readonly pending = new PendingLayouts();
+  private started: Promise<void> | undefined;
+  private lastWhere: 'host' | 'worker' | 'page' = 'worker';
 
   constructor(
     private readonly scriptUrl: string,
     private readonly nonce: string,
     private readonly onProblem: (message: string) => void,
+    private host: HostLayout | undefined,
   ) {
-    this.started = this.start();
+    if (!host) this.started = this.start();
   }
 
-  /** Whether layouts run in a worker (known once the first layout is done). */
-  get inWorker(): boolean {
-    return this.worker !== undefined;
+  /** Where the last layout ran. */
+  get where(): 'host' | 'worker' | 'page' {
+    return this.lastWhere;
   }
 
   async layout(input: LayoutInput): Promise<Layout> {
+    if (this.host) {
+      try {
+        const layout = await this.host(input);
+        this.lastWhere = 'host';
+        return layout;
+      } catch (error) {
+        // The host could not: the webview lays out by itself from now on.
+        this.onProblem(`the extension host could not lay the graph out (${String(error)}); laying out in the webview`);
+        this.host = undefined;
+      }
+    }
+    this.started ??= this.start();
     await this.started;
-    if (this.inPage) return this.inPage(input);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker!.postMessage({ id, input } satisfies LayoutRequest);
-    });
+    if (this.inPage) {
+      this.lastWhere = 'page';
+      return this.inPage(input);
+    }
+    this.lastWhere = 'worker';
+    const { id, answer } = this.pending.add();
+    this.worker!.postMessage({ id, input } satisfies LayoutRequest);
+    return answer;
   }
 
   private async start(): Promise<void> {
@@ -72,28 +93,16 @@ export class LayoutClient {
         if (!('ready' in event.data)) return;
         clearTimeout(timer);
         document.removeEventListener('securitypolicyviolation', violation);
-        worker.onmessage = (answer: MessageEvent<LayoutResponse>) => this.answered(answer.data);
+        worker.onmessage = (answer: MessageEvent<LayoutResponse>) => {
+          if (!('ready' in answer.data)) this.pending.answered(answer.data);
+        };
         worker.onerror = (answer) => {
           answer.preventDefault();
-          this.failAll(new Error(`layout worker: ${answer.message}`));
+          this.pending.failAll(new Error(`layout worker: ${answer.message}`));
         };
         resolve(worker);
       };
     });
-  }
-
-  private answered(response: LayoutResponse): void {
-    if ('ready' in response) return;
-    const waiting = this.pending.get(response.id);
-    if (!waiting) return;
-    this.pending.delete(response.id);
-    if ('error' in response) waiting.reject(new Error(response.error));
-    else waiting.resolve(response.layout);
-  }
-
-  private failAll(error: Error): void {
-    for (const waiting of this.pending.values()) waiting.reject(error);
-    this.pending.clear();
   }
 
   private loadIntoPage(): Promise<(input: LayoutInput) => Promise<Layout>> {

@@ -16,6 +16,8 @@ export interface LayoutInput {
   previous?: Pick<Layout, 'nodes' | 'edges' | 'columns' | 'nodeWidth'>;
   /** Every node's width: wide enough for the longest title of the view (`NODE_WIDTH` at least, the default). */
   nodeWidth?: number;
+  /** For each column, the view's column (the level band) it is part of: several where a tall one wraps. Default: itself. */
+  levelColumn?: number[];
 }
 
 export interface Point {
@@ -40,10 +42,18 @@ export interface Layout {
   bands: Record<string, Rect>;
   /** The left x of each column. */
   columns: number[];
+  /** For each column, the view's column (the level band) it is part of. */
+  levelColumn: number[];
   /** Every node's width. */
   nodeWidth: number;
   width: number;
   height: number;
   /** Milliseconds the layout took. */
   ms: number;
+}
+
+/** What makes two layouts the same: the nodes in their columns and bands, the edges, the width and the level bands. */
+export function layoutKey(input: LayoutInput): string {
+  const nodes = input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n');
+  return `${input.nodeWidth}\n${input.levelColumn?.join(',') ?? ''}\n${nodes}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
 }

@@ -1,6 +1,7 @@
 import { elkLayout } from './elkLayout';
 import type { Layout, LayoutInput } from './layoutGraph';
 import { warmUp } from './layoutWarmUp';
+import type { LayoutAnswer } from './pendingLayouts';
 
 /**
  * The layout worker: layouts run here, off the panel's main thread. Messages: `{ id, input }` in,
@@ -12,7 +13,7 @@ export interface LayoutRequest {
   input: LayoutInput;
 }
 /** The worker says `{ ready: true }` once it runs and is warmed up (`layoutWarmUp.ts`), then answers each request. */
-export type LayoutResponse = { id: number; layout: Layout } | { id: number; error: string } | { ready: true };
+export type LayoutResponse = LayoutAnswer | { ready: true };
 
 export async function layout(input: LayoutInput): Promise<Layout> {
   return elkLayout(input);

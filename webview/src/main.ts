@@ -1,5 +1,6 @@
 import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { GraphPanelView } from './graphPanelView';
+import { HostLayouts } from './hostLayouts';
 import { LayoutClient } from './layoutClient';
 import type { PanelState } from './panelState';
 
@@ -22,7 +23,14 @@ const vscode: VsCodeApi =
 const script = document.currentScript as HTMLScriptElement | null;
 const workerUrl = script?.dataset.worker ?? new URL('layoutWorker.js', script?.src ?? location.href).href;
 const post = (message: WebviewToPanel) => vscode.postMessage(message);
-const layouts = new LayoutClient(workerUrl, script?.nonce ?? '', (message) => post({ type: 'problem', message }));
+// VS Code's panel offers the extension host's layouts (`data-layout="host"`); a page on its own lays out itself.
+const hostLayouts = script?.dataset.layout === 'host' ? new HostLayouts(post) : undefined;
+const layouts = new LayoutClient(
+  workerUrl,
+  script?.nonce ?? '',
+  (message) => post({ type: 'problem', message }),
+  hostLayouts && ((input) => hostLayouts.request(input)),
+);
 
 const app = document.getElementById('app') ?? document.body;
 const view = new GraphPanelView(app, layouts, {
@@ -44,9 +52,15 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
     case 'command':
       view.runCommand(message.command as PanelCommand);
       break;
+    case 'affected':
+      view.showAffected(message);
+      break;
+    case 'layout':
+      hostLayouts?.answered(message);
+      break;
   }
 });
-post({ type: 'ready' });
+post({ type: 'ready', pageMs: Math.round(performance.now()) });
 
 function isGraph(graph: GraphModel | undefined): graph is GraphModel {
   return !!graph && Array.isArray(graph.modules) && Array.isArray(graph.edges) && Array.isArray(graph.levels);

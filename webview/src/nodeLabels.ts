@@ -44,17 +44,29 @@ export function pathLabels(paths: readonly string[], shared?: number): Map<strin
 
 /**
  * The shortest run of `own`'s folders that no namesake's folders contain, nearest the name first
- * (`prod` before `sub-a`); all of `own` when every run is also another's.
+ * (`prod` before `sub-a`). A namesake whose folders include all of `own`'s is told apart by its own
+ * extra folders, so when every run is also one of those, only the others count.
  */
 function distinguishing(own: string[], namesakes: string[][]): string[] {
   const others = namesakes.filter((folders) => folders !== own);
+  return (
+    shortestUnique(own, others) ??
+    shortestUnique(
+      own,
+      others.filter((folders) => !own.every((folder) => folders.includes(folder))),
+    ) ??
+    own
+  );
+}
+
+function shortestUnique(own: string[], others: string[][]): string[] | undefined {
   for (let length = 1; length <= own.length; length++) {
     for (let start = own.length - length; start >= 0; start--) {
       const run = own.slice(start, start + length);
       if (!others.some((folders) => contains(folders, run))) return run;
     }
   }
-  return own;
+  return undefined;
 }
 
 /** Whether `run` appears in `folders` as consecutive folders. */

@@ -35,8 +35,18 @@ export function restoreState(saved: unknown): PanelState {
       collapsed: Array.isArray(view.collapsed) ? view.collapsed.filter((name) => typeof name === 'string') : [],
       focus:
         view.focus && typeof view.focus.id === 'string'
-          ? { id: view.focus.id, upstream: !!view.focus.upstream, downstream: !!view.focus.downstream }
+          ? {
+              id: view.focus.id,
+              upstream: !!view.focus.upstream,
+              downstream: !!view.focus.downstream,
+              hops: typeof view.focus.hops === 'number' && view.focus.hops > 0 ? view.focus.hops : null,
+            }
           : null,
+      paths:
+        view.paths && typeof view.paths.from === 'string' && typeof view.paths.to === 'string'
+          ? { from: view.paths.from, to: view.paths.to }
+          : null,
+      hidden: Array.isArray(view.hidden) ? view.hidden.filter((id) => typeof id === 'string') : [],
       search: typeof view.search === 'string' ? view.search : '',
       filter: !!view.filter,
     },

@@ -94,6 +94,25 @@ export class TextFitter {
     this.font = font;
   }
 
+  /**
+   * Text that fits a width: `keep` whole, then as much of the rest as fits, its start cut with an
+   * ellipsis (a path's last folders say the most); `keep` alone, cut at its end, when even it does not fit.
+   */
+  fitKeepingEnd(keep: string, rest: string, font: string, width: number): string {
+    const whole = keep + rest;
+    if (this.measure(whole, font) <= width) return whole;
+    if (this.measure(`${keep}…`, font) > width) return this.fit(keep, font, width);
+    let low = 0;
+    let high = rest.length;
+    // The longest end of `rest` that fits after `keep` and an ellipsis.
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (this.measure(`${keep}…${rest.slice(rest.length - mid)}`, font) <= width) low = mid;
+      else high = mid - 1;
+    }
+    return `${keep}…${rest.slice(rest.length - low)}`;
+  }
+
   fit(text: string, font: string, width: number): string {
     const key = `${font}\u0000${width}\u0000${text}`;
     const cached = this.cache.get(key);
@@ -118,6 +137,22 @@ export class TextFitter {
   }
 }
 
+/** Each level band (a column of the view) across the columns it wraps into: its left x and width. */
+export function levelBands(layout: Layout): { x: number; width: number }[] {
+  const bands: { x: number; width: number }[] = [];
+  layout.columns.forEach((x, column) => {
+    const level = layout.levelColumn[column] ?? column;
+    const band = bands[level];
+    if (!band) bands[level] = { x, width: layout.nodeWidth };
+    else {
+      const right = Math.max(band.x + band.width, x + layout.nodeWidth);
+      band.x = Math.min(band.x, x);
+      band.width = right - band.x;
+    }
+  });
+  return bands;
+}
+
 export function draw(
   root: SVGGElement,
   view: ViewGraph,
@@ -129,17 +164,19 @@ export function draw(
   const bands = svgElement('g', { class: 'bands' }, root);
   const edgeLayer = svgElement('g', { class: 'edges' }, root);
   const countLayer = svgElement('g', { class: 'edge-counts' }, root);
+  // Wide, invisible twins of the edges: what a click on an edge hits.
+  const hitLayer = svgElement('g', { class: 'edge-hits' }, root);
   const nodeLayer = svgElement('g', { class: 'nodes' }, root);
 
   const height = Math.max(layout.height, NODE_HEIGHT);
-  layout.columns.forEach((x, index) => {
+  levelBands(layout).forEach(({ x, width }, index) => {
     svgElement(
       'rect',
       {
         class: `band${index % 2 ? ' odd' : ''}`,
         x: x - BAND_MARGIN,
         y: BAND_TOP,
-        width: layout.nodeWidth + 2 * BAND_MARGIN,
+        width: width + 2 * BAND_MARGIN,
         height: height - 2 * BAND_TOP,
         rx: 6,
       },
@@ -181,6 +218,7 @@ export function draw(
       );
       count.textContent = String(edge.count);
     }
+    svgElement('path', { class: 'edge-hit', d, 'data-edge': edge.id }, hitLayer);
     edges.push({ element: path, from: edge.from, to: edge.to });
   }
 
@@ -323,7 +361,18 @@ function drawNode(
   const label = svgElement('text', { class: 'node-label', x: 12, y: 19 }, g);
   label.textContent = fitter.fit(node.label, TITLE_FONT, titleRoom(node, width));
   const detail = svgElement('text', { class: 'node-detail', x: 12, y: 35 }, g);
-  detail.textContent = fitter.fit(node.detail, DETAIL_FONT, detailRoom(node, width));
+  // What tells the node apart is drawn whole; a path after it (a name of its own) keeps its last folders.
+  const keep = node.detail.startsWith(node.distinct) ? node.distinct : '';
+  const rest = node.detail.slice(keep.length);
+  detail.textContent =
+    node.kind === 'module' && rest.includes('/')
+      ? fitter.fitKeepingEnd(
+          keep === '' ? '' : `${keep} · `,
+          rest.replace(/^ · /, ''),
+          DETAIL_FONT,
+          detailRoom(node, width),
+        )
+      : fitter.fit(node.detail, DETAIL_FONT, detailRoom(node, width));
   if (node.kind === 'group') {
     const plus = svgElement('text', { class: 'node-expand', x: width - 10, y: 19, 'text-anchor': 'end' }, g);
     plus.textContent = '+';

@@ -12,6 +12,12 @@ export interface SelectionHost {
   open(id: string): void;
   /** Unfolds a folded node (its folder or group), or folds an unfolded group. */
   toggleGroup(name: string): void;
+  /** Lists the reads that make a drawn edge, where it was clicked. */
+  showEdge(id: string, event: MouseEvent): void;
+  /** Only the paths between the two selected modules (P). */
+  showPaths(): void;
+  /** Leaves the selected modules out of the drawing (H). */
+  hideSelection(): void;
   /** Folds the folder that holds a drawn node (Backspace). */
   foldParent(node: ViewNode | undefined): void;
   /** Focuses on the selected module (F). */
@@ -107,6 +113,11 @@ export class Selection {
       this.viewport.dragged = false;
       return;
     }
+    const hit = (event.target as Element).closest('.edge-hit') as SVGPathElement | null;
+    if (hit?.dataset.edge) {
+      this.host.showEdge(hit.dataset.edge, event);
+      return;
+    }
     const element = (event.target as Element).closest('.node') as SVGGElement | null;
     if (!element) {
       if (this.state.selected.length) this.deselect();
@@ -154,6 +165,8 @@ export class Selection {
     if (id && (key === 'Enter' || key === ' ')) this.activate(id);
     else if (id && key.startsWith('Arrow')) this.move(id, key);
     else if (key === 'f' || key === 'F') this.host.focusSelection();
+    else if (key === 'p' || key === 'P') this.host.showPaths();
+    else if (key === 'h' || key === 'H') this.host.hideSelection();
     else if (id && key === 'Backspace') this.host.foldParent(this.canvas.shown?.view.nodes.find((n) => n.id === id));
     else if (key === 'Escape') {
       if (!this.host.clearFocus()) this.deselect();

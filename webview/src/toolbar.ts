@@ -7,7 +7,11 @@ export interface ToolbarParts {
   search: SearchBox;
   groupBy: HTMLElement;
   focusTarget: HTMLElement;
+  pathsTarget: HTMLElement;
   focusBar: HTMLElement;
+  hiddenChip: HTMLElement;
+  affectedToggle: HTMLElement;
+  affectedChip: HTMLElement;
   legendToggle: HTMLElement;
 }
 
@@ -26,7 +30,11 @@ export function toolbar(parts: ToolbarParts, actions: ToolbarActions): HTMLEleme
     parts.search.element,
     parts.groupBy,
     parts.focusTarget,
+    parts.pathsTarget,
     parts.focusBar,
+    parts.hiddenChip,
+    parts.affectedToggle,
+    parts.affectedChip,
     h('div', { class: 'spacer' }),
     iconButton('zoom-out', 'Zoom out (-)', () => actions.zoomBy(1 / 1.25)),
     iconButton('zoom-in', 'Zoom in (+)', () => actions.zoomBy(1.25)),

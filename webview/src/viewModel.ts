@@ -15,14 +15,29 @@ export interface ViewOptions {
   groupBy: string | null;
   /** Group names collapsed into one node per level. */
   collapsed: string[];
-  /** Only this module and its upstream (dependencies) and/or downstream (dependents) closure. */
-  focus: { id: string; upstream: boolean; downstream: boolean } | null;
+  /**
+   * Only this module and its upstream (dependencies) and/or downstream (dependents) closure, to
+   * `hops` steps away (null or absent: all of it).
+   */
+  focus: { id: string; upstream: boolean; downstream: boolean; hops?: number | null } | null;
+  /** Only the modules on a dependency path between these two (and the two). */
+  paths: { from: string; to: string } | null;
+  /** Modules left out of the drawing. */
+  hidden: string[];
   /** The search text; when `filter` is on, only matches (and collapsed groups holding one) are drawn. */
   search: string;
   filter: boolean;
 }
 
-export const DEFAULT_VIEW: ViewOptions = { groupBy: null, collapsed: [], focus: null, search: '', filter: false };
+export const DEFAULT_VIEW: ViewOptions = {
+  groupBy: null,
+  collapsed: [],
+  focus: null,
+  paths: null,
+  hidden: [],
+  search: '',
+  filter: false,
+};
 
 export interface ViewNode {
   /** The module id, or `group:<folder or group>` for a folded folder or group. */
@@ -190,19 +205,37 @@ export class GraphIndex {
     this.tree = new FolderTree(graph.modules.map((module) => module.id));
   }
 
-  /** `id` and everything reachable from it along `next`. */
-  closure(id: string, next: Map<string, Set<string>>): Set<string> {
+  /** `id` and everything reachable from it along `next`, in at most `hops` steps (null: any number). */
+  closure(id: string, next: Map<string, Set<string>>, hops: number | null = null): Set<string> {
     const seen = new Set([id]);
-    const stack = [id];
-    while (stack.length) {
-      for (const other of next.get(stack.pop()!) ?? []) {
-        if (!seen.has(other)) {
-          seen.add(other);
-          stack.push(other);
+    let frontier = [id];
+    for (let step = 0; frontier.length && (hops === null || step < hops); step++) {
+      const reached: string[] = [];
+      for (const from of frontier) {
+        for (const other of next.get(from) ?? []) {
+          if (!seen.has(other)) {
+            seen.add(other);
+            reached.push(other);
+          }
         }
       }
+      frontier = reached;
     }
     return seen;
+  }
+
+  /** The modules on a dependency path between `a` and `b`, whichever depends on the other (both, in a cycle). */
+  between(a: string, b: string): Set<string> {
+    const on = new Set<string>();
+    for (const [reader, writer] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const upstream = this.closure(reader, this.dependencies);
+      if (!upstream.has(writer)) continue;
+      for (const id of this.closure(writer, this.dependents)) if (upstream.has(id)) on.add(id);
+    }
+    return on;
   }
 }
 
@@ -213,9 +246,20 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
   const focus = options.focus && index.byId.has(options.focus.id) ? options.focus : null;
   if (focus) {
     const keep = new Set([focus.id]);
-    if (focus.upstream) for (const id of index.closure(focus.id, index.dependencies)) keep.add(id);
-    if (focus.downstream) for (const id of index.closure(focus.id, index.dependents)) keep.add(id);
+    const hops = focus.hops ?? null;
+    if (focus.upstream) for (const id of index.closure(focus.id, index.dependencies, hops)) keep.add(id);
+    if (focus.downstream) for (const id of index.closure(focus.id, index.dependents, hops)) keep.add(id);
     visible = visible.filter((module) => keep.has(module.id));
+  }
+  const paths =
+    options.paths && index.byId.has(options.paths.from) && index.byId.has(options.paths.to) ? options.paths : null;
+  if (paths) {
+    const on = index.between(paths.from, paths.to);
+    visible = visible.filter((module) => on.has(module.id) || module.id === paths.from || module.id === paths.to);
+  }
+  if (options.hidden.length) {
+    const hidden = new Set(options.hidden);
+    visible = visible.filter((module) => !hidden.has(module.id));
   }
   const matches = options.filter ? matcher(options.search) : null;
   if (matches) visible = visible.filter((module) => matches(module.id));

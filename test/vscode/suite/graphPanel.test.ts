@@ -40,7 +40,7 @@ suite('graph panel', () => {
     assert.equal(drawn.groups, 0);
     assert.equal(drawn.version, graph.version);
     assert.equal(drawn.focus, null);
-    assert.equal(drawn.worker, true, 'the layout ran in a Web Worker inside the webview');
+    assert.equal(drawn.layoutIn, 'host', 'the layout ran in the extension host');
   });
 
   test('opened beside an editor, the drawing is fitted with titles at least 11 px high', async () => {

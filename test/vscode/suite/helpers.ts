@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TerraceApi } from '../../../client/src/extension';
@@ -65,4 +65,38 @@ export async function copyFixtureIntoWorkspace(
   for (const uri of await vscode.workspace.findFiles(`${folder}/**/*.{hcl,tf}`))
     await vscode.workspace.openTextDocument(uri);
   return { root, folderUri: workspace.uri.toString() };
+}
+
+/**
+ * The workbench's picture in the light and the dark theme, taken by the code-server runner when asked
+ * (`terrace-screenshot <file>` on the console) into TERRACE_VSCODE_SCREENSHOT_DIR; false where the
+ * runner cannot take it. The theme is put back after.
+ */
+export async function workbenchPictures(light: string, dark: string): Promise<boolean> {
+  const pictures = process.env.TERRACE_VSCODE_SCREENSHOT_DIR;
+  if (!pictures) {
+    console.log('no pictures: this runner cannot take the workbench’s (only the code-server runner can)');
+    return false;
+  }
+  const themes = vscode.workspace.getConfiguration('workbench');
+  const before = themes.inspect<string>('colorTheme')?.globalValue;
+  try {
+    for (const [theme, file] of [
+      ['Default Light Modern', light],
+      ['Default Dark Modern', dark],
+    ] as const) {
+      await themes.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+      // The webview restyles itself from the theme's variables: give it a moment to repaint.
+      await sleep(1500);
+      const target = path.join(pictures, file);
+      console.log(`terrace-screenshot ${target}`);
+      await waitFor(`the picture ${file}`, () => existsSync(target), 15_000);
+      const bytes = readFileSync(target);
+      assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.equal(bytes.readUInt32BE(16), 1600, 'the whole workbench, 1600 px wide');
+    }
+  } finally {
+    await themes.update('colorTheme', before, vscode.ConfigurationTarget.Global);
+  }
+  return true;
 }

@@ -48,6 +48,7 @@ suite('the packaged extension (VSIX)', () => {
       'dist/webview.js',
       'dist/webview.css',
       'dist/layoutWorker.js',
+      'dist/layoutThread.js',
       'dist/codicon.css',
       'dist/codicon.ttf',
       'dist/hcl2json/index.js',
@@ -101,16 +102,18 @@ suite('the packaged extension (VSIX)', () => {
     assert.equal(syntax.range.start.line, brokenLine);
   });
 
-  test('the graph panel draws with the bundled webview script and layout worker', async () => {
+  test('the graph panel draws with the bundled webview script, laid out by the bundled layout thread', async () => {
     await runningApi();
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel, 'the command returns the panel');
     const drawn = await panel.waitForRender();
     assert.equal(drawn.nodes, 3);
     assert.equal(drawn.levels, 3);
-    assert.equal(drawn.worker, true, 'the layout ran in the Web Worker');
+    assert.equal(drawn.layoutIn, 'host', 'the packaged layout thread ran elkjs in the extension host');
     // The worker is elkjs's layered algorithm, bundled (the VSIX holds no node_modules).
     const worker = readFileSync(path.join(terraceExtension().extensionPath, 'dist', 'layoutWorker.js'), 'utf8');
     assert.ok(worker.includes('org.eclipse.elk.layered'), 'the layout worker bundles elkjs');
+    const thread = readFileSync(path.join(terraceExtension().extensionPath, 'dist', 'layoutThread.js'), 'utf8');
+    assert.ok(thread.includes('org.eclipse.elk.layered'), 'the extension host’s layout thread bundles elkjs');
   });
 });

@@ -1,0 +1,31 @@
+import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { ConfigError, loadWorkspaceConfig } from './engine/config';
+import type { AffectedParams, AffectedResult } from './protocol';
+import type { FolderState } from './workspaceFolders';
+
+/**
+ * `terrace/affected`: the modules the changes since a base ref touch (committed since the merge base,
+ * uncommitted and untracked: what the editor sees), those that call a changed library module, and
+ * everything downstream of them: what a changed-only pipeline or run would cover. Never throws: a
+ * folder outside git, an unknown ref or a missing git comes back as a message.
+ */
+export async function affectedFor(folder: FolderState, params: AffectedParams): Promise<AffectedResult> {
+  if (folder.error) return { kind: 'error', message: folder.error };
+  const baseRef = params.baseRef.trim();
+  if (!baseRef) return { kind: 'error', message: 'affected modules need a base ref, e.g. origin/main' };
+  try {
+    const config = await loadWorkspaceConfig(folder.root);
+    const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
+    const found = affectedModules(folder.analysis.result(), folder.analysis, files, config.pipeline.libraryModules);
+    return {
+      kind: 'affected',
+      baseRef,
+      changed: [...new Set([...found.changed, ...found.viaLibraries])].sort(),
+      affected: [...found.affected].sort(),
+    };
+  } catch (error) {
+    if (error instanceof ChangedFilesError || error instanceof ConfigError)
+      return { kind: 'error', message: error.message };
+    throw error;
+  }
+}

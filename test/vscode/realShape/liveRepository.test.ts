@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
+import { GraphRequest } from '../../../server/src/protocol';
+import { runningApi, waitFor, workbenchPictures } from '../suite/helpers';
+
+/** Where the timings go (test-results/vscode), as the runner names it. */
+const resultsDir = process.env.TERRACE_VSCODE_RESULTS_DIR;
+
+interface Timing {
+  /** Milliseconds from the command (or the edit) to the drawing's report in the extension host. */
+  ms: number;
+  /** Where they went: to the panel made, to its webview loaded and ready, to the graph sent to it. */
+  toPanelMs?: number;
+  toReadyMs?: number;
+  /** Of the webview's load, the part after its page started: its own script's. */
+  pageMs?: number;
+  toGraphMs?: number;
+  /** Of which the webview's own share, from the graph message to the drawing, and the layout's. */
+  inPanelMs: number;
+  layoutMs: number;
+  layoutIn: RenderedReport['layoutIn'];
+  nodes: number;
+  folded: number;
+}
+
+function timing(started: number, drawn: RenderedReport): Timing {
+  return {
+    ms: Date.now() - started,
+    inPanelMs: drawn.ms,
+    layoutMs: drawn.layoutMs,
+    layoutIn: drawn.layoutIn,
+    nodes: drawn.nodes,
+    folded: drawn.groups,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Show Graph from the command palette's command, timed to the drawing. */
+async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }> {
+  const started = Date.now();
+  const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+  assert.ok(panel, 'Show Graph opened the panel');
+  const drawn = await panel.waitForRender(undefined, 60_000);
+  const { created, ready, pageMs, graphSent } = panel.times;
+  return {
+    panel,
+    timing: {
+      ...timing(started, drawn),
+      toPanelMs: created - started,
+      toReadyMs: (ready ?? created) - started,
+      pageMs,
+      toGraphMs: (graphSent ?? created) - started,
+    },
+  };
+}
+
+/**
+ * A Terragrunt live repository of 300 units in six areas, about 1,000 dependencies, as a user opens
+ * it: Show Graph in a fresh window beside an editor, the panel reopened, an edit that removes one
+ * dependency. The timings go to test-results/vscode/panel-times.json; the pictures, light and dark,
+ * to the README's media when the runner can take them.
+ */
+suite('a Terragrunt live repository of 300 units', () => {
+  const times: Record<string, unknown> = {};
+
+  suiteSetup(async () => {
+    // Timed from a graph the server has: its first analysis of the folder is not the panel's time.
+    const api = await runningApi();
+    const folderUri = vscode.workspace.workspaceFolders![0]!.uri.toString();
+    // By method name: the installed extension's client has its own copy of the protocol's classes.
+    await api.client.sendRequest(GraphRequest.method, { folderUri });
+  });
+
+  suiteTeardown(() => {
+    if (!resultsDir) return;
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(path.join(resultsDir, 'panel-times.json'), `${JSON.stringify(times, null, 2)}\n`);
+    console.log(`panel times: ${JSON.stringify(times)}`);
+  });
+
+  test('Show Graph opens it folded, whole and readable; reopened and after an edit, drawn again', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    // A unit that depends on others: the edit below removes one of its dependencies.
+    const units = await vscode.workspace.findFiles('live/prod/us-east-1/**/terragrunt.hcl', undefined, 50);
+    const texts = await Promise.all(units.map((uri) => vscode.workspace.fs.readFile(uri)));
+    const editorFile = units[texts.findIndex((bytes) => Buffer.from(bytes).toString('utf8').includes('dependency "'))];
+    assert.ok(editorFile, `a unit of ${folder.fsPath} with dependencies`);
+    await vscode.window.showTextDocument(editorFile, { viewColumn: vscode.ViewColumn.One });
+
+    const first = await showGraph();
+    await waitFor('the panel beside the editor', () => first.panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
+    const drawn = first.panel.renders.at(-1)!;
+    assert.ok(drawn.groups > 0, 'a graph of 300 units too big for the panel opens folded');
+    assert.ok(drawn.titlePx >= 11, `titles ${drawn.titlePx.toFixed(1)} px high`);
+    assert.equal(drawn.layoutIn, 'host');
+    times['300 units, Show Graph in a fresh window'] = first.timing;
+
+    // The README's pictures of the live repository as it opens, light and dark, where the runner takes them.
+    await workbenchPictures('graph-panel-live.png', 'graph-panel-live-dark.png');
+
+    const reopened: Timing[] = [];
+    for (let run = 0; run < 3; run++) {
+      first.panel.dispose();
+      const again = await showGraph();
+      reopened.push(again.timing);
+      first.panel = again.panel;
+    }
+    times['300 units, the panel reopened on an unchanged graph'] = {
+      medianMs: median(reopened.map((t) => t.ms)),
+      runs: reopened,
+    };
+    assert.ok(
+      reopened.every((t) => t.layoutMs === 0),
+      'reopened, the layout kept in the extension host',
+    );
+
+    // An edit that removes one dependency of a unit: the panel redraws the new graph.
+    const panel = first.panel;
+    const document = await vscode.workspace.openTextDocument(editorFile);
+    const block = /dependency "[^"]+" \{[^}]*\}\n/.exec(document.getText());
+    assert.ok(block, `${editorFile.fsPath} has a dependency block`);
+    const version = panel.currentGraph?.version ?? 0;
+    const edit = new vscode.WorkspaceEdit();
+    const start = document.positionAt(block.index);
+    edit.delete(editorFile, new vscode.Range(start, document.positionAt(block.index + block[0].length)));
+    const original = document.getText();
+    const started = Date.now();
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const redrawn = await panel.waitForRender((report) => report.version > version, 30_000);
+    times['300 units, an edit that removes one dependency, redrawn'] = timing(started, redrawn);
+    // The file as it was, saved: nothing of the edit stays behind.
+    const restore = new vscode.WorkspaceEdit();
+    restore.replace(
+      editorFile,
+      new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+      original,
+    );
+    assert.ok(await vscode.workspace.applyEdit(restore));
+    assert.ok(await document.save());
+  });
+});

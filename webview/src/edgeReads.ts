@@ -1,0 +1,76 @@
+import type { GraphEdge, WireLocation } from '../../server/src/protocol';
+import { codicon, h, iconButton } from './dom';
+import { plural } from './plural';
+import type { ViewEdge } from './viewModel';
+
+/**
+ * The reads that make an edge, listed where it is clicked: for each, the reader, the block that
+ * reads (`data.terraform_remote_state.vpc`, `dependency.vpc`, `component.vpc`) and its file and line,
+ * a click away from the file. An edge between folded nodes lists every read it stands for.
+ */
+export class EdgeReads {
+  readonly element = h('div', { class: 'edge-reads', role: 'dialog', 'aria-label': 'Reads of an edge', hidden: true });
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly open: (location: WireLocation) => void,
+  ) {
+    container.append(this.element);
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !this.element.hidden) this.hide();
+    });
+  }
+
+  show(edge: ViewEdge, reads: GraphEdge[], at: { x: number; y: number }): void {
+    const items = reads.map((read) => {
+      const button = h(
+        'button',
+        { type: 'button', class: 'edge-read', title: `Open ${fileOf(read.location)} at line ${lineOf(read.location)}` },
+        h('span', { class: 'edge-read-block' }, `${read.from}: ${blockName(read)}`),
+        h('span', { class: 'edge-read-place' }, `${fileOf(read.location)}:${lineOf(read.location)}`),
+      );
+      button.addEventListener('click', () => {
+        this.hide();
+        this.open(read.location);
+      });
+      return h('li', {}, button);
+    });
+    this.element.replaceChildren(
+      h(
+        'div',
+        { class: 'edge-reads-title' },
+        codicon('references'),
+        h('span', {}, `${plural(reads.length, 'read')} of ${edge.to.replace(/^group:/, '')}`),
+        iconButton('close', 'Close (Escape)', () => this.hide()),
+      ),
+      h('ul', {}, ...items),
+    );
+    this.element.hidden = false;
+    const width = this.element.offsetWidth;
+    const height = this.element.offsetHeight;
+    const x = Math.max(8, Math.min(at.x + 8, this.container.clientWidth - width - 8));
+    const y = Math.max(8, Math.min(at.y + 8, this.container.clientHeight - height - 8));
+    this.element.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+    this.element.querySelector<HTMLButtonElement>('.edge-read')?.focus();
+  }
+
+  hide(): void {
+    this.element.hidden = true;
+  }
+}
+
+/** The block that reads, as its configuration names it. */
+function blockName(read: GraphEdge): string {
+  const instance = read.instance === null ? '' : `[${JSON.stringify(read.instance)}]`;
+  if (read.matchedBy === 'dependency') return `dependency.${read.name}`;
+  if (read.matchedBy === 'component') return `component.${read.name}`;
+  return `data.terraform_remote_state.${read.name}${instance}`;
+}
+
+function fileOf(location: WireLocation): string {
+  return decodeURIComponent(location.uri.split('/').slice(-2).join('/'));
+}
+
+function lineOf(location: WireLocation): number {
+  return location.range.start.line + 1;
+}

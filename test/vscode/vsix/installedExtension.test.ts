@@ -41,6 +41,8 @@ suite('the packaged extension (VSIX)', () => {
       'LICENSE.txt',
       'media/graph-panel.png',
       'media/graph-panel-dark.png',
+      'media/graph-panel-live.png',
+      'media/graph-panel-live-dark.png',
       'schemas/terrace.schema.json',
       'dist/client.js',
       'dist/server.js',
@@ -65,7 +67,12 @@ suite('the packaged extension (VSIX)', () => {
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)|(?:src|srcset)="([^"]+)"/g)].map(
       (match) => match[1] ?? match[2]!,
     );
-    assert.deepEqual(images.sort(), ['media/graph-panel-dark.png', 'media/graph-panel.png']);
+    assert.deepEqual(images.sort(), [
+      'media/graph-panel-dark.png',
+      'media/graph-panel-live-dark.png',
+      'media/graph-panel-live.png',
+      'media/graph-panel.png',
+    ]);
     assert.ok(images.every((image) => files.includes(image)));
   });
 

@@ -6,7 +6,7 @@
 export interface LayoutInput {
   /**
    * Each node with its column: the rank of its level among the levels drawn. Nodes with a `band` (the
-   * group of an expanded group's modules, or of a collapsed group's nodes) are laid out in a band of
+   * group of an expanded group's modules, or of a folded node) are laid out in a band of
    * rows per band, boxed (`groupBands.ts`).
    */
   nodes: { id: string; column: number; band?: string }[];

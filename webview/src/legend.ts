@@ -45,7 +45,7 @@ export class Legend {
         row('ambiguous', 'ambiguous: B is one of several modules that fit'),
         row('cycle', 'dependency cycle'),
         row('problems', 'unresolved references'),
-        row('group', 'collapsed group'),
+        row('group', 'a folded folder or group (click to unfold)'),
         this.units,
         this.components,
         this.runStates,

@@ -327,7 +327,7 @@ function drawNode(
     layer,
   );
   if (node.kind === 'group') {
-    // A collapsed group: narrower cards behind it, clear of the edges at its sides.
+    // A folded folder or group: narrower cards behind it, clear of the edges at its sides.
     for (const offset of [8, 4]) {
       svgElement(
         'rect',

@@ -136,7 +136,7 @@ export class Selection {
     this.activate(id);
   }
 
-  /** Click or Enter on a node: a module is selected and opened; a collapsed group expands. */
+  /** Click or Enter on a node: a module is selected and opened; a folded node unfolds. */
   private activate(id: string): void {
     const node = this.canvas.shown?.view.nodes.find((candidate) => candidate.id === id);
     if (!node) return;
@@ -224,12 +224,12 @@ export class Selection {
     if (box) this.viewport.reveal(box);
   }
 
-  /** The selection as drawn nodes: a module inside a collapsed group counts as its group. */
+  /** The selection as drawn nodes: a module inside a folded node counts as that node. */
   private drawnSelection(): string[] {
     return [...new Set(this.state.selected.map((id) => this.nodeFor(id)).filter((id) => id !== undefined))];
   }
 
-  /** The drawn node showing module `id` (itself or its collapsed group), if any. */
+  /** The drawn node showing module `id` (itself or the folded node holding it), if any. */
   private nodeFor(id: string): string | undefined {
     const shown = this.canvas.shown;
     if (shown?.drawing.nodes.has(id)) return id;

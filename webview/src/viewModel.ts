@@ -5,8 +5,9 @@ import { plural } from './plural';
 import { type ColumnSpan, viewColumns } from './viewColumns';
 
 /**
- * What the panel shows of a graph model: the visible nodes (modules, or one node per collapsed group
- * and level) and edges, after grouping, focus and filtering. Pure: no DOM, no layout.
+ * What the panel shows of a graph model: the visible nodes (modules, or one node per folded folder or
+ * group) and edges, each in its column, after grouping, folding, focus, paths, hiding and filtering.
+ * Pure: no DOM, no layout.
  */
 
 /** How the user looks at the graph; kept in the webview's state. */
@@ -24,7 +25,7 @@ export interface ViewOptions {
   paths: { from: string; to: string } | null;
   /** Modules left out of the drawing. */
   hidden: string[];
-  /** The search text; when `filter` is on, only matches (and collapsed groups holding one) are drawn. */
+  /** The search text; when `filter` is on, only matches (and folded nodes holding one) are drawn. */
   search: string;
   filter: boolean;
 }
@@ -105,7 +106,7 @@ export interface ViewEdge {
   /** The writer (the dependency). */
   to: string;
   inCycle: boolean;
-  /** How many module edges it stands for (more than one between collapsed groups). */
+  /** How many module edges it stands for (more than one between folded nodes). */
   count: number;
   /** The surest match among them: exact, else inferred (one writer fits a partly known address), else ambiguous. */
   match: GraphEdge['match'];

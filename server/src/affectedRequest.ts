@@ -1,4 +1,4 @@
-import { affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { type AffectedModules, affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import type { AffectedParams, AffectedResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
@@ -15,8 +15,7 @@ export async function affectedFor(folder: FolderState, params: AffectedParams): 
   if (!baseRef) return { kind: 'error', message: 'affected modules need a base ref, e.g. origin/main' };
   try {
     const config = await loadWorkspaceConfig(folder.root);
-    const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
-    const found = affectedModules(folder.analysis.result(), folder.analysis, files, config.pipeline.libraryModules);
+    const found = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
     return {
       kind: 'affected',
       baseRef,
@@ -28,4 +27,18 @@ export async function affectedFor(folder: FolderState, params: AffectedParams): 
       return { kind: 'error', message: error.message };
     throw error;
   }
+}
+
+/**
+ * What the changes the editor sees affect: committed since the merge base with `baseRef`, uncommitted
+ * and untracked, in the folder's current analysis. The panel's affected view, changed-only pipelines
+ * and changed-only runs all count them so. Throws `ChangedFilesError` outside git or for an unknown ref.
+ */
+export async function affectedSince(
+  folder: FolderState,
+  baseRef: string,
+  libraryModules: readonly string[],
+): Promise<AffectedModules> {
+  const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
+  return affectedModules(folder.analysis.result(), folder.analysis, files, libraryModules);
 }

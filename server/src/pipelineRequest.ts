@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { affectedModules, BrokenModulesError, ChangedFilesError, changedFiles } from './engine/analysis';
+import { affectedSince } from './affectedRequest';
+import { BrokenModulesError, ChangedFilesError } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import { existingPipelineFile, generatePipeline, PipelineCycleError } from './engine/pipeline';
 import type { PipelineParams, PipelineResult } from './protocol';
@@ -20,8 +21,7 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
     if (params.changedOnly) {
       const baseRef = params.baseRef?.trim();
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
-      const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
-      const affected = affectedModules(result, folder.analysis, files, config.pipeline.libraryModules);
+      const affected = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
       changed = { baseRef, modules: affected.affected };
     }
     const pipeline = generatePipeline(result, {

@@ -1,5 +1,6 @@
 import { runTargets } from '../../runner/src';
-import { affectedModules, BrokenModulesError, brokenModules, ChangedFilesError, changedFiles } from './engine/analysis';
+import { affectedSince } from './affectedRequest';
+import { BrokenModulesError, brokenModules, ChangedFilesError } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import { UnknownModuleError } from './engine/run';
 import type { RunTargetsParams, RunTargetsResult } from './protocol';
@@ -20,8 +21,7 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
     if (params.changedOnly) {
       const baseRef = params.baseRef?.trim();
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
-      const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
-      modules = [...affectedModules(result, folder.analysis, files, config.pipeline.libraryModules).affected];
+      modules = [...(await affectedSince(folder, baseRef, config.pipeline.libraryModules)).affected];
     }
     const targets = runTargets(result, folder.analysis, {
       ...(modules ? { modules } : {}),

@@ -928,19 +928,20 @@ describe('graph webview (the built panel in headless chromium)', () => {
         }, 10);
         return () => clearInterval(timer);
       };
-      const first = await browser.open({ html });
-      const stopFirst = answer(first);
-      const drawn = await first.render({ type: 'graph', graph: dag, folderUri: FOLDER });
-      stopFirst();
+      const drawWithHost = async () => {
+        const page = await browser.open({ html });
+        const stop = answer(page);
+        const drawn = await page.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+        stop();
+        return { page, drawn };
+      };
+      const { page: first, drawn } = await drawWithHost();
       assert.equal(drawn.layoutIn, 'host');
       assert.equal(drawn.nodes, 6);
       assertColumns(await drawnNodes(first));
       assert.ok(drawn.layoutMs > 0, 'laid out by elkjs in the thread');
       // Another panel on the same view: the host's kept layout, no elkjs.
-      const second = await browser.open({ html });
-      const stopSecond = answer(second);
-      const again = await second.render({ type: 'graph', graph: dag, folderUri: FOLDER });
-      stopSecond();
+      const { page: second, drawn: again } = await drawWithHost();
       assert.equal(again.layoutIn, 'host');
       assert.equal(again.layoutMs, 0);
       assert.deepEqual(await drawnNodes(second), await drawnNodes(first));

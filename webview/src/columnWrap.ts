@@ -1,4 +1,5 @@
 import { COLUMN_GAP, NODE_HEIGHT, NODE_SPACING } from './layoutOptions';
+import type { ViewGraph } from './viewModel';
 
 /**
  * Columns that wrap: a level with many nodes would make the drawing many times taller than the panel
@@ -107,4 +108,24 @@ function tallestColumn(columns: readonly WrapColumn[], wraps: readonly number[][
     }
   });
   return tallest;
+}
+
+/** Each column of the view as wrapping sees it: its nodes, their edges left and right, and whether it may wrap. */
+export function wrapShape(view: ViewGraph): WrapColumn[] {
+  const columns: WrapColumn[] = view.columns.map(() => ({ count: 0, left: 0, right: 0, fixed: false }));
+  const columnOf = new Map(view.nodes.map((node) => [node.id, node.column]));
+  for (const node of view.nodes) columns[node.column]!.count++;
+  for (const edge of view.edges) {
+    const [reader, writer] = [columnOf.get(edge.from)!, columnOf.get(edge.to)!];
+    if (reader === writer) columns[reader]!.fixed = true;
+    else {
+      columns[reader]!.left++;
+      columns[writer]!.right++;
+    }
+  }
+  for (const column of columns) {
+    column.left /= Math.max(1, column.count);
+    column.right /= Math.max(1, column.count);
+  }
+  return columns;
 }

@@ -1,5 +1,4 @@
-import { drawnZoom, wrapColumns } from './columnWrap';
-import { wrapShape } from './layoutCache';
+import { drawnZoom, wrapColumns, wrapShape } from './columnWrap';
 import { NODE_WIDTH } from './layoutOptions';
 import { TITLE_SIZE } from './render';
 import {

@@ -80,7 +80,7 @@ export class GroupBar {
       options.collapsed = [];
       this.select.value = FOLDER_GROUPING;
     }
-    options.collapsed = options.collapsed.filter((folder) => folder !== parent);
+    // A drawn node's folder is never folded itself (the node would not be drawn): this folds it.
     this.toggle(parent);
   }
 

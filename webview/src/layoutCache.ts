@@ -1,4 +1,4 @@
-import { type WrapColumn, wrapColumns } from './columnWrap';
+import { wrapColumns, wrapShape } from './columnWrap';
 import type { LayoutClient } from './layoutClient';
 import { type Layout, type LayoutInput, layoutKey } from './layoutGraph';
 import type { ViewGraph } from './viewModel';
@@ -82,24 +82,4 @@ function layoutInput(view: ViewGraph, nodeWidth: number, panel: { width: number;
     nodeWidth,
     levelColumn,
   };
-}
-
-/** Each column of the view as wrapping sees it: its nodes, their edges left and right, and whether it may wrap. */
-export function wrapShape(view: ViewGraph): WrapColumn[] {
-  const columns: WrapColumn[] = view.columns.map(() => ({ count: 0, left: 0, right: 0, fixed: false }));
-  const columnOf = new Map(view.nodes.map((node) => [node.id, node.column]));
-  for (const node of view.nodes) columns[node.column]!.count++;
-  for (const edge of view.edges) {
-    const [reader, writer] = [columnOf.get(edge.from)!, columnOf.get(edge.to)!];
-    if (reader === writer) columns[reader]!.fixed = true;
-    else {
-      columns[reader]!.left++;
-      columns[writer]!.right++;
-    }
-  }
-  for (const column of columns) {
-    column.left /= Math.max(1, column.count);
-    column.right /= Math.max(1, column.count);
-  }
-  return columns;
 }

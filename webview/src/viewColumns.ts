@@ -1,3 +1,6 @@
+// The engine's graph algorithms: pure computation on ids, the same strongly connected sets the analysis finds.
+import { DependencyGraph, stronglyConnectedComponents } from '../../server/src/engine/graph';
+
 /**
  * The column each drawn node goes in. Unfolded, a module's column is its execution level. A folded
  * folder stands for modules of several levels, so its column is computed on the drawn graph: after the
@@ -50,78 +53,26 @@ function foldedColumns(
   nodes: readonly ColumnNode[],
   edges: readonly { from: string; to: string }[],
 ): Map<string, number> {
-  const dependencies = new Map<string, string[]>(nodes.map((node) => [node.id, []]));
-  for (const edge of edges) if (edge.from !== edge.to) dependencies.get(edge.from)?.push(edge.to);
-  const sets = stronglyConnected(
-    nodes.map((node) => node.id),
-    dependencies,
-  );
+  const graph = new DependencyGraph(nodes.map((node) => node.id));
+  for (const edge of edges) if (edge.from !== edge.to) graph.addEdge(edge.from, edge.to);
+  const sets = stronglyConnectedComponents(graph);
   const setOf = new Map<string, number>();
   sets.forEach((set, index) => {
     for (const id of set) setOf.set(id, index);
   });
   const level = new Map(nodes.map((node) => [node.id, node.level]));
   const columns = new Map<string, number>();
-  // Tarjan's algorithm gives the sets dependencies first.
+  // The engine's Tarjan gives the sets dependencies first.
   for (const set of sets) {
     let at = Math.max(...set.map((id) => level.get(id)!));
     for (const id of set) {
-      for (const dependency of dependencies.get(id)!) {
+      for (const dependency of graph.dependencies(id)) {
         if (setOf.get(dependency) !== setOf.get(id)) at = Math.max(at, columns.get(dependency)! + 1);
       }
     }
     for (const id of set) columns.set(id, at);
   }
   return columns;
-}
-
-/** Tarjan's strongly connected components, iteratively; each set comes after the sets it depends on. */
-export function stronglyConnected(ids: readonly string[], next: ReadonlyMap<string, readonly string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const sets: string[][] = [];
-  let counter = 0;
-  for (const start of ids) {
-    if (index.has(start)) continue;
-    const work: { id: string; child: number }[] = [{ id: start, child: 0 }];
-    index.set(start, counter);
-    low.set(start, counter++);
-    stack.push(start);
-    onStack.add(start);
-    while (work.length) {
-      const frame = work.at(-1)!;
-      const children = next.get(frame.id) ?? [];
-      if (frame.child < children.length) {
-        const child = children[frame.child++]!;
-        if (!index.has(child)) {
-          index.set(child, counter);
-          low.set(child, counter++);
-          stack.push(child);
-          onStack.add(child);
-          work.push({ id: child, child: 0 });
-        } else if (onStack.has(child)) {
-          low.set(frame.id, Math.min(low.get(frame.id)!, index.get(child)!));
-        }
-        continue;
-      }
-      work.pop();
-      const parent = work.at(-1);
-      if (parent) low.set(parent.id, Math.min(low.get(parent.id)!, low.get(frame.id)!));
-      if (low.get(frame.id) === index.get(frame.id)) {
-        const set: string[] = [];
-        let member: string;
-        do {
-          member = stack.pop()!;
-          onStack.delete(member);
-          set.push(member);
-        } while (member !== frame.id);
-        sets.push(set);
-      }
-    }
-  }
-  return sets;
 }
 
 /** A column's heading: `Level 3`, or `Levels 2–4` where folded nodes span several; `short`, the numbers alone. */

@@ -7,5 +7,12 @@ export {
   skippedAsBroken,
   skippedList,
 } from './brokenModules';
-export { affectedModules, ChangedFilesError, calledFolders, changedFiles, type FactsSource } from './changedModules';
+export {
+  type AffectedModules,
+  affectedModules,
+  ChangedFilesError,
+  calledFolders,
+  changedFiles,
+  type FactsSource,
+} from './changedModules';
 export { type AnalysisResult, type ModuleSummary, WorkspaceAnalysis } from './workspaceAnalysis';

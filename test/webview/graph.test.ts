@@ -793,22 +793,16 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const refitted = await viewportTransform(webview);
     const scale = (transform: string | null) => Number(/scale\(([\d.]+)\)/.exec(transform ?? '')?.[1]);
     assert.ok(scale(refitted) < scale(fitted), `narrower panel, smaller scale: ${fitted} then ${refitted}`);
-    // Narrower than the graph can be shown whole with readable titles: it scrolls, from the first level.
+    // Narrower than the graph can be shown whole with readable titles: a small graph is still shown
+    // whole, smaller (`fitFloor`).
     await webview.page.setViewportSize({ width: 420, height: 700 });
     await webview.page.waitForFunction(
       (before) => document.querySelector('svg.graph > g.viewport')?.getAttribute('transform') !== before,
       refitted,
     );
     const narrow = await viewportTransform(webview);
-    assert.ok(scale(narrow) * TITLE_SIZE >= 11 - 1e-3, `titles ${scale(narrow) * TITLE_SIZE} px high`);
-    const lefts = await webview.page
-      .locator('.node')
-      .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().left));
-    assert.ok(
-      Math.min(...lefts) >= 0 && Math.min(...lefts) <= 100,
-      `the first level at the left edge: ${Math.min(...lefts)}`,
-    );
-    assert.ok(Math.max(...lefts) > 420, 'the last levels a scroll away');
+    assert.ok(scale(narrow) * TITLE_SIZE < 11, `titles ${scale(narrow) * TITLE_SIZE} px high`);
+    await assertWithinPanel(webview);
     await webview.page.locator('.canvas').focus();
     await webview.page.keyboard.press('+');
     const moved = await viewportTransform(webview);
@@ -1122,6 +1116,89 @@ describe('graph webview (the built panel in headless chromium)', () => {
     }
   });
 
+  test('beside an editor, a small graph of many levels is laid out downward: each level a row, whole, larger', async () => {
+    const graph = realGraph(path.join(repoRoot, 'examples', 'monorepo'), repoRoot);
+    // The room of a panel beside an editor: five levels side by side would draw 6 px titles here.
+    const webview = await browser.open({ viewport: { width: 780, height: 900 } });
+    const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    assert.equal(rendered.nodes, 14);
+    assert.ok(rendered.titlePx >= 9, `titles ${rendered.titlePx.toFixed(1)} px high`);
+    await assertWithinPanel(webview);
+    // Each level a row (wrapped into two where it is wide), every row below the level before.
+    const nodes = await drawnNodes(webview);
+    const rows = (level: number) => nodes.filter((n) => n.level === level).map((n) => n.y);
+    for (let level = 1; level < 5; level++)
+      assert.ok(Math.min(...rows(level)) > Math.max(...rows(level - 1)), `level ${level} below level ${level - 1}`);
+    // Each heading on its row's band, above the row's first node.
+    const headings = await webview.page
+      .locator('.column-heading')
+      .evaluateAll((elements) =>
+        elements.map((element) => ({ text: element.textContent, bottom: element.getBoundingClientRect().bottom })),
+      );
+    assert.deepEqual(
+      headings.map((heading) => heading.text),
+      ['Level 0', 'Level 1', 'Level 2', 'Level 3', 'Level 4'],
+    );
+    for (const [level, heading] of headings.entries()) {
+      const top = await webview.page
+        .locator(`svg.graph g.node[data-level="${level}"]`)
+        .evaluateAll((drawn) => Math.min(...drawn.map((n) => n.getBoundingClientRect().top)));
+      assert.ok(heading.bottom <= top, `${heading.text} above its row`);
+    }
+    // The arrow keys follow the rows: down to the next level, right along the row.
+    await node(webview, 'network/prod/eu-central-1/vpc').click();
+    await webview.page.keyboard.press('ArrowDown');
+    const below = await webview.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.level);
+    assert.equal(below, '1');
+    await webview.page.keyboard.press('ArrowRight');
+    const along = await webview.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.level);
+    assert.equal(along, '1');
+    await webview.screenshot('monorepo-downward');
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('downward, a cycle’s arcs run above its row', async () => {
+    const graph: GraphModel = {
+      root: '/repo',
+      version: 1,
+      modules: [
+        module('net/a', 0, true),
+        module('net/b', 0, true),
+        module('app/c', 1),
+        module('app/d', 2),
+        module('app/e', 3),
+      ],
+      edges: [
+        edge('net/a', 'net/b', true),
+        edge('net/b', 'net/a', true),
+        edge('app/c', 'net/a'),
+        edge('app/d', 'app/c'),
+        edge('app/e', 'app/d'),
+      ],
+      levels: [['net/a', 'net/b'], ['app/c'], ['app/d'], ['app/e']],
+      cycles: [['net/a', 'net/b', 'net/a']],
+      unresolved: [],
+      ambiguous: [],
+    };
+    const webview = await browser.open({ viewport: { width: 500, height: 900 } });
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    assert.ok(await webview.page.locator('.column-headings.down').count(), 'laid out downward');
+    const nodes = await drawnNodes(webview);
+    const [a, b] = [nodes.find((n) => n.id === 'net/a')!, nodes.find((n) => n.id === 'net/b')!];
+    assert.equal(a.y, b.y, 'the cycle’s modules share a row');
+    // Each arc leaves its reader's top and bulges above the row.
+    const arcs = await webview.page.locator('svg.graph path.edge.cycle').evaluateAll((paths) =>
+      paths.map((path) => {
+        const box = (path as SVGPathElement).getBBox();
+        return { top: box.y, bottom: box.y + box.height };
+      }),
+    );
+    assert.equal(arcs.length, 2);
+    for (const arc of arcs)
+      assert.ok(arc.top < a.y && arc.bottom <= a.y + 1, `an arc above the row: ${JSON.stringify(arc)}`);
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('a level of many modules wraps into columns side by side within its band, the drawing about the panel’s shape', async () => {
     const readers = Array.from({ length: 120 }, (_, i) => `apps/a${String(i).padStart(3, '0')}`);
     const workers = Array.from({ length: 40 }, (_, i) => `jobs/j${String(i).padStart(3, '0')}`);
@@ -1163,6 +1240,19 @@ describe('graph webview (the built panel in headless chromium)', () => {
       ratio > 0.4 && ratio < 2.5,
       `drawing ${JSON.stringify(rendered.drawing)}, panel ${JSON.stringify(rendered.panel)}`,
     );
+    // Too many nodes to show whole in a narrow panel with readable titles: it scrolls, from level 0.
+    await webview.page.setViewportSize({ width: 420, height: 700 });
+    // The resize observer has answered by the second frame after the resize.
+    await webview.page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const narrow = Number(/scale\(([\d.]+)\)/.exec((await viewportTransform(webview)) ?? '')?.[1]);
+    assert.ok(narrow * TITLE_SIZE >= 11 - 1e-3, `titles ${narrow * TITLE_SIZE} px high`);
+    const lefts = await webview.page
+      .locator('.node')
+      .evaluateAll((drawn) => drawn.map((node) => node.getBoundingClientRect().left));
+    assert.ok(Math.min(...lefts) >= 0 && Math.min(...lefts) <= 100, `level 0 at the left: ${Math.min(...lefts)}`);
+    assert.ok(Math.max(...lefts) > 420, 'the last levels a scroll away');
     assert.deepEqual(webview.errors, []);
     // Fewer: wrapped, the whole drawing fits the panel at readable titles (in one column, about 4 px).
     const few: GraphModel = {

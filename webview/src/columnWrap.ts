@@ -1,4 +1,5 @@
-import { COLUMN_GAP, NODE_HEIGHT, NODE_SPACING } from './layoutOptions';
+import type { Direction } from './layoutGraph';
+import { type FlowSize, flowSize, NODE_SPACING } from './layoutOptions';
 import type { ViewGraph } from './viewModel';
 
 /**
@@ -11,6 +12,10 @@ import type { ViewGraph } from './viewModel';
  * level that lie left of it; an edge from a reader passes those right of it. elkjs gives each passing
  * edge a few pixels of the column's height, so a column's share of the level's nodes is smaller the
  * more edges pass it.
+ *
+ * Going down (`Direction`), the same holds turned a quarter: a level is a row, wrapping into rows
+ * one under the other, and a node's extent along the rows is its width. All of it is reckoned in
+ * the rightward layout's terms (`FlowBox`), the panel turned with it.
  */
 export interface WrapColumn {
   /** How many nodes it holds. */
@@ -22,6 +27,17 @@ export interface WrapColumn {
   fixed: boolean;
 }
 
+/** A node and the panel as the rightward layout sees them (`flowSize`): going down, turned a quarter. */
+interface FlowBox extends FlowSize {
+  /** The panel's drawing area, turned with the layout; none (0 × 0) before it is known: nothing wraps. */
+  panel: { width: number; height: number };
+}
+
+function flowBox(direction: Direction, nodeWidth: number, panel: { width: number; height: number }): FlowBox {
+  const turned = direction === 'down' ? { width: panel.height, height: panel.width } : panel;
+  return { ...flowSize(direction, nodeWidth), panel: turned };
+}
+
 export interface WrapInput {
   columns: readonly WrapColumn[];
   nodeWidth: number;
@@ -31,59 +47,76 @@ export interface WrapInput {
 
 /** What the drawing keeps around its nodes on each side: the level bands' margin and the room beyond (`render.ts`). */
 const DRAWING_MARGIN = 48;
-/** The height an edge passing a column takes there, in node heights (elkjs's edge spacing over a node's row). */
-const PASSING_EDGE = 8 / (NODE_HEIGHT + NODE_SPACING);
+/** The extent an edge passing a column takes there (elkjs's edge spacing). */
+const PASSING_EDGE = 8;
 
 /** How many of each column's nodes go in each of the columns it wraps into, left to right ([n]: not wrapped). */
-export function wrapColumns({ columns, nodeWidth, panel }: WrapInput): number[][] {
+function wrapColumns(columns: readonly WrapColumn[], box: FlowBox): number[][] {
   let wraps = columns.map((column) => [column.count]);
-  if (panel.width <= 0 || panel.height <= 0) return wraps;
-  let best = drawnZoom(columns, wraps, nodeWidth, panel);
+  if (box.panel.width <= 0 || box.panel.height <= 0) return wraps;
+  let best = drawnZoom(columns, wraps, box);
   for (;;) {
-    const tallest = tallestColumn(columns, wraps);
+    const tallest = tallestColumn(columns, wraps, box);
     if (tallest < 0) return wraps;
-    const next = wraps.map((sizes, i) => (i === tallest ? shares(columns[i]!, sizes.length + 1) : sizes));
-    const zoom = drawnZoom(columns, next, nodeWidth, panel);
+    const next = wraps.map((sizes, i) => (i === tallest ? shares(columns[i]!, sizes.length + 1, box) : sizes));
+    const zoom = drawnZoom(columns, next, box);
     if (zoom <= best) return wraps;
     best = zoom;
     wraps = next;
   }
 }
 
+/**
+ * The columns' arrangement: rightward, wrapped towards the panel's shape; or downward when rightward
+ * the whole drawing would be shown smaller than `turnBelow` and downward it is shown larger (a panel
+ * beside an editor is tall: five levels of a few nodes each fit it as rows at about twice the size
+ * they would as columns). `turnBelow` 0: never turned.
+ */
+export function arrangeColumns(
+  { columns, nodeWidth, panel }: WrapInput,
+  turnBelow: number,
+): { direction: Direction; wraps: number[][]; zoom: number } {
+  const arranged = (direction: Direction) => {
+    const box = flowBox(direction, nodeWidth, panel);
+    const wraps = wrapColumns(columns, box);
+    return { direction, wraps, zoom: drawnZoom(columns, wraps, box) };
+  };
+  const right = arranged('right');
+  if (right.zoom >= turnBelow || panel.width <= 0 || panel.height <= 0) return right;
+  const down = arranged('down');
+  return down.zoom > right.zoom ? down : right;
+}
+
 /** The zoom at which the drawing fits the panel whole. */
-export function drawnZoom(
-  columns: readonly WrapColumn[],
-  wraps: readonly number[][],
-  nodeWidth: number,
-  panel: { width: number; height: number },
-): number {
+function drawnZoom(columns: readonly WrapColumn[], wraps: readonly number[][], box: FlowBox): number {
   const count = wraps.reduce((sum, sizes) => sum + sizes.length, 0);
-  const rows = Math.max(0, ...wraps.map((sizes, i) => wrappedRows(columns[i]!, sizes)));
-  const width = count * nodeWidth + Math.max(0, count - 1) * COLUMN_GAP + 2 * DRAWING_MARGIN;
-  const height = rows * (NODE_HEIGHT + NODE_SPACING) + 2 * DRAWING_MARGIN;
-  return Math.min(panel.width / Math.max(width, 1), panel.height / Math.max(height, 1));
+  const rows = Math.max(0, ...wraps.map((sizes, i) => wrappedRows(columns[i]!, sizes, box)));
+  const width = count * box.along + Math.max(0, count - 1) * box.gap + 2 * DRAWING_MARGIN;
+  const height = rows * (box.across + NODE_SPACING) + 2 * DRAWING_MARGIN;
+  return Math.min(box.panel.width / Math.max(width, 1), box.panel.height / Math.max(height, 1));
 }
 
 /** The rows of a column's tallest part: its nodes, and the edges of its level that pass it. */
-function wrappedRows(column: WrapColumn, sizes: readonly number[]): number {
-  return Math.max(...sizes.map((_, j) => partRows(column, sizes, j)));
+function wrappedRows(column: WrapColumn, sizes: readonly number[], box: FlowBox): number {
+  return Math.max(...sizes.map((_, j) => partRows(column, sizes, j, box)));
 }
 
-function partRows(column: WrapColumn, sizes: readonly number[], j: number): number {
+function partRows(column: WrapColumn, sizes: readonly number[], j: number, box: FlowBox): number {
   const leftOf = sizes.slice(0, j).reduce((sum, size) => sum + size, 0);
   const rightOf = sizes.slice(j + 1).reduce((sum, size) => sum + size, 0);
-  return sizes[j]! + PASSING_EDGE * (column.left * rightOf + column.right * leftOf);
+  const passing = PASSING_EDGE / (box.across + NODE_SPACING);
+  return sizes[j]! + passing * (column.left * rightOf + column.right * leftOf);
 }
 
 /** A column's nodes shared among `parts` columns so that the tallest part is as short as it can be. */
-function shares(column: WrapColumn, parts: number): number[] {
+function shares(column: WrapColumn, parts: number, box: FlowBox): number[] {
   const sizes = new Array<number>(parts).fill(0);
   for (let placed = 0; placed < column.count; placed++) {
     let best = 0;
     let bestRows = Number.POSITIVE_INFINITY;
     for (let j = 0; j < parts; j++) {
       sizes[j]!++;
-      const rows = wrappedRows(column, sizes);
+      const rows = wrappedRows(column, sizes, box);
       sizes[j]!--;
       if (rows < bestRows) {
         bestRows = rows;
@@ -96,12 +129,12 @@ function shares(column: WrapColumn, parts: number): number[] {
 }
 
 /** The column with the most rows that may still wrap; -1 when none has two nodes to share. */
-function tallestColumn(columns: readonly WrapColumn[], wraps: readonly number[][]): number {
+function tallestColumn(columns: readonly WrapColumn[], wraps: readonly number[][], box: FlowBox): number {
   let tallest = -1;
   let rows = 1;
   wraps.forEach((sizes, i) => {
     const column = columns[i]!;
-    const own = wrappedRows(column, sizes);
+    const own = wrappedRows(column, sizes, box);
     if (!column.fixed && own > rows && sizes.length < column.count) {
       rows = own;
       tallest = i;

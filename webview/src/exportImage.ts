@@ -1,5 +1,5 @@
 import type { Drawn } from './graphCanvas';
-import { levelBands } from './render';
+import { headingAnchors } from './render';
 import { columnTitle } from './viewColumns';
 
 /**
@@ -28,8 +28,8 @@ export interface ExportSource {
   root: SVGGElement;
   defs: SVGDefsElement;
   bounds: { x: number; y: number; width: number; height: number };
-  /** Column headings: drawing x of each column's left side and its text. */
-  headings: { x: number; text: string }[];
+  /** Column headings: where each one's text starts in the drawing, and the text. */
+  headings: { x: number; y: number; text: string }[];
   /** The panel's background colour. */
   background: string;
   foreground: string;
@@ -64,7 +64,7 @@ export function exportSvg(source: ExportSource): string {
   for (const heading of source.headings) {
     const text = document.createElementNS(SVG, 'text');
     text.setAttribute('x', String(heading.x));
-    text.setAttribute('y', String(bounds.y - 10));
+    text.setAttribute('y', String(heading.y));
     text.setAttribute('fill', source.foreground);
     text.setAttribute('font-size', '12');
     text.setAttribute('font-weight', '600');
@@ -90,7 +90,12 @@ export async function exportDrawing(
     root,
     defs,
     bounds: shown.drawing.bounds,
-    headings: levelBands(layout).map((band, column) => ({ x: band.x, text: columnTitle(view.columns[column]!) })),
+    headings: headingAnchors(layout).map(({ x, y }, column) => ({
+      x,
+      // Above the drawing going right, above each row's band going down.
+      y: layout.direction === 'down' ? y - 6 : shown.drawing.bounds.y - 10,
+      text: columnTitle(view.columns[column]!),
+    })),
     background: style.backgroundColor,
     foreground: style.color,
     fontFamily: style.fontFamily,

@@ -1,4 +1,4 @@
-import { drawnZoom, wrapColumns, wrapShape } from './columnWrap';
+import { arrangeColumns, wrapShape } from './columnWrap';
 import { NODE_WIDTH } from './layoutOptions';
 import { TITLE_SIZE } from './render';
 import {
@@ -7,24 +7,47 @@ import {
   FOLDER_GROUPING,
   type GraphIndex,
   STACK_GROUPING,
+  type ViewGraph,
   type ViewOptions,
 } from './viewModel';
+import { MIN_ZOOM } from './viewport';
 
 /** The smallest title a fit draws, in screen pixels: the editor's smallest text. */
 export const READABLE_TITLE = 11;
 
 /**
  * Graphs up to this size are never folded at first: about what a panel beside an editor (800 × 940 px)
- * shows at 11 px titles, three columns of eighteen nodes. A smaller graph too wide for the panel
- * scrolls from level 0 instead.
+ * shows at 11 px titles, three columns of eighteen nodes. A smaller graph too wide for the panel is
+ * laid out downward where that draws it larger (`turnBelow`), and shown whole (`fitFloor`): more than
+ * three levels never fit 800 px side by side at 11 px, and a slice of the first three hides the shape
+ * a user opened the panel to see.
  */
 export const FOLD_FROM = 60;
 
 /**
+ * The smallest zoom a fit of a view of `nodes` nodes chooses: a view of up to `FOLD_FROM` nodes is
+ * shown whole whatever its titles' size (zooming in is a wheel turn away); a bigger one never below
+ * readable titles (it scrolls from level 0 instead: shown whole, its titles would be dots).
+ */
+export function fitFloor(nodes: number): number {
+  return nodes <= FOLD_FROM ? MIN_ZOOM : READABLE_TITLE / TITLE_SIZE;
+}
+
+/**
+ * The zoom below which a view is laid out downward, its levels as rows, where that shows it larger
+ * (`columnWrap.ts`): readable titles, for a view shown whole (`fitFloor`) and without groups, whose
+ * boxes are bands of the rightward layout (`groupBands.ts`); 0 (never) for any other. A view that
+ * reads well left to right stays so: level 0 on the left, what runs first read first.
+ */
+export function turnBelow(view: ViewGraph): number {
+  return view.groups.length === 0 && view.nodes.length <= FOLD_FROM ? READABLE_TITLE / TITLE_SIZE : 0;
+}
+
+/**
  * How a new panel first shows a graph: all of it. Unfolded when the whole drawing fits the panel with
- * titles of at least 11 px, or when it is small (`FOLD_FROM`); otherwise folded by folder at the
- * deepest depth whose drawing does (the most that can be read at once), or at the first depth when
- * none does. A graph of Terraform Stacks starts with a box around each Stack's components.
+ * titles of at least 11 px, or when it is small (`FOLD_FROM`: then whole, smaller); otherwise folded
+ * by folder at the deepest depth whose drawing does (the most that can be read at once), or at the
+ * first depth when none does. A graph of Terraform Stacks starts with a box around each Stack's components.
  */
 export function firstView(index: GraphIndex, panel: { width: number; height: number }): Partial<ViewOptions> {
   if (index.graph.modules.some((module) => module.kind === 'component')) return { groupBy: STACK_GROUPING };
@@ -48,7 +71,6 @@ export function fitsReadably(
   panel: { width: number; height: number },
 ): boolean {
   const view = buildView(index, options);
-  const columns = wrapShape(view);
-  const wraps = wrapColumns({ columns, nodeWidth: NODE_WIDTH, panel });
-  return drawnZoom(columns, wraps, NODE_WIDTH, panel) * TITLE_SIZE >= READABLE_TITLE;
+  const { zoom } = arrangeColumns({ columns: wrapShape(view), nodeWidth: NODE_WIDTH, panel }, turnBelow(view));
+  return zoom * TITLE_SIZE >= READABLE_TITLE;
 }

@@ -7,7 +7,7 @@ import {
   draw,
   drawMarkers,
   GROUP_COLOURS,
-  levelBands,
+  headingAnchors,
   nodeWidth,
   svgElement,
   TextFitter,
@@ -133,18 +133,25 @@ export class GraphCanvas {
     this.positionHeadings(transform);
   }
 
-  /** The headings follow the columns as the drawing pans and zooms. */
+  /**
+   * The headings follow the columns as the drawing pans and zooms: in a strip above the drawing, or
+   * going down, on the top-left corner of each row's band.
+   */
   positionHeadings(transform: Transform): void {
     const layout = this.shown?.layout;
     if (!layout) return;
+    const down = layout.direction === 'down';
+    this.headings.classList.toggle('down', down);
     const headings = this.headings.children;
-    const bands = levelBands(layout);
+    const anchors = headingAnchors(layout);
     for (let i = 0; i < headings.length; i++) {
       const heading = headings[i] as HTMLElement;
-      const band = bands[Number(heading.dataset.column)] ?? { x: 0, width: layout.nodeWidth };
-      const x = band.x * transform.k + transform.x;
-      const width = Math.max(24, band.width * transform.k);
-      heading.style.transform = `translateX(${Math.round(x)}px)`;
+      const anchor = anchors[Number(heading.dataset.column)] ?? { x: 0, y: 0, width: layout.nodeWidth };
+      const x = anchor.x * transform.k + transform.x;
+      const width = Math.max(24, anchor.width * transform.k);
+      // Going down, just above the band: its text's height (`graph.css`) over its top.
+      const y = down ? anchor.y * transform.k + transform.y - HEADING_HEIGHT : 0;
+      heading.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
       heading.style.width = `${width}px`;
       // Zoomed far out, only the number fits.
       const text = width >= 56 ? (heading.title ?? '') : (heading.dataset.level ?? '');
@@ -152,6 +159,9 @@ export class GraphCanvas {
     }
   }
 }
+
+/** A heading's line over a row's band, going down. */
+const HEADING_HEIGHT = 18;
 
 /** A node as a screen reader says it. */
 function describe(node: ViewNode, index: GraphIndex): string {

@@ -4,7 +4,7 @@ import { CyclesBanner } from './cyclesBanner';
 import { h } from './dom';
 import { EdgeReads } from './edgeReads';
 import { exportDrawing } from './exportImage';
-import { firstView, READABLE_TITLE } from './firstView';
+import { firstView, fitFloor } from './firstView';
 import { FocusBar } from './focusBar';
 import { GraphCanvas } from './graphCanvas';
 import { GroupBar } from './groupBar';
@@ -97,8 +97,6 @@ export class GraphPanelView {
         if (this.autoFit) this.fit();
       },
     );
-    // Fitting never makes a title smaller than the editor's smallest text: a large graph scrolls instead.
-    this.viewport.readableZoom = READABLE_TITLE / TITLE_SIZE;
     this.selection = new Selection(this.state, canvas, this.viewport, {
       highlight: () => this.highlight(),
       open: (id) => this.host.post({ type: 'openModule', id }),
@@ -259,6 +257,7 @@ export class GraphPanelView {
 
   private afterDraw(): void {
     const view = this.canvas.shown!.view;
+    this.viewport.readableZoom = fitFloor(view.nodes.length);
     this.selection.afterDraw();
     this.canvas.noteIfEmpty(this.graph, this.state.view);
     if (this.fitNext) {

@@ -1,4 +1,5 @@
-import { wrapColumns, wrapShape } from './columnWrap';
+import { arrangeColumns, wrapShape } from './columnWrap';
+import { turnBelow } from './firstView';
 import type { LayoutClient } from './layoutClient';
 import { type Layout, type LayoutInput, layoutKey } from './layoutGraph';
 import type { ViewGraph } from './viewModel';
@@ -41,6 +42,7 @@ export class LayoutCache {
           edges: shown.edges,
           columns: shown.columns,
           nodeWidth: shown.nodeWidth,
+          direction: shown.direction,
         };
         const layout = await this.client.layout({ ...input, previous });
         this.layouts.set(key, layout);
@@ -53,11 +55,12 @@ export class LayoutCache {
 
 /**
  * Each node in its layout column: its view column, or one of the columns a tall one wraps into
- * (`columnWrap.ts`), filled in the order of the nodes' ids, so that a folder's modules stay together.
- * With a group expanded, every group gets a band of its own: the expanded ones are boxed.
+ * (`columnWrap.ts`), filled in the order of the nodes' ids, so that a folder's modules stay together;
+ * the columns left to right, or top to bottom where that shows a small view larger (`turnBelow`). With a group
+ * expanded, every group gets a band of its own: the expanded ones are boxed.
  */
 function layoutInput(view: ViewGraph, nodeWidth: number, panel: { width: number; height: number }): LayoutInput {
-  const wraps = wrapColumns({ columns: wrapShape(view), nodeWidth, panel });
+  const { wraps, direction } = arrangeColumns({ columns: wrapShape(view), nodeWidth, panel }, turnBelow(view));
   const first = wraps.map((_, i) => wraps.slice(0, i).reduce((sum, sizes) => sum + sizes.length, 0));
   const levelColumn = wraps.flatMap((sizes, column) => sizes.map(() => column));
   // Each node's part of its column: the parts' sizes, filled in the order of the nodes' ids.
@@ -81,5 +84,6 @@ function layoutInput(view: ViewGraph, nodeWidth: number, panel: { width: number;
     edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
     nodeWidth,
     levelColumn,
+    direction,
   };
 }

@@ -13,12 +13,21 @@ export interface LayoutInput {
   /** Reader → writer, as in the graph model. */
   edges: { id: string; from: string; to: string }[];
   /** The layout drawn before: the new one keeps its nodes' places and its edges' order where it can. */
-  previous?: Pick<Layout, 'nodes' | 'edges' | 'columns' | 'nodeWidth'>;
+  previous?: Pick<Layout, 'nodes' | 'edges' | 'columns' | 'nodeWidth' | 'direction'>;
   /** Every node's width: wide enough for the longest title of the view (`NODE_WIDTH` at least, the default). */
   nodeWidth?: number;
   /** For each column, the view's column (the level band) it is part of: several where a tall one wraps. Default: itself. */
   levelColumn?: number[];
+  /** Which way the columns follow each other (`columnWrap.ts`): left to right by default. */
+  direction?: Direction;
 }
+
+/**
+ * Left to right, each level a column; or top to bottom, each level a row, in a panel too narrow for
+ * the levels side by side. Both are laid out the same way: a downward layout is the rightward one of
+ * the nodes turned a quarter (`elkLayout.ts`), drawn transposed.
+ */
+export type Direction = 'right' | 'down';
 
 export interface Point {
   x: number;
@@ -40,12 +49,13 @@ export interface Layout {
   edges: Record<string, Point[]>;
   /** The box around each band's nodes (`groupBands.ts`), by band; none when the input had no bands. */
   bands: Record<string, Rect>;
-  /** The left x of each column. */
+  /** Where each column starts along the direction: its left x, or its top y going down. */
   columns: number[];
   /** For each column, the view's column (the level band) it is part of. */
   levelColumn: number[];
   /** Every node's width. */
   nodeWidth: number;
+  direction: Direction;
   width: number;
   height: number;
   /** Milliseconds the layout took. */
@@ -55,5 +65,5 @@ export interface Layout {
 /** What makes two layouts the same: the nodes in their columns and bands, the edges, the width and the level bands. */
 export function layoutKey(input: LayoutInput): string {
   const nodes = input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n');
-  return `${input.nodeWidth}\n${input.levelColumn?.join(',') ?? ''}\n${nodes}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
+  return `${input.nodeWidth} ${input.direction ?? 'right'}\n${input.levelColumn?.join(',') ?? ''}\n${nodes}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
 }

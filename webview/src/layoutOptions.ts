@@ -1,3 +1,5 @@
+import type { Direction } from './layoutGraph';
+
 /**
  * The options of the graph panel's layout (`elkLayout.ts`, elkjs's layered algorithm): one place,
  * imported by the layout worker and by the benchmark. Figures are from `npm run bench` and the
@@ -19,6 +21,29 @@ export const GROUP_GAP = GROUP_BOX_PADDING + GROUP_BOX_TITLE + 12;
 
 /** Horizontal space between two columns, where the edges run; elkjs widens it where many edges slope. */
 export const COLUMN_GAP = 90;
+
+/**
+ * Vertical space between two rows, going down: edges there climb a node's height, not its width; less
+ * the level bands' margins, room for a level's heading between two bands (`render.ts`).
+ */
+export const ROW_GAP = 72;
+
+/**
+ * A node as elkjs lays it out in a direction (`layoutGraph.ts`): going down, the rightward layout
+ * turned a quarter, so a node's extent along the columns is its height, and across them its width.
+ */
+export interface FlowSize {
+  along: number;
+  across: number;
+  /** Between two columns (rows, going down). */
+  gap: number;
+}
+
+export function flowSize(direction: Direction, nodeWidth: number): FlowSize {
+  return direction === 'right'
+    ? { along: nodeWidth, across: NODE_HEIGHT, gap: COLUMN_GAP }
+    : { along: NODE_HEIGHT, across: nodeWidth, gap: ROW_GAP };
+}
 
 /** Options for every layout. */
 export const ELK_OPTIONS: Readonly<Record<string, string>> = Object.freeze({

@@ -137,20 +137,36 @@ export class TextFitter {
   }
 }
 
-/** Each level band (a column of the view) across the columns it wraps into: its left x and width. */
-export function levelBands(layout: Layout): { x: number; width: number }[] {
-  const bands: { x: number; width: number }[] = [];
-  layout.columns.forEach((x, column) => {
+/**
+ * Each level band (a column of the view) across the columns it wraps into: where it starts along the
+ * direction (its left x, or its top y going down) and its extent that way.
+ */
+export function levelBands(layout: Layout): { start: number; size: number }[] {
+  const along = layout.direction === 'down' ? NODE_HEIGHT : layout.nodeWidth;
+  const bands: { start: number; size: number }[] = [];
+  layout.columns.forEach((start, column) => {
     const level = layout.levelColumn[column] ?? column;
     const band = bands[level];
-    if (!band) bands[level] = { x, width: layout.nodeWidth };
+    if (!band) bands[level] = { start, size: along };
     else {
-      const right = Math.max(band.x + band.width, x + layout.nodeWidth);
-      band.x = Math.min(band.x, x);
-      band.width = right - band.x;
+      const end = Math.max(band.start + band.size, start + along);
+      band.start = Math.min(band.start, start);
+      band.size = end - band.start;
     }
   });
   return bands;
+}
+
+/**
+ * Where each level's heading goes, in drawing coordinates: the left of its band going right (the
+ * headings ride above the drawing), the top-left corner of its band going down.
+ */
+export function headingAnchors(layout: Layout): { x: number; y: number; width: number }[] {
+  return levelBands(layout).map(({ start, size }) =>
+    layout.direction === 'down'
+      ? { x: BAND_TOP, y: start - BAND_MARGIN, width: layout.nodeWidth }
+      : { x: start, y: BAND_TOP, width: size },
+  );
 }
 
 export function draw(
@@ -168,18 +184,16 @@ export function draw(
   const hitLayer = svgElement('g', { class: 'edge-hits' }, root);
   const nodeLayer = svgElement('g', { class: 'nodes' }, root);
 
-  const height = Math.max(layout.height, NODE_HEIGHT);
-  levelBands(layout).forEach(({ x, width }, index) => {
+  const down = layout.direction === 'down';
+  // Across the bands: the drawing's height going right, its width going down.
+  const across = down ? Math.max(layout.width, layout.nodeWidth) : Math.max(layout.height, NODE_HEIGHT);
+  levelBands(layout).forEach(({ start, size }, index) => {
+    const along = { start: start - BAND_MARGIN, size: size + 2 * BAND_MARGIN };
+    const side = { start: BAND_TOP, size: across - 2 * BAND_TOP };
+    const [x, y] = down ? [side, along] : [along, side];
     svgElement(
       'rect',
-      {
-        class: `band${index % 2 ? ' odd' : ''}`,
-        x: x - BAND_MARGIN,
-        y: BAND_TOP,
-        width: width + 2 * BAND_MARGIN,
-        height: height - 2 * BAND_TOP,
-        rx: 6,
-      },
+      { class: `band${index % 2 ? ' odd' : ''}`, x: x.start, y: y.start, width: x.size, height: y.size, rx: 6 },
       bands,
     );
   });
@@ -192,7 +206,7 @@ export function draw(
     const points = layout.edges[edge.id];
     const d = points?.length
       ? roundedPath(points)
-      : sameColumnPath(position(edge.from), position(edge.to), edge.from === edge.to);
+      : sameColumnPath(position(edge.from), position(edge.to), edge.from === edge.to, layout);
     const path = svgElement(
       'path',
       {
@@ -211,9 +225,11 @@ export function draw(
       path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
       svgElement('title', {}, path).textContent = `${edge.count} reads`;
       const start = points?.[0] ?? position(edge.from);
+      // Beside the edge's start: left of the reader going right, above it going down.
+      const [x, y, anchor] = down ? [start.x + 4, start.y - 6, 'start'] : [start.x - 6, start.y - 4, 'end'];
       const count = svgElement(
         'text',
-        { class: 'edge-count', x: start.x - 6, y: start.y - 4, 'text-anchor': 'end', 'data-from': edge.from },
+        { class: 'edge-count', x, y, 'text-anchor': anchor, 'data-from': edge.from },
         countLayer,
       );
       count.textContent = String(edge.count);
@@ -228,11 +244,10 @@ export function draw(
 
   const extra = 2 * BAND_MARGIN;
   const top = Math.min(BAND_TOP - 8, boxTops - 8);
-  return {
-    nodes,
-    edges,
-    bounds: { x: -extra, y: top, width: layout.width + 2 * extra, height: height - BAND_TOP + 8 - top },
-  };
+  const bounds = down
+    ? { x: top, y: -extra, width: across - BAND_TOP + 8 - top, height: layout.height + 2 * extra }
+    : { x: -extra, y: top, width: layout.width + 2 * extra, height: across - BAND_TOP + 8 - top };
+  return { nodes, edges, bounds };
 }
 
 /** A box around each expanded group's modules, its name at the top; returns the highest box's top. */
@@ -433,17 +448,37 @@ export function roundedPath(points: Point[]): string {
 /**
  * An arc on the left of a column, from the reader to the writer (members of one cycle share a column):
  * the left side of a node is where only its own outgoing edges leave, so the arrowheads stand out.
+ * Going down, the same above a row: reckoned rightward and turned back.
  */
-function sameColumnPath(from: Point, to: Point, self: boolean): string {
-  const x = from.x;
+function sameColumnPath(from: Point, to: Point, self: boolean, layout: Layout): string {
+  const down = layout.direction === 'down';
+  const flow = (point: Point): Point => (down ? { x: point.y, y: point.x } : point);
+  // Half a node's extent across its column: where its side's middle is.
+  const middle = (down ? layout.nodeWidth : NODE_HEIGHT) / 2;
+  const [a, b] = [flow(from), flow(to)];
+  const x = a.x;
+  let points: Point[];
   if (self) {
-    const y = from.y + NODE_HEIGHT / 2;
-    return `M${num(x)},${num(y - 8)} C${num(x - 36)},${num(y - 30)} ${num(x - 36)},${num(y + 30)} ${num(x - 1)},${num(y + 8)}`;
+    const y = a.y + middle;
+    points = [
+      { x, y: y - 8 },
+      { x: x - 36, y: y - 30 },
+      { x: x - 36, y: y + 30 },
+      { x: x - 1, y: y + 8 },
+    ];
+  } else {
+    const y1 = a.y + middle + (b.y > a.y ? 6 : -6);
+    const y2 = b.y + middle + (b.y > a.y ? -6 : 6);
+    const bulge = 18 + Math.abs(y2 - y1) * 0.3;
+    points = [
+      { x, y: y1 },
+      { x: x - bulge, y: y1 },
+      { x: x - bulge, y: y2 },
+      { x: x - 1, y: y2 },
+    ];
   }
-  const y1 = from.y + NODE_HEIGHT / 2 + (to.y > from.y ? 6 : -6);
-  const y2 = to.y + NODE_HEIGHT / 2 + (to.y > from.y ? -6 : 6);
-  const bulge = 18 + Math.abs(y2 - y1) * 0.3;
-  return `M${num(x)},${num(y1)} C${num(x - bulge)},${num(y1)} ${num(x - bulge)},${num(y2)} ${num(x - 1)},${num(y2)}`;
+  const [m, c1, c2, end] = points.map(flow).map((point) => `${num(point.x)},${num(point.y)}`);
+  return `M${m} C${c1} ${c2} ${end}`;
 }
 
 function distance(a: Point, b: Point): number {

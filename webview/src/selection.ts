@@ -1,4 +1,5 @@
 import type { Drawn } from './graphCanvas';
+import type { Point } from './layoutGraph';
 import { NODE_HEIGHT } from './layoutOptions';
 import type { PanelState } from './panelState';
 import type { ViewNode } from './viewModel';
@@ -183,27 +184,36 @@ export class Selection {
     if (handled) event.preventDefault();
   }
 
-  /** Arrow keys on a node: up/down within its column, left/right to the nearest node of the next column. */
+  /**
+   * Arrow keys on a node: up/down within its column, left/right to the nearest node of the next
+   * column; going down (each column a row), left/right within the row and up/down between rows.
+   */
   private move(id: string, key: string): void {
     const shown = this.canvas.shown;
     if (!shown) return;
     const { view, layout } = shown;
+    const down = layout.direction === 'down';
+    // A node's place along the columns and across them.
+    const along = (point: Point): number => (down ? point.y : point.x);
+    const across = (point: Point): number => (down ? point.x : point.y);
+    const [back, forth, previous, next] = down
+      ? ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']
+      : ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
     const at = layout.nodes[id]!;
     const columns = layout.columns;
-    const column = columns.indexOf(at.x);
+    const column = columns.indexOf(along(at));
     let candidates: ViewNode[];
-    if (key === 'ArrowUp' || key === 'ArrowDown') {
-      const down = key === 'ArrowDown';
+    if (key === back || key === forth) {
       candidates = view.nodes.filter((node) => {
         const p = layout.nodes[node.id]!;
-        return p.x === at.x && (down ? p.y > at.y : p.y < at.y);
+        return along(p) === along(at) && (key === forth ? across(p) > across(at) : across(p) < across(at));
       });
-    } else {
-      const target = columns[column + (key === 'ArrowRight' ? 1 : -1)];
-      candidates = target === undefined ? [] : view.nodes.filter((node) => layout.nodes[node.id]!.x === target);
-    }
+    } else if (key === previous || key === next) {
+      const target = columns[column + (key === next ? 1 : -1)];
+      candidates = target === undefined ? [] : view.nodes.filter((node) => along(layout.nodes[node.id]!) === target);
+    } else return;
     const nearest = candidates.sort(
-      (a, b) => Math.abs(layout.nodes[a.id]!.y - at.y) - Math.abs(layout.nodes[b.id]!.y - at.y),
+      (a, b) => Math.abs(across(layout.nodes[a.id]!) - across(at)) - Math.abs(across(layout.nodes[b.id]!) - across(at)),
     )[0];
     if (!nearest) return;
     this.setCurrent(nearest.id);

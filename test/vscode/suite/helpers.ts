@@ -3,6 +3,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TerraceApi } from '../../../client/src/extension';
+import type { RenderedReport } from '../../../client/src/graphPanel';
 
 export const EXTENSION_ID = 'terrace.terrace';
 
@@ -99,4 +100,20 @@ export async function workbenchPictures(light: string, dark: string): Promise<bo
     await themes.update('colorTheme', before, vscode.ConfigurationTarget.Global);
   }
   return true;
+}
+
+/** The title size at which a drawing's nodes are drawn (`render.ts`), to read the zoom from a report. */
+const TITLE_SIZE = 13;
+
+/**
+ * A small graph's first view: the whole drawing in the panel, as large as that allows (never above
+ * life size), whatever its titles' size (`firstView.ts`).
+ */
+export function assertShownWhole(drawn: RenderedReport): void {
+  const whole = Math.min(drawn.panel.width / drawn.drawing.width, drawn.panel.height / drawn.drawing.height, 1);
+  const zoom = drawn.titlePx / TITLE_SIZE;
+  assert.ok(
+    Math.abs(zoom - whole) < 0.01,
+    `drawing ${JSON.stringify(drawn.drawing)} at ${zoom.toFixed(3)} in a panel of ${JSON.stringify(drawn.panel)}`,
+  );
 }

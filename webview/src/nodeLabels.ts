@@ -31,12 +31,14 @@ export function pathLabels(paths: readonly string[], shared?: number): Map<strin
     else byName.set(name, [own]);
   });
   const labels = new Map<string, PathLabel>();
+  const runsByName = new Map<string, Map<string, number>>();
   paths.forEach((path, i) => {
     const name = split[i]!.at(-1) ?? '(root)';
     const own = folders.get(path)!;
     const namesakes = byName.get(name)!;
     const shared = namesakes.length > 1;
-    const context = shared ? distinguishing(own, namesakes) : own;
+    const runs = shared ? getRuns(runsByName, name, namesakes) : undefined;
+    const context = runs ? distinguishing(own, namesakes, runs) : own;
     labels.set(path, { name, context: context.join('/'), shared });
   });
   return labels;
@@ -47,26 +49,48 @@ export function pathLabels(paths: readonly string[], shared?: number): Map<strin
  * (`prod` before `sub-a`). A namesake whose folders include all of `own`'s is told apart by its own
  * extra folders, so when every run is also one of those, only the others count.
  */
-function distinguishing(own: string[], namesakes: string[][]): string[] {
-  const others = namesakes.filter((folders) => folders !== own);
-  return (
-    shortestUnique(own, others) ??
-    shortestUnique(
-      own,
-      others.filter((folders) => !own.every((folder) => folders.includes(folder))),
-    ) ??
-    own
-  );
+function distinguishing(own: string[], namesakes: string[][], runs: Map<string, number>): string[] {
+  // A run only one namesake's folders hold is `own`'s alone: counted once for all the namesakes, not
+  // compared with each (hundreds of units named `vpc` would make that quadratic).
+  const alone = firstRun(own, (run) => runs.get(runKey(run)) === 1);
+  if (alone) return alone;
+  const others = namesakes.filter((folders) => folders !== own && !own.every((folder) => folders.includes(folder)));
+  return firstRun(own, (run) => !others.some((folders) => contains(folders, run))) ?? own;
 }
 
-function shortestUnique(own: string[], others: string[][]): string[] | undefined {
+/** The first of `own`'s runs of folders, shortest first and nearest the name first, that `unique` accepts. */
+function firstRun(own: string[], unique: (run: string[]) => boolean): string[] | undefined {
   for (let length = 1; length <= own.length; length++) {
     for (let start = own.length - length; start >= 0; start--) {
       const run = own.slice(start, start + length);
-      if (!others.some((folders) => contains(folders, run))) return run;
+      if (unique(run)) return run;
     }
   }
   return undefined;
+}
+
+/** For the namesakes of `name`: each run of folders, with how many of them hold it. */
+function getRuns(cache: Map<string, Map<string, number>>, name: string, namesakes: string[][]): Map<string, number> {
+  const known = cache.get(name);
+  if (known) return known;
+  const counts = new Map<string, number>();
+  for (const folders of namesakes) {
+    const seen = new Set<string>();
+    for (let start = 0; start < folders.length; start++) {
+      for (let end = start + 1; end <= folders.length; end++) {
+        const key = runKey(folders.slice(start, end));
+        if (seen.has(key)) continue;
+        seen.add(key);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  cache.set(name, counts);
+  return counts;
+}
+
+function runKey(run: string[]): string {
+  return run.join('\0');
 }
 
 /** Whether `run` appears in `folders` as consecutive folders. */

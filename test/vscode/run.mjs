@@ -6,9 +6,9 @@
 //   3. the VSIX suite of test/vscode/vsix (dist/test/vscode/vsix.js): `npm run package` makes the VSIX, which
 //      is installed into a fresh VS Code the way `code --install-extension` does; the extension under
 //      development is an empty one, so what runs is the packaged bundle, not the source tree;
-//   4. the real-shape suite of test/vscode/realShape (dist/test/vscode/realShape.js): the same VSIX on a
-//      generated Terragrunt live repository of 300 units (test/realShapes): the graph panel's timings
-//      (test-results/vscode/panel-times.json) and the README's pictures of it.
+//   4. the real-shape suite of test/vscode/realShape (dist/test/vscode/realShape.js): the same VSIX on
+//      generated Terragrunt live repositories (test/realShapes) of 300 units, then of 3,000: the graph
+//      panel's timings (test-results/vscode/panel-times-<units>.json) and the README's pictures of the first.
 //
 // Runners (TERRACE_VSCODE_RUNNER):
 //   electron     desktop VS Code through @vscode/test-electron (needs a download or a cached build)
@@ -65,6 +65,7 @@ async function runSuite(
     extensionTestsPath,
     installExtensions,
     folder = path.join('test', 'vscode', 'workspace'),
+    env: suiteEnv = {},
   },
 ) {
   const dir = path.join(tmp, name);
@@ -72,6 +73,7 @@ async function runSuite(
   cpSync(path.resolve(repoRoot, folder), workspace, { recursive: true });
   const resultsFile = path.join(dir, 'results.json');
   const env = {
+    ...suiteEnv,
     TERRACE_VSCODE_RESULTS: resultsFile,
     TERRACE_VSCODE_RESULTS_DIR: path.join(repoRoot, 'test-results', 'vscode'),
   };
@@ -168,24 +170,28 @@ if (grep) {
   );
 }
 
-// The panel on a repository of real size: a generated Terragrunt live repository of 300 units, the VSIX installed.
-if (!grep && suites.at(-1) !== undefined) {
-  const live = path.join(tmp, 'live-repository');
+// The panel on repositories of real size: generated Terragrunt live repositories of 300 units (timings
+// and the README's pictures) and of 3,000 (timings), the VSIX installed.
+for (const units of [300, 3000]) {
+  if (grep || suites.at(-1) === undefined) break;
+  const live = path.join(tmp, `live-repository-${units}`);
   const written = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/realShapes/write.ts', 'terragrunt-live', live], {
-      cwd: repoRoot,
-      stdio: 'inherit',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/realShapes/write.ts', 'terragrunt-live', live, '--units', String(units)],
+      { cwd: repoRoot, stdio: 'inherit' },
+    );
     child.on('close', (code) => resolve(code === 0));
   });
   const vsix = path.join(tmp, 'vsix', 'terrace.vsix');
   suites.push(
     written && existsSync(vsix)
-      ? await runSuite('real-shape', {
+      ? await runSuite(units === 300 ? 'real-shape' : `real-shape-${units}`, {
           extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
           extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'realShape.js'),
           installExtensions: [vsix],
           folder: live,
+          env: { TERRACE_REAL_SHAPE_UNITS: String(units) },
         })
       : undefined,
   );

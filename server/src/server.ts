@@ -15,6 +15,8 @@ import {
   MarkupKind,
   ProposedFeatures,
   ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
   type WorkDoneProgressServerReporter,
@@ -59,10 +61,26 @@ import { runTargetsFor } from './runTargetsRequest';
 import { type FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /**
+ * The connection to the client, over the transport its command line names (VS Code: node IPC). Over
+ * stdio, a frame whose header cannot be read (no `Content-Length`, or not a number) leaves the reader
+ * unable to find where the next message starts, deaf for good: the server exits instead, so that the
+ * client sees it and starts a fresh one.
+ */
+function connect() {
+  if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
+  const reader = new StreamMessageReader(process.stdin);
+  reader.onError((error) => {
+    console.error(`terrace: a message from the client could not be read, exiting: ${error.message}`);
+    process.exit(1);
+  });
+  return createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
+}
+
+/**
  * The Terrace language server: LSP wiring only. Requests become engine calls (via the folder
  * analyses) and engine results become LSP shapes; the analysis itself lives in `engine/`.
  */
-const connection = createConnection(ProposedFeatures.all);
+const connection = connect();
 const documents = new TextDocuments(TextDocument);
 let canWatchFiles = false;
 let canReadConfiguration = false;
@@ -91,8 +109,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   canReadConfiguration = params.capabilities.workspace?.configuration === true;
   canRefreshCodeLens = params.capabilities.workspace?.codeLens?.refreshSupport === true;
-  initialFolders = (params.workspaceFolders ?? []).map((folder) => fileURLToPath(folder.uri));
-  if (initialFolders.length === 0 && params.rootUri) initialFolders = [fileURLToPath(params.rootUri)];
+  initialFolders = (params.workspaceFolders ?? []).flatMap((folder) => uriToPath(folder.uri) ?? []);
+  const root = params.rootUri ? uriToPath(params.rootUri) : undefined;
+  if (initialFolders.length === 0 && root) initialFolders = [root];
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -129,8 +148,14 @@ connection.onInitialized(() => {
   if (canReadConfiguration)
     void connection.client.register(DidChangeConfigurationNotification.type, { section: 'terrace' });
   connection.workspace.onDidChangeWorkspaceFolders((event) => {
-    for (const removed of event.removed) forgetFolder(fileURLToPath(removed.uri));
-    for (const added of event.added) folders.add(fileURLToPath(added.uri));
+    for (const removed of event.removed) {
+      const root = uriToPath(removed.uri);
+      if (root) forgetFolder(root);
+    }
+    for (const added of event.added) {
+      const root = uriToPath(added.uri);
+      if (root) folders.add(root);
+    }
   });
   for (const root of initialFolders) folders.add(root);
   sendStatus();
@@ -149,14 +174,23 @@ async function editorSettings(root: string): Promise<ReceivedSettings> {
 
 connection.onDidChangeConfiguration(() => folders.reindexAll());
 
-documents.onDidChangeContent((event) => folders.fileChanged(uriToPath(event.document.uri), event.document.getText()));
-documents.onDidClose((event) => folders.fileChanged(uriToPath(event.document.uri)));
+documents.onDidChangeContent((event) => {
+  const file = uriToPath(event.document.uri);
+  if (file) folders.fileChanged(file, event.document.getText());
+});
+documents.onDidClose((event) => {
+  const file = uriToPath(event.document.uri);
+  if (file) folders.fileChanged(file);
+});
 
 connection.onDidChangeWatchedFiles((params) => {
-  if (params.changes.some((change) => !uriToPath(change.uri).includes(`${path.sep}.terrace${path.sep}`)))
-    runStateCache.filesChanged();
-  for (const change of params.changes) {
+  const changes = params.changes.flatMap((change) => {
     const file = uriToPath(change.uri);
+    return file ? [{ ...change, file }] : [];
+  });
+  if (changes.some(({ file }) => !file.includes(`${path.sep}.terrace${path.sep}`))) runStateCache.filesChanged();
+  for (const change of changes) {
+    const file = change.file;
     if (file.includes(`${path.sep}.terrace${path.sep}`)) {
       runStatesChanged();
       continue;
@@ -233,7 +267,7 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
 });
 
 connection.onRequest(GraphRequest.type, async (params) => {
-  const folder = params.folderUri ? folders.get(uriToPath(params.folderUri)) : folders.all()[0];
+  const folder = params.folderUri ? folderAt(params.folderUri) : folders.all()[0];
   if (!folder) return null;
   await folder.ready;
   const model = toGraphModel(folder.analysis.result(), folder.version);
@@ -243,15 +277,14 @@ connection.onRequest(GraphRequest.type, async (params) => {
 });
 
 connection.onRequest(EnvironmentsRequest.type, async (params) => {
-  const folder = folders.get(uriToPath(params.folderUri));
+  const folder = folderAt(params.folderUri);
   if (!folder) return new ResponseError(ErrorCodes.InvalidParams, `not a workspace folder: ${params.folderUri}`);
   await folder.ready;
   return environmentsOf(folder);
 });
 
 connection.onRequest(SelectEnvironmentRequest.type, async (params) => {
-  const root = uriToPath(params.folderUri);
-  const folder = folders.get(root);
+  const folder = folderAt(params.folderUri);
   if (!folder) return new ResponseError(ErrorCodes.InvalidParams, `not a workspace folder: ${params.folderUri}`);
   await folder.ready;
   const known = folder.analysis.environmentNames();
@@ -260,7 +293,7 @@ connection.onRequest(SelectEnvironmentRequest.type, async (params) => {
     const which = known.length > 0 ? `the environments are ${known.join(', ')}` : 'it has none';
     return new ResponseError(ErrorCodes.InvalidParams, `no environment '${environment}' in this folder: ${which}`);
   }
-  return environmentsOf(await folders.selectEnvironment(root, environment));
+  return environmentsOf(await folders.selectEnvironment(folder.root, environment));
 });
 
 function environmentsOf(folder: FolderState): EnvironmentsResult {
@@ -277,21 +310,21 @@ connection.onRequest(ModuleForUriRequest.type, async (params) => {
 });
 
 connection.onRequest(PipelineRequest.type, async (params) => {
-  const folder = folders.get(uriToPath(params.folderUri));
+  const folder = folderAt(params.folderUri);
   if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
   await folder.ready;
   return pipelineFor(folder, params);
 });
 
 connection.onRequest(AffectedRequest.type, async (params) => {
-  const folder = folders.get(uriToPath(params.folderUri));
+  const folder = folderAt(params.folderUri);
   if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
   await folder.ready;
   return affectedFor(folder, params);
 });
 
 connection.onRequest(RunTargetsRequest.type, async (params) => {
-  const folder = folders.get(uriToPath(params.folderUri));
+  const folder = folderAt(params.folderUri);
   if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
   await folder.ready;
   return runTargetsFor(folder, params);
@@ -319,8 +352,8 @@ function runStatesChanged(): void {
 
 /** The analysis a document belongs to, once its folder is indexed. */
 async function analysisFor(uri: string) {
-  if (!uri.startsWith('file:')) return undefined;
   const file = uriToPath(uri);
+  if (!file) return undefined;
   const folder = folders.forFile(file);
   if (!folder) return undefined;
   await folder.ready;
@@ -387,7 +420,7 @@ async function publishDiagnostics(folder: FolderState): Promise<void> {
 async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<string, EngineDiagnostic[]>): Promise<void> {
   const open = documents
     .all()
-    .map((document) => uriToPath(document.uri))
+    .flatMap((document) => uriToPath(document.uri) ?? [])
     .filter((file) => folders.forFile(file) === folder && /\.tf(\.json)?$/.test(file));
   const broken = [...byFile].filter(([, list]) => list.some((d) => d.code === 'hcl-syntax')).map(([file]) => file);
   for (const file of new Set([...open, ...broken])) {
@@ -463,8 +496,24 @@ function forgetFolder(root: string): void {
   sendStatus();
 }
 
-function uriToPath(uri: string): string {
-  return fileURLToPath(uri);
+/**
+ * The file a URI names; none for any other scheme (`untitled:`, a diff's, a notebook cell's, a virtual
+ * workspace's): Terrace reads folders on disk, and what is not on disk is no module of theirs.
+ */
+function uriToPath(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    // A file: URI with a host or an encoded separator (`file://server/x` on Linux) names no local file.
+    return undefined;
+  }
+}
+
+/** The workspace folder a request names, if it is one. */
+function folderAt(folderUri: string): FolderState | undefined {
+  const root = uriToPath(folderUri);
+  return root === undefined ? undefined : folders.get(root);
 }
 
 function pathToUri(file: string): string {

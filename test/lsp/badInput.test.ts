@@ -176,3 +176,65 @@ describe('bad input', () => {
     }
   });
 });
+
+/** What a client may send that the server did not expect: it keeps serving, or exits so that it is restarted. */
+describe('bad input from the client', () => {
+  test('a document that is not a file (untitled:, another scheme), opened and edited: ignored, the server keeps answering', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-schemes-'));
+    cpSync(path.join(repoRoot, 'examples', 'cycle'), dir, { recursive: true });
+    const client = LspTestClient.start();
+    try {
+      await client.initialize(dir);
+      await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (s) => s.health === 'ready', 20_000);
+      const text = 'data "terraform_remote_state" "vpc" {\n  backend = "s3"\n}\n';
+      for (const uri of ['untitled:Untitled-1', 'vscode-notebook-cell:/x.ipynb#cell1', 'git:/repo/main.tf?ref=HEAD']) {
+        await client.connection.sendNotification('textDocument/didOpen', {
+          textDocument: { uri, languageId: 'terraform', version: 1, text },
+        });
+        await client.connection.sendNotification('textDocument/didChange', {
+          textDocument: { uri, version: 2 },
+          contentChanges: [{ text: `${text}# edited\n` }],
+        });
+        const hover = await client.connection.sendRequest('textDocument/hover', {
+          textDocument: { uri },
+          position: { line: 0, character: 2 },
+        });
+        assert.equal(hover, null, `no hover on ${uri}`);
+        await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      }
+      const graph = (await client.connection.sendRequest(GraphRequest.method, {
+        folderUri: pathToFileURL(dir).href,
+      })) as GraphModel;
+      assert.equal(graph.modules.length, 4, 'the example cycle’s modules, and no other');
+      assert.equal(client.process.exitCode, null, `the server is running (stderr: ${client.stderr})`);
+      // A folder request for something that is not a folder on disk: no graph, and no exit.
+      assert.equal(await client.connection.sendRequest(GraphRequest.method, { folderUri: 'untitled:folder' }), null);
+      assert.equal(client.process.exitCode, null);
+    } finally {
+      await client.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a frame whose Content-Length is missing or not a number: the server exits, so that the client restarts it', async () => {
+    for (const header of ['Content-Length: twelve\r\n\r\n{"x":1}', 'Content-Type: application/json\r\n\r\n{}']) {
+      const client = LspTestClient.start();
+      try {
+        client.process.stdin.write(header);
+        let timer: NodeJS.Timeout | undefined;
+        const exit = await Promise.race([
+          client.exited,
+          new Promise<'running'>((resolve) => {
+            timer = setTimeout(() => resolve('running'), 5000);
+          }),
+        ]);
+        clearTimeout(timer);
+        assert.notEqual(exit, 'running', `deaf after ${JSON.stringify(header)}`);
+        assert.notEqual((exit as { code: number | null }).code, 0);
+        assert.match(client.stderr, /Content-Length|header/i);
+      } finally {
+        await client.dispose();
+      }
+    }
+  });
+});

@@ -315,3 +315,127 @@ describe('a symbolic link to a folder of the workspace', () => {
     }
   });
 });
+
+/**
+ * Sizes and depths a real configuration never has, but a file can: none crashes the analysis (or the
+ * language server, which runs the same); each is reported on its line, and the reads it hides are
+ * unresolved with the reason.
+ */
+describe('inputs too large or too deep to follow', () => {
+  let scratch: string;
+  before(() => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'terrace-too-large-'));
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** A root `name` whose remote-state read has `meta` (count, for_each) and a key made from `key`. */
+  function root(name: string, files: Record<string, string>): string {
+    const dir = path.join(scratch, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'backend.tf'),
+      `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}.tfstate"\n    region = "r"\n  }\n}\n`,
+    );
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    return dir;
+  }
+
+  function read(meta: string, key: string): string {
+    return `data "terraform_remote_state" "r" {\n  backend = "s3"\n  ${meta}\n  config = { bucket = "b", key = "${key}", region = "r" }\n}\n`;
+  }
+
+  async function analysed(dir: string) {
+    const result = await analyzeDirectory(dir);
+    const diagnostics = [...workspaceDiagnostics(result).values()].flat().map((d) => d.message);
+    return { result, diagnostics };
+  }
+
+  test('count = 200000, count = pow(10, 400): past 10,000 instances, reported on the block, not expanded', async () => {
+    for (const [name, count, said] of [
+      ['count-large', '200000', '200000 instances'],
+      ['count-infinite', 'pow(10, 400)', 'infinitely many instances'],
+    ] as const) {
+      const dir = root(name, { 'main.tf': read(`count = ${count}`, 'k${count.index}') });
+      const { result, diagnostics } = await analysed(dir);
+      assert.equal(result.modules.length, 1);
+      assert.ok(
+        diagnostics.some((m) =>
+          m.includes(`data.terraform_remote_state.r: count gives ${said}, more than the 10000 Terrace follows`),
+        ),
+        diagnostics.join('\n'),
+      );
+      assert.equal(result.unresolved.length, 1, 'one read, unresolved');
+    }
+  });
+
+  test('a 160,000-key for_each: past 10,000 instances, reported, not expanded', async () => {
+    const keys = `{ ${Array.from({ length: 16 }, (_, i) => `k${i} = ${i}`).join(', ')} }`;
+    // 16 × 10,000 keys: a merge of maps built by for expressions, no range() (limited on its own).
+    const each = `merge([for i in ${keys} : { for j in ${`[${Array.from({ length: 10_000 }, (_, j) => j).join(',')}]`} : "\${i}-\${j}" => j }]...)`;
+    const dir = root('for-each-large', { 'main.tf': read(`for_each = ${each}`, 'k${each.key}') });
+    const { diagnostics } = await analysed(dir);
+    assert.ok(
+      diagnostics.some((m) => m.includes('for_each gives 160000 instances, more than the 10000 Terrace follows')),
+      diagnostics.join('\n'),
+    );
+  });
+
+  test('module count = 4 nested ten calls deep: past 10,000 instances in the root, each call said once', async () => {
+    const files: Record<string, string> = { 'main.tf': 'module "m" {\n  source = "./m1"\n  count  = 4\n}\n' };
+    for (let i = 1; i < 10; i++) files[`m${i}/main.tf`] = `module "m" {\n  source = "../m${i + 1}"\n  count  = 4\n}\n`;
+    files['m10/main.tf'] = read('', 'network.tfstate');
+    const started = performance.now();
+    const { diagnostics } = await analysed(root('fan', files));
+    const limited = diagnostics.filter((m) =>
+      m.includes('more than the 10000 instances Terrace follows in a root module'),
+    );
+    assert.ok(limited.length > 0 && limited.length <= 9, diagnostics.join('\n'));
+    assert.ok(performance.now() - started < 60_000);
+  });
+
+  test('40 modules all reading each other: each cycle error lists 20 of the 1,559 other reads, and says so', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `mesh${String(i).padStart(2, '0')}`);
+    const mesh = path.join(scratch, 'mesh');
+    for (const name of names) {
+      const reads = names
+        .filter((other) => other !== name)
+        .map(
+          (other) =>
+            `data "terraform_remote_state" "${other}" {\n  backend = "s3"\n  config = { bucket = "b", key = "${other}.tfstate", region = "r" }\n}\n`,
+        );
+      mkdirSync(path.join(mesh, name), { recursive: true });
+      writeFileSync(
+        path.join(mesh, name, 'main.tf'),
+        `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}.tfstate"\n    region = "r"\n  }\n}\n${reads.join('')}`,
+      );
+    }
+    const result = await analyzeDirectory(mesh);
+    assert.equal(result.edges.length, 40 * 39);
+    const cycles = [...workspaceDiagnostics(result).values()].flat().filter((d) => d.code === 'cycle');
+    assert.equal(cycles.length, 40 * 39, 'an error on every read of the cycle');
+    for (const diagnostic of cycles) {
+      assert.equal(diagnostic.related.length, 20);
+      assert.match(diagnostic.message, /\(1559 other reads in this cycle, 20 listed\)$/);
+    }
+  });
+
+  test('a 5,000-term sum and a .tf.json value nested 3,000 deep: unknown past 256 levels, said in the read', async () => {
+    const sum = root('sum', {
+      'main.tf': `locals {\n  x = ${Array.from({ length: 5000 }, () => '1').join(' + ')}\n}\n${read('', '${local.x}')}`,
+    });
+    const deep = root('deep-json', {
+      'main.tf.json': `{"locals":{"deep":${'{"a":'.repeat(3000)}"x"${'}'.repeat(3000)}},"data":{"terraform_remote_state":{"r":{"backend":"s3","config":{"bucket":"b","key":"\${local.deep}","region":"r"}}}}}`,
+    });
+    for (const dir of [sum, deep]) {
+      const { result, diagnostics } = await analysed(dir);
+      assert.equal(result.unresolved.length, 1);
+      assert.ok(
+        diagnostics.some((m) => m.includes('an expression nested more than 256 deep')),
+        diagnostics.join('\n'),
+      );
+    }
+  });
+});

@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import type { EvalScope } from '../evaluation';
 import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
-import { type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
+import { FILE_START, type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
 import {
   componentGraph,
   componentInputs,
@@ -391,6 +391,37 @@ export class WorkspaceAnalysis {
   private evaluatedModule(id: string): EvaluatedModule {
     const cached = this.evaluated.get(id);
     if (cached) return cached;
+    try {
+      return this.evaluatedAfresh(id);
+    } catch (error) {
+      // One module's input must not take the analysis (and the language server) down with it.
+      const failed = this.failedModule(id, error);
+      this.evaluated.set(id, failed);
+      this.readDirs.set(id, new Set([path.dirname(failed.problems[0]!.file)]));
+      return failed;
+    }
+  }
+
+  /** A module whose evaluation threw: no backend and no reads, one problem saying why, on its first file. */
+  private failedModule(id: string, error: unknown): EvaluatedModule {
+    const component = this.components.get(id);
+    const dir = this.dirs.get(component?.stackId ?? id)?.dir ?? path.join(this.root, id);
+    const kind = this.units.ids.has(id) ? 'unit' : component ? 'component' : 'module';
+    const file = kind === 'unit' ? path.join(dir, UNIT_FILE) : (this.dirs.get(id)?.tfFiles[0] ?? dir);
+    const why =
+      error instanceof RangeError ? `${error.message} (nesting or sizes past what Terrace reads)` : String(error);
+    return {
+      id,
+      dir,
+      kind,
+      backend: undefined,
+      references: [],
+      dependencies: [],
+      problems: [{ file, range: FILE_START, message: `Terrace could not evaluate this module: ${why}` }],
+    };
+  }
+
+  private evaluatedAfresh(id: string): EvaluatedModule {
     if (this.units.ids.has(id)) return this.evaluatedUnit(id);
     if (this.components.has(id)) return this.evaluatedComponent(id);
     const dir = this.dirs.get(id)!;

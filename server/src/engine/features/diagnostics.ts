@@ -1,5 +1,5 @@
 import type { AnalysisResult } from '../analysis';
-import type { Location, Range } from '../hcl';
+import { FILE_START, type Location, type Range } from '../hcl';
 import { describeAssumed, type MatchedEdge, type UnmatchedReference, unreadableNote } from '../state';
 import { referenceLabel } from '../workspace';
 
@@ -37,12 +37,13 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
     if (list) list.push(diagnostic);
     else byFile.set(file, [diagnostic]);
   };
-  for (const { edge, path, others } of cycleEdges(result)) {
+  for (const { edge, path, others, otherCount } of cycleEdges(result)) {
+    const unlisted = otherCount - others.length;
     add(edge.reference.file, {
       range: edge.reference.headerRange,
       severity: 'error',
       code: 'cycle',
-      message: `Circular dependency: ${path.join(' -> ')}`,
+      message: `Circular dependency: ${path.join(' -> ')}${unlisted > 0 ? ` (${otherCount} other reads in this cycle, ${others.length} listed)` : ''}`,
       related: others.map((other) => ({
         location: { file: other.reference.file, range: other.reference.headerRange },
         // The Problems view labels a related row by file name only (main.tf, main.tf…): the message names the module.
@@ -63,7 +64,7 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
   }
   for (const error of result.syntaxErrors) {
     add(error.file, {
-      range: error.range ?? START,
+      range: error.range ?? FILE_START,
       severity: 'error',
       code: 'hcl-syntax',
       message: error.message,
@@ -72,7 +73,7 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
   }
   for (const problem of result.problems) {
     add(problem.file, {
-      range: problem.range ?? START,
+      range: problem.range ?? FILE_START,
       severity: 'warning',
       code: 'module-problem',
       message: problem.message,
@@ -81,8 +82,6 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
   }
   return byFile;
 }
-
-const START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
   // What terragrunt or the Stack would reject: a unit where none is, a component the Stack lacks.
@@ -128,18 +127,40 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Each edge inside a cycle, with its cycle's path and the cycle's other edges. */
-function cycleEdges(result: AnalysisResult): { edge: MatchedEdge; path: string[]; others: MatchedEdge[] }[] {
+/**
+ * How many of a cycle's other edges a cycle's diagnostic lists as related locations: those along the
+ * cycle's path first. A cycle of 40 modules all reading each other has 1,560 edges; listing every
+ * other on each would send 2.4 million related rows (a 1,000-module hub: a gigabyte).
+ */
+export const MAX_RELATED_EDGES = 20;
+
+/** Each edge inside a cycle, with its cycle's path and some of the cycle's other edges, and how many there are. */
+function cycleEdges(
+  result: AnalysisResult,
+): { edge: MatchedEdge; path: string[]; others: MatchedEdge[]; otherCount: number }[] {
   const cycleOf = new Map<string, number>();
   result.cycleMembers.forEach((members, index) => {
     for (const id of members) cycleOf.set(id, index);
   });
-  const inCycle = result.edges.filter(
-    (edge) => cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
-  );
-  return inCycle.map((edge) => ({
-    edge,
-    path: result.cycles[cycleOf.get(edge.from)!]!,
-    others: inCycle.filter((other) => other !== edge && cycleOf.get(other.from) === cycleOf.get(edge.from)),
-  }));
+  const byCycle = new Map<number, MatchedEdge[]>();
+  for (const edge of result.edges) {
+    const cycle = cycleOf.get(edge.from);
+    if (cycle === undefined || cycle !== cycleOf.get(edge.to)) continue;
+    const list = byCycle.get(cycle);
+    if (list) list.push(edge);
+    else byCycle.set(cycle, [edge]);
+  }
+  return [...byCycle].flatMap(([cycle, edges]) => {
+    const path = result.cycles[cycle]!;
+    const steps = new Set(path.slice(1).map((to, i) => `${path[i]}\0${to}`));
+    const alongPath = edges.filter((edge) => steps.has(`${edge.from}\0${edge.to}`));
+    // One more than listed: an edge drops itself from the list.
+    const shown = [...new Set([...alongPath, ...edges])].slice(0, MAX_RELATED_EDGES + 1);
+    return edges.map((edge) => ({
+      edge,
+      path,
+      others: shown.filter((other) => other !== edge).slice(0, MAX_RELATED_EDGES),
+      otherCount: edges.length - 1,
+    }));
+  });
 }

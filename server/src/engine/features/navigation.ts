@@ -1,5 +1,5 @@
 import type { AnalysisResult, ModuleSummary } from '../analysis';
-import type { Position, Range } from '../hcl';
+import { FILE_START, type Position, type Range } from '../hcl';
 import type { MatchedEdge, UnmatchedReference } from '../state';
 
 /** What a `terraform_remote_state` block resolved to, per instance. */
@@ -112,7 +112,7 @@ export function moduleLocation(module: ModuleSummary): { file: string; range: Ra
   if (module.component) return { file: module.component.file, range: module.component.headerRange };
   if (module.backend && module.kind === 'module')
     return { file: module.backend.file, range: module.backend.headerRange };
-  return { file: module.firstFile, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  return { file: module.firstFile, range: FILE_START };
 }
 
 /** Sorted ids of what `id` depends on, and of what depends on it. */

@@ -128,6 +128,18 @@ export interface BinaryExpr extends ExprBase {
   right: Expr;
 }
 
+/**
+ * How deep an expression nests before the rest of it is not read: the evaluator and the reference
+ * scans walk the tree recursively, and a 5,000-term `a + b + …` (a chain 5,000 deep) would exhaust
+ * the stack. Real configurations nest a few levels; the part past this is an `UnsupportedExpr`,
+ * which evaluates to unknown with the reason.
+ */
+export const MAX_EXPRESSION_DEPTH = 256;
+
+export function tooDeep(range: Range): UnsupportedExpr {
+  return { kind: 'unsupported', text: `an expression nested more than ${MAX_EXPRESSION_DEPTH} deep`, range };
+}
+
 /** Syntax the evaluator does not model; evaluates to unknown with `text` as the reason. */
 export interface UnsupportedExpr extends ExprBase {
   kind: 'unsupported';

@@ -1,12 +1,14 @@
 import type { TreeCursor } from 'web-tree-sitter';
-import type {
-  BinaryExpr,
-  Expr,
-  ForExpr,
-  ObjectExpr,
-  TemplateDirective,
-  TemplatePart,
-  TraversalStep,
+import {
+  type BinaryExpr,
+  type Expr,
+  type ForExpr,
+  MAX_EXPRESSION_DEPTH,
+  type ObjectExpr,
+  type TemplateDirective,
+  type TemplatePart,
+  type TraversalStep,
+  tooDeep,
 } from './expression';
 import type { HclSyntaxError } from './hclBody';
 import type { Range } from './position';
@@ -178,6 +180,19 @@ function unsupported(node: SyntaxNode, source: SourceText, why?: string): Expr {
  * `_expr_term` rule, so a base node and its postfixes are siblings.
  */
 function termSequence(nodes: readonly SyntaxNode[], whole: SyntaxNode, source: SourceText): Expr {
+  if (nesting >= MAX_EXPRESSION_DEPTH) return tooDeep(source.range(whole.start, whole.end));
+  nesting++;
+  try {
+    return nestedTermSequence(nodes, whole, source);
+  } finally {
+    nesting--;
+  }
+}
+
+/** How deep the conversion is in `termSequence`, every sub-expression's way in (`MAX_EXPRESSION_DEPTH`). */
+let nesting = 0;
+
+function nestedTermSequence(nodes: readonly SyntaxNode[], whole: SyntaxNode, source: SourceText): Expr {
   if (nodes.length === 0) return unsupported(whole, source, 'empty expression');
   let next = 1;
   let expr: Expr;

@@ -1,4 +1,4 @@
-import type { Expr, TraversalStep } from './expression';
+import { type Expr, MAX_EXPRESSION_DEPTH, type TraversalStep, tooDeep } from './expression';
 import type { HclAttribute, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
 import {
   decodeQuoted,
@@ -266,11 +266,16 @@ class HclSyntaxParser {
     return { kind: 'conditional', condition, then, else: otherwise, range: this.range(start, this.prevEnd) };
   }
 
-  /** Precedence climbing over the binary operators, all left-associative. */
+  /**
+   * Precedence climbing over the binary operators, all left-associative. A chain of thousands of
+   * terms (`a + b + …`) is read in a loop but makes a tree as deep as it is long, which the evaluator
+   * walks recursively: past `MAX_EXPRESSION_DEPTH` terms, what was read so far becomes one unknown.
+   */
   private binary(minPrecedence: number): Expr {
     const lexer = this.lexer;
     const start = lexer.start;
     let left = this.unary();
+    let depth = 1;
     for (;;) {
       if (lexer.kind === Token.Heredoc || lexer.kind === Token.Invalid) lexer.lessInsteadOfHeredoc();
       const kind = lexer.kind;
@@ -278,7 +283,10 @@ class HclSyntaxParser {
       if (precedence < minPrecedence) return left;
       this.advance();
       const right = this.binary(precedence + 1);
-      left = { kind: 'binary', op: OPERATOR[kind], left, right, range: this.range(start, this.prevEnd) };
+      const range = this.range(start, this.prevEnd);
+      depth++;
+      left = depth < MAX_EXPRESSION_DEPTH ? { kind: 'binary', op: OPERATOR[kind], left, right, range } : tooDeep(range);
+      if (depth >= MAX_EXPRESSION_DEPTH) depth = 1;
     }
   }
 

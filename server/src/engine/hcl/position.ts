@@ -15,3 +15,6 @@ export interface Location {
   file: string;
   range: Range;
 }
+
+/** The start of a file: where a finding about a whole file or module is shown. */
+export const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -1,4 +1,4 @@
-import type { Expr } from './expression';
+import { type Expr, MAX_EXPRESSION_DEPTH, tooDeep } from './expression';
 import type { HclAttribute, HclBlock, HclBody, HclDocument, ParseOptions } from './hclBody';
 import { parseHcl } from './hclSyntaxParser';
 import { lineStarts, positionAt } from './lineIndex';
@@ -113,20 +113,22 @@ class JsonConverter {
     };
   }
 
-  private expression(value: unknown, range: Range): Expr {
+  private expression(value: unknown, range: Range, depth = 0): Expr {
+    if (depth >= MAX_EXPRESSION_DEPTH) return tooDeep(range);
     if (typeof value === 'string')
       return value.includes('${') || value.includes('%{')
         ? this.template(value, range)
         : { kind: 'literal', value, range };
     if (typeof value === 'number' || typeof value === 'boolean' || value === null)
       return { kind: 'literal', value, range };
-    if (Array.isArray(value)) return { kind: 'tuple', items: value.map((item) => this.expression(item, range)), range };
+    if (Array.isArray(value))
+      return { kind: 'tuple', items: value.map((item) => this.expression(item, range, depth + 1)), range };
     if (isRecord(value)) {
       return {
         kind: 'object',
         items: Object.entries(value).map(([key, inner]) => ({
           key: { kind: 'literal', value: key, range },
-          value: this.expression(inner, range),
+          value: this.expression(inner, range, depth + 1),
         })),
         range,
       };

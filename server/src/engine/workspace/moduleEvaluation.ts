@@ -122,6 +122,15 @@ export interface ComponentFacts {
 /** How deep local module calls are followed; deeper nesting is reported, not followed. */
 const MAX_MODULE_DEPTH = 10;
 
+/**
+ * How many instances one `count` or `for_each` expands into, and a root module's evaluation in all,
+ * child modules' instances included (`count = 4` ten calls deep is a million). Real monorepos read
+ * states in a few instances, not thousands; past either limit the block is reported on its line
+ * and read as one instance of unknown key, so its reads are unresolved, with the reason.
+ */
+export const MAX_BLOCK_INSTANCES = 10_000;
+export const MAX_MODULE_INSTANCES = 10_000;
+
 export function evaluateModule(input: ModuleInput, children: ChildModules): EvaluatedModule {
   const problems: ModuleProblem[] = [];
   const tfvars = tfvarValues(input.varFiles);
@@ -135,10 +144,18 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     stack: [input.dir],
     terraformWorkspace: input.terraformWorkspace ?? 'default',
     readsWorkspace: { read: false },
+    instances: { left: MAX_MODULE_INSTANCES, reported: new Set() },
+    problems,
   };
-  const references = moduleReferences(context, children, problems);
+  const references = moduleReferences(context, children);
   if (input.terraformWorkspace === undefined && context.readsWorkspace.read) {
-    addAnyWorkspace(references, moduleReferences({ ...context, terraformWorkspace: ANY_WORKSPACE }, children, []));
+    const anyWorkspace: ModuleContext = {
+      ...context,
+      terraformWorkspace: ANY_WORKSPACE,
+      instances: { left: MAX_MODULE_INSTANCES, reported: new Set() },
+      problems: [],
+    };
+    addAnyWorkspace(references, moduleReferences(anyWorkspace, children));
   }
   return {
     id: input.id,
@@ -205,15 +222,23 @@ interface ModuleContext {
   terraformWorkspace: string | Unknown;
   /** Set when an expression read `terraform.workspace`. */
   readsWorkspace: { read: boolean };
+  /**
+   * How many more instances the evaluation may expand (`MAX_MODULE_INSTANCES`), shared with child
+   * modules, and the blocks already reported past it (a call expanded a thousand times is told once).
+   */
+  instances: { left: number; reported: Set<string> };
+  problems: ModuleProblem[];
 }
 
-function moduleReferences(context: ModuleContext, children: ChildModules, problems: ModuleProblem[]): Reference[] {
-  const scope = moduleScope(context, problems);
+function moduleReferences(context: ModuleContext, children: ChildModules): Reference[] {
+  const scope = moduleScope(context, context.problems);
   const references: Reference[] = [];
+  // Appended one by one: a spread of thousands of instances would pass them all as arguments.
   for (const { file, facts } of context.files) {
-    for (const block of facts.remoteStates) references.push(...blockInstances(block, file, scope, context));
+    for (const block of facts.remoteStates)
+      for (const reference of blockInstances(block, file, scope, context)) references.push(reference);
     for (const call of facts.moduleCalls)
-      references.push(...childReferences(call, file, scope, context, children, problems));
+      for (const reference of childReferences(call, file, scope, context, children)) references.push(reference);
   }
   return references;
 }
@@ -325,7 +350,8 @@ function blockInstances(block: RemoteStateBlock, file: string, scope: EvalScope,
     workspace: block.workspace ? stringValue(evaluate(block.workspace, instanceScope), 'workspace') : 'default',
     cwd: context.rootDir,
   });
-  return expand(block.forEach, block.count, scope).map(({ key, scope: s }) => make(key, s));
+  const where = { file, range: block.headerRange, what: `data.terraform_remote_state.${block.name}` };
+  return expand(block.forEach, block.count, scope, context, where).map(({ key, scope: s }) => make(key, s));
 }
 
 interface Instance {
@@ -336,9 +362,39 @@ interface Instance {
 /**
  * The instances of a block with `for_each` or `count`: one per element, with `each` or `count`
  * in scope. An unknown collection gives one instance whose `each`/`count` is unknown, so the
- * reference is reported unresolved with the reason.
+ * reference is reported unresolved with the reason; so does one past the instance limits, reported
+ * on the block's line.
  */
-function expand(forEach: Expr | undefined, count: Expr | undefined, scope: EvalScope): Instance[] {
+function expand(
+  forEach: Expr | undefined,
+  count: Expr | undefined,
+  scope: EvalScope,
+  context: ModuleContext,
+  where: { file: string; range: Range; what: string },
+): Instance[] {
+  const tooMany = (instances: number, argument: 'count' | 'for_each'): Instance[] => {
+    const reason =
+      instances > MAX_BLOCK_INSTANCES
+        ? `${argument} gives ${Number.isFinite(instances) ? instances : 'infinitely many'} instances, more than the ${MAX_BLOCK_INSTANCES} Terrace follows`
+        : `with the module calls around it, more than the ${MAX_MODULE_INSTANCES} instances Terrace follows in a root module`;
+    const block = `${where.file}\0${where.range.start.line}\0${where.range.start.character}`;
+    if (!context.instances.reported.has(block)) {
+      context.instances.reported.add(block);
+      context.problems.push({ file: where.file, range: where.range, message: `${where.what}: ${reason}` });
+    }
+    const key = unknown(reason);
+    return [
+      {
+        key: null,
+        scope: withRoot(
+          scope,
+          argument === 'count' ? 'count' : 'each',
+          argument === 'count' ? { index: key } : { key, value: key },
+        ),
+      },
+    ];
+  };
+  const within = (instances: number) => instances <= MAX_BLOCK_INSTANCES && instances <= context.instances.left;
   if (forEach) {
     const collection = evaluate(forEach, scope);
     if (isUnknown(collection)) {
@@ -350,6 +406,8 @@ function expand(forEach: Expr | undefined, count: Expr | undefined, scope: EvalS
       : isObjectValue(collection)
         ? Object.entries(collection)
         : [];
+    if (!within(entries.length)) return tooMany(entries.length, 'for_each');
+    context.instances.left -= entries.length;
     return entries.map(([key, value]) => ({ key, scope: withRoot(scope, 'each', { key, value }) }));
   }
   if (count) {
@@ -358,7 +416,10 @@ function expand(forEach: Expr | undefined, count: Expr | undefined, scope: EvalS
       const reasons = isUnknown(n) ? n.reasons : ['count is not a number'];
       return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(...reasons.map((r) => `count: ${r}`)) }) }];
     }
-    return Array.from({ length: Math.max(0, Math.floor(n)) }, (_, index) => ({
+    const instances = Math.max(0, Math.floor(n));
+    if (!within(instances)) return tooMany(instances, 'count');
+    context.instances.left -= instances;
+    return Array.from({ length: instances }, (_, index) => ({
       key: String(index),
       scope: withRoot(scope, 'count', { index }),
     }));
@@ -382,8 +443,8 @@ function childReferences(
   scope: EvalScope,
   context: ModuleContext,
   children: ChildModules,
-  problems: ModuleProblem[],
 ): Reference[] {
+  const problems = context.problems;
   const source = localSource(call.source);
   if (source === undefined) return [];
   const childDir = path.resolve(context.dir, source);
@@ -409,7 +470,8 @@ function childReferences(
     return [];
   }
   const references: Reference[] = [];
-  for (const instance of expand(call.forEach, call.count, scope)) {
+  const where = { file, range: call.range, what: `module.${call.name}` };
+  for (const instance of expand(call.forEach, call.count, scope, context, where)) {
     const args = new Map(call.args.map((arg: NamedExpr) => [arg.name, evaluate(arg.expr, instance.scope)]));
     const callName = `module.${call.name}`;
     const childContext: ModuleContext = {
@@ -421,9 +483,11 @@ function childReferences(
       stack: [...context.stack, childDir],
       terraformWorkspace: context.terraformWorkspace,
       readsWorkspace: context.readsWorkspace,
+      instances: context.instances,
+      problems,
     };
     if (instance.key !== null) childContext.prefix += `[${JSON.stringify(instance.key)}]`;
-    references.push(...moduleReferences(childContext, children, problems));
+    for (const reference of moduleReferences(childContext, children)) references.push(reference);
   }
   return references;
 }

@@ -7,7 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { analyzeDirectory, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
+import { evaluate } from '../../server/src/engine/evaluation';
 import { workspaceDiagnostics } from '../../server/src/engine/features';
+import { parseHcl } from '../../server/src/engine/hcl';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
@@ -436,6 +438,60 @@ describe('inputs too large or too deep to follow', () => {
         diagnostics.some((m) => m.includes('an expression nested more than 256 deep')),
         diagnostics.join('\n'),
       );
+    }
+  });
+});
+
+describe('numbers and conversions, as Terraform reads them', () => {
+  test('1e7, 1E3, 2e+2, 2e-2 and 1.5e1 are the numbers real terraform console gives', () => {
+    const forms = ['1e7', '1E3', '2e+2', '2e-2', '1.5e1', '0.5', '42'];
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-numbers-'));
+    try {
+      const printed = spawnSync('terraform', ['console'], {
+        cwd: dir,
+        input: `jsonencode([${forms.join(', ')}])\n`,
+        encoding: 'utf8',
+        env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1' },
+      });
+      assert.equal(printed.status, 0, printed.stderr);
+      const terraform = JSON.parse(JSON.parse(printed.stdout.trim())) as number[];
+      const document = parseHcl(forms.map((form, i) => `n${i} = ${form}\n`).join(''));
+      assert.deepEqual(document.errors, []);
+      const ours = document.body.attributes.map((attribute) => evaluate(attribute.expr, new Map()));
+      assert.deepEqual(ours, terraform);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('count = "3" is three instances, as Terraform converts it; count = "three" is not: its read is ambiguous', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-count-string-'));
+    try {
+      const module = (name: string, body = '') =>
+        `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}"\n    region = "r"\n  }\n}\n${body}`;
+      for (const i of [0, 1, 2]) {
+        mkdirSync(path.join(dir, `net${i}`));
+        writeFileSync(path.join(dir, `net${i}`, 'main.tf'), module(`net${i}.tfstate`));
+      }
+      const reads = (count: string) =>
+        `data "terraform_remote_state" "net" {\n  count   = ${count}\n  backend = "s3"\n  config  = { bucket = "b", key = "net\${count.index}.tfstate", region = "r" }\n}\n`;
+      mkdirSync(path.join(dir, 'app'));
+      writeFileSync(path.join(dir, 'app', 'main.tf'), module('app.tfstate', reads('"3"')));
+      mkdirSync(path.join(dir, 'odd'));
+      writeFileSync(path.join(dir, 'odd', 'main.tf'), module('odd.tfstate', reads('"three"')));
+      const result = await analyzeDirectory(dir);
+      const exact = (id: string) =>
+        result.edges.filter((edge) => edge.from === id && edge.match === 'exact').map((edge) => edge.to);
+      assert.deepEqual(exact('app'), ['net0', 'net1', 'net2']);
+      // Not a number: one instance of unknown index, whose key only the known part of it matches.
+      assert.deepEqual(exact('odd'), []);
+      const odd = workspaceDiagnostics(result).get(path.join(dir, 'odd', 'main.tf')) ?? [];
+      assert.deepEqual(
+        odd.map((d) => d.message),
+        ['3 modules write s3://b/net${count.index}.tfstate: net0, net1, net2'],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -24,4 +24,4 @@ export {
   unknownText,
   type Value,
 } from './value';
-export { formatNumber } from './valueConversion';
+export { catchValue, formatNumber, toNumberValue } from './valueConversion';

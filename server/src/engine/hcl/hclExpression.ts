@@ -146,7 +146,7 @@ const POSITIONLESS: ReadonlySet<string> = new Set([
 ]);
 
 const IDENTIFIER_AT = /[\p{ID_Start}_](?:[\p{ID_Continue}-]|::)*/uy;
-const NUMBER_AT = /0x[0-9a-zA-Z]+|[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?)?|true|false|null/y;
+const NUMBER_AT = /0x[0-9a-zA-Z]+|[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null/y;
 
 /** The end of an identifier or number leaf, read from the text (cheaper than asking tree-sitter). */
 function leafEnd(type: string, text: string, start: number): number | undefined {

@@ -7,7 +7,8 @@
  * The token rules follow the tree-sitter HCL grammar (`parseHclDocument`), so that both parsers
  * accept the same files: line breaks are plain whitespace, a quoted string may span lines (the
  * parser reports it), `[*]` and `.*` are single tokens, a heredoc's closing marker must be
- * followed by a line break.
+ * followed by a line break. One exception, where the grammar is wrong: a number's exponent may
+ * follow its integer part alone (`1e7`), as HCL's specification and Terraform read it.
  */
 
 export const Token = {
@@ -428,9 +429,11 @@ export class HclLexer {
     }
     let i = at + 1;
     while (isDigit(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== CH_DOT || !isDigit(text.charCodeAt(i + 1))) return i;
-    i += 2;
-    while (isDigit(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) === CH_DOT && isDigit(text.charCodeAt(i + 1))) {
+      i += 2;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    // HCL's exponent may follow the integer part alone (`1e7`), as Terraform reads it.
     const e = text.charCodeAt(i);
     if (e !== 69 && e !== 101) return i;
     const sign = text.charCodeAt(i + 1);

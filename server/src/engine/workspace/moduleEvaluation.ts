@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  catchValue,
   type EvalScope,
   evaluate,
   evaluateNamed,
@@ -8,6 +9,7 @@ import {
   isUnknown,
   type ObjectValue,
   referencedNames,
+  toNumberValue,
   type Unknown,
   unknown,
   unknownText,
@@ -411,7 +413,8 @@ function expand(
     return entries.map(([key, value]) => ({ key, scope: withRoot(scope, 'each', { key, value }) }));
   }
   if (count) {
-    const n = evaluate(count, scope);
+    // Terraform converts count as it converts any number argument: "3" is 3.
+    const n = catchValue(() => toNumberValue(evaluate(count, scope), 'count'));
     if (typeof n !== 'number') {
       const reasons = isUnknown(n) ? n.reasons : ['count is not a number'];
       return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(...reasons.map((r) => `count: ${r}`)) }) }];

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -422,6 +432,25 @@ describe('inputs too large or too deep to follow', () => {
       assert.equal(diagnostic.related.length, 20);
       assert.match(diagnostic.message, /\(1559 other reads in this cycle, 20 listed\)$/);
     }
+  });
+
+  test('a pipe named *.tf, a *.tf link to /dev/zero and a 129 MB file: each reported, none read, the rest analysed', async () => {
+    const dir = root('special-files', { 'main.tf': read('', 'network.tfstate') });
+    spawnSync('mkfifo', [path.join(dir, 'pipe.tf')]);
+    symlinkSync('/dev/zero', path.join(dir, 'zero.tf'));
+    // Sparse: 129 MB long, nothing written.
+    writeFileSync(path.join(dir, 'generated.tf.json'), '');
+    truncateSync(path.join(dir, 'generated.tf.json'), 129 * 1024 * 1024);
+    const started = performance.now();
+    const result = await analyzeDirectory(dir);
+    assert.ok(performance.now() - started < 10_000, 'not blocked on the pipe');
+    assert.equal(result.unresolved.length, 1, 'the readable file analysed');
+    const problems = result.problems.map((p) => `${path.basename(p.file)}: ${p.message}`).sort();
+    assert.deepEqual(problems, [
+      'generated.tf.json: cannot read: 129 MB, more than the 128 MB Terrace reads, so not read',
+      'pipe.tf: cannot read: not a regular file (a pipe, a device or a socket), so not read',
+      'zero.tf: cannot read: not a regular file (a pipe, a device or a socket), so not read',
+    ]);
   });
 
   test('a 5,000-term sum and a .tf.json value nested 3,000 deep: unknown past 256 levels, said in the read', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
@@ -785,7 +785,7 @@ export class WorkspaceAnalysis {
   /** Reads a file and caches its facts; true when what the analysis knows of it changed. */
   private readAndCache(file: string): boolean {
     try {
-      const changed = this.cache(file, readFileSync(file, 'utf8'));
+      const changed = this.cache(file, readSourceFile(file));
       return this.readProblems.delete(file) || changed;
     } catch (error) {
       this.forget(file);
@@ -993,4 +993,24 @@ function stackFacts(file: string, text: string): FileFacts {
   const document = parseHcl(text);
   const kept: HclDocument = document.errors.length > 0 ? salvageBlocks(text, document, {}) : document;
   return { ...EMPTY_FACTS, stack: stackFileFacts(kept, stackFileKind(file)!), syntaxErrors: document.errors };
+}
+
+/**
+ * The largest file Terrace reads: generated `.tf.json` files run to tens of megabytes (50 MB is read);
+ * past this, a file is reported and left out rather than held in memory.
+ */
+export const MAX_FILE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * A source file's text. Only regular files are read: a pipe named `*.tf` would block the scan until
+ * something writes to it, and a link to a device (`/dev/zero`) would be read without end.
+ */
+function readSourceFile(file: string): string {
+  const stat = statSync(file);
+  if (!stat.isFile()) throw new Error('not a regular file (a pipe, a device or a socket), so not read');
+  if (stat.size > MAX_FILE_BYTES)
+    throw new Error(
+      `${Math.round(stat.size / 1024 / 1024)} MB, more than the ${MAX_FILE_BYTES / 1024 / 1024} MB Terrace reads, so not read`,
+    );
+  return readFileSync(file, 'utf8');
 }

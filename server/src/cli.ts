@@ -3,7 +3,15 @@ import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { analyzeDirectory } from './engine/analysis';
 import { ConfigError, loadAnalysisOptions } from './engine/config';
-import { type GraphJson, graphJson, renderDot, renderLevels, renderMermaid, renderText } from './engine/features';
+import {
+  cyclesOf,
+  type GraphJson,
+  graphJson,
+  renderDot,
+  renderLevels,
+  renderMermaid,
+  renderText,
+} from './engine/features';
 import { UnknownEnvironmentError } from './engine/workspace';
 import { generateCommand } from './generateCommand';
 import { planCommand } from './planCommand';
@@ -160,9 +168,10 @@ async function graphCommand(root: string, chosen: Format, environment: string | 
 async function levelsCommand(root: string, environment: string | undefined): Promise<number> {
   const graph = await analyze(root, environment);
   process.stdout.write(renderLevels(graph));
-  if (graph.cycles.length === 0) return 0;
+  const sets = graph.cycleModules.length;
+  if (sets === 0) return 0;
   process.stderr.write(
-    `Error: ${graph.cycles.length === 1 ? 'a cycle leaves its modules' : `${graph.cycles.length} cycles leave their modules`} without a level; nothing can run them in order until it is broken\n`,
+    `Error: ${sets === 1 ? 'a cycle leaves its modules' : `${sets} cycles leave their modules`}${graph.waitingForCycles.length > 0 ? ' and those that depend on them' : ''} without a level; nothing can run them in order until it is broken\n`,
   );
   return 1;
 }
@@ -178,8 +187,12 @@ async function validateCommand(root: string, environment: string | undefined): P
       `Warning: ${item.file}:${item.line}: ${item.label}: ${item.address} is written by ${item.writers.join(' and ')}\n`,
     );
   }
-  for (const cycle of graph.cycles)
-    process.stdout.write(`Error: circular dependency detected\n  ${cycle.join(' -> ')}\n`);
+  for (const members of graph.cycleModules)
+    process.stdout.write(
+      `Error: circular dependency among ${members.join(', ')}\n${cyclesOf(graph, members)
+        .map((cycle) => `  ${cycle}\n`)
+        .join('')}`,
+    );
   const failed =
     graph.cycles.length > 0 || graph.syntaxErrors.length > 0 || graph.unresolved.some((item) => item.error);
   if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);

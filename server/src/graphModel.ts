@@ -35,6 +35,7 @@ export function toGraphModel(result: AnalysisResult, version: number): GraphMode
     })),
     levels: result.levels,
     cycles: result.cycles,
+    cycleModules: result.cycleMembers,
     unresolved: result.unresolved.map(problem),
     ambiguous: result.ambiguous.map(problem),
   };

@@ -97,8 +97,10 @@ export interface GraphModel {
   modules: GraphModule[];
   edges: GraphEdge[];
   levels: string[][];
-  /** Each cycle as a closed path: `["a", "b", "a"]`. */
+  /** Each cycle as a closed path: `["a", "b", "a"]`, one for each strongly connected set of modules. */
   cycles: string[][];
+  /** The modules of each cycle's strongly connected set, parallel to `cycles` (a path may pass only some of them). */
+  cycleModules?: string[][];
   unresolved: GraphProblem[];
   ambiguous: GraphProblem[];
 }

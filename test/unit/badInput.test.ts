@@ -116,17 +116,37 @@ describe('bad input on the command line', () => {
     assert.equal(result.status, 1);
     assert.equal(
       result.stdout,
-      'level 0: (only modules in a cycle)\n' +
-        'level 1: app/api\n' +
-        'no level, in a cycle: network/vpc -> security/firewall -> platform/eks -> network/vpc\n',
+      'no level, in a cycle: network/vpc, platform/eks, security/firewall ' +
+        '(network/vpc -> security/firewall -> platform/eks -> network/vpc)\n' +
+        'no level, waits for a cycle: app/api\n',
     );
     assert.equal(
       result.stderr,
-      'Error: a cycle leaves its modules without a level; nothing can run them in order until it is broken\n',
+      'Error: a cycle leaves its modules and those that depend on them without a level; nothing can run them in order until it is broken\n',
     );
+    // The whole strongly connected set, where the shortest cycle leaves a module out.
+    const offPath = terrace(scratch, 'levels', path.join(repo, 'test/fixtures/cycle-off-path'));
+    assert.equal(offPath.status, 1);
+    assert.equal(
+      offPath.stdout,
+      'no level, in a cycle: a, b, c (a -> c -> a; b -> c -> a -> b)\nno level, waits for a cycle: d\n',
+    );
+    const validated = terrace(scratch, 'validate', path.join(repo, 'test/fixtures/cycle-off-path'));
+    assert.equal(validated.status, 1);
+    assert.equal(validated.stdout, 'Error: circular dependency among a, b, c\n  a -> c -> a\n  b -> c -> a -> b\n');
     const dag = terrace(scratch, 'levels', local);
     assert.equal(dag.status, 0, dag.stderr);
     assert.equal(dag.stdout.split('\n')[0], 'level 0: network/vpc');
+  });
+
+  test('in Problems, a cycle’s error names the modules of its set that its path does not pass', async () => {
+    const result = await analyzeDirectory(path.join(repo, 'test/fixtures/cycle-off-path'));
+    const messages = [...workspaceDiagnostics(result).values()]
+      .flat()
+      .filter((d) => d.code === 'cycle')
+      .map((d) => d.message);
+    assert.equal(messages.length, 4, 'an error on each of the four reads inside the set');
+    for (const message of messages) assert.equal(message, 'Circular dependency: a -> c -> a; also in this cycle: b');
   });
 
   test('validate names each reference as its configuration does; a component the Stack lacks fails it', () => {

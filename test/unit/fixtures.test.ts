@@ -14,6 +14,9 @@ interface Expected {
   edges: GraphJson['edges'];
   levels: string[][];
   cycles: string[][];
+  /** Checked where given: each strongly connected set, and the modules waiting for one. */
+  cycleModules?: string[][];
+  waitingForCycles?: string[];
   unresolved: { from: string; file: string; line: number; name: string; reasonIncludes: string }[];
   ambiguous: { from: string; file: string; line: number; name: string; writers: string[] }[];
   syntaxErrors?: { file: string; line: number }[];
@@ -44,6 +47,9 @@ describe('fixture monorepos', () => {
       assert.deepEqual(actual.edges, expected.edges, 'edges');
       assert.deepEqual(actual.levels, expected.levels, 'levels');
       assert.deepEqual(actual.cycles, expected.cycles, 'cycles');
+      if (expected.cycleModules) assert.deepEqual(actual.cycleModules, expected.cycleModules, 'cycle modules');
+      if (expected.waitingForCycles)
+        assert.deepEqual(actual.waitingForCycles, expected.waitingForCycles, 'waiting for cycles');
       assert.deepEqual(
         actual.unresolved.map(({ from, file, line, name }) => ({ from, file, line, name })),
         expected.unresolved.map(({ from, file, line, name }) => ({ from, file, line, name })),

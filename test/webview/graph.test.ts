@@ -379,7 +379,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
   });
 
   test('Terraform Stacks components are drawn with a dashed outline, say so in their subtitle and label, and the legend explains them', async () => {
-    const graph = realGraph(path.join(repoRoot, 'test', 'fixtures', 'terraform-stacks'), repoRoot);
+    const graph = await realGraph(path.join(repoRoot, 'test', 'fixtures', 'terraform-stacks'));
     const webview = await browser.open();
     const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
     assert.equal(rendered.nodes, 14);
@@ -528,6 +528,19 @@ describe('graph webview (the built panel in headless chromium)', () => {
       await webview.screenshot(`cycle-${name}`);
       assert.deepEqual(webview.errors, []);
     }
+  });
+
+  test('a cycle’s entry in the banner selects its whole strongly connected set, not only its path', async () => {
+    const graph = await realGraph(path.join(repoRoot, 'test', 'fixtures', 'cycle-off-path'));
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    const banner = webview.page.locator('.banner.cycles');
+    await banner.locator('.banner-toggle').click();
+    assert.deepEqual(await banner.locator('.cycle-entry').allTextContents(), ['a → c → a']);
+    await banner.locator('.cycle-entry').click();
+    const selected = (await drawnNodes(webview)).filter((n) => n.classes.includes('selected')).map((n) => n.id);
+    assert.deepEqual(selected.sort(), ['a', 'b', 'c']);
+    assert.deepEqual(webview.errors, []);
   });
 
   test('search highlights matches and dims the rest; the filter toggle draws only matches', async () => {
@@ -1096,7 +1109,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
   });
 
   test('examples/monorepo, as the engine sees it: 14 modules in 5 levels', async () => {
-    const graph = realGraph(path.join(repoRoot, 'examples', 'monorepo'), repoRoot);
+    const graph = await realGraph(path.join(repoRoot, 'examples', 'monorepo'));
     for (const [name, theme] of [
       ['dark', themes.dark],
       ['light', themes.light],
@@ -1117,7 +1130,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
   });
 
   test('beside an editor, a small graph of many levels is laid out downward: each level a row, whole, larger', async () => {
-    const graph = realGraph(path.join(repoRoot, 'examples', 'monorepo'), repoRoot);
+    const graph = await realGraph(path.join(repoRoot, 'examples', 'monorepo'));
     // The room of a panel beside an editor: five levels side by side would draw 6 px titles here.
     const webview = await browser.open({ viewport: { width: 780, height: 900 } });
     const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
@@ -1276,7 +1289,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
       writePlainSubscriptions(path.join(root, 'plain'));
       writeTerragruntLive(path.join(root, 'live'));
       for (const shape of ['plain', 'live']) {
-        const graph = realGraph(path.join(root, shape), repoRoot);
+        const graph = await realGraph(path.join(root, shape));
         const webview = await browser.open({ state: { view: { groupBy: null } } });
         const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
         assert.equal(rendered.nodes, graph.modules.length, `${shape}: every module drawn`);
@@ -1326,7 +1339,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-live-'));
     try {
       writeTerragruntLive(root);
-      const graph = realGraph(root, repoRoot);
+      const graph = await realGraph(root);
       const webview = await browser.open({ viewport: { width: 800, height: 940 } });
       const rendered = await webview.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
       assert.ok(rendered.groups > 0, 'opens folded');

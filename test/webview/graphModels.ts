@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { GraphJson } from '../../server/src/engine/features';
+import { analyzeDirectory } from '../../server/src/engine/analysis';
+import { toGraphModel } from '../../server/src/graphModel';
 import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
 import { seededRandom } from '../seededRandom';
 
@@ -160,62 +158,7 @@ export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks',
   };
 }
 
-/** The graph of a folder as the real engine sees it (`terrace graph --format json`), as the panel receives it. */
-export function realGraph(folder: string, repoRoot: string): GraphModel {
-  const json = execFileSync(
-    process.execPath,
-    [path.join(repoRoot, 'dist', 'cli.js'), 'graph', folder, '--format', 'json'],
-    {
-      encoding: 'utf8',
-    },
-  );
-  const cli = JSON.parse(json) as GraphJson;
-  const cycleSets = cli.cycles.map((cycle) => new Set(cycle));
-  const inCycle = new Set(cli.cycles.flat());
-  const location = (file: string, line: number) => {
-    const position = { line: Math.max(0, line - 1), character: 0 };
-    return { uri: pathToFileURL(path.join(cli.root, file)).href, range: { start: position, end: position } };
-  };
-  return {
-    root: cli.root,
-    version: 1,
-    modules: cli.modules.map((m) => ({
-      id: m.id,
-      uri: pathToFileURL(m.path).href,
-      kind: m.kind,
-      level: m.level,
-      segments: m.segments,
-      // As the server sends it: a backend whose address is unknown has an empty one.
-      backend: m.backend && { type: m.backend.type, address: m.backend.address ?? '' },
-      location: { uri: pathToFileURL(path.join(m.path, 'main.tf')).href, range },
-      inCycle: inCycle.has(m.id),
-      parses: m.parses,
-    })),
-    edges: cli.edges.map((e) => ({
-      from: e.from,
-      to: e.to,
-      location: location(e.file, e.line),
-      name: e.name,
-      instance: e.instance,
-      address: e.address,
-      matchedBy: e.matchedBy,
-      match: e.match,
-      assumed: e.assumed,
-      inCycle: cycleSets.some((set) => set.has(e.from) && set.has(e.to)),
-    })),
-    levels: cli.levels,
-    cycles: cli.cycles,
-    unresolved: cli.unresolved.map((u) => ({
-      from: u.from,
-      location: location(u.file, u.line),
-      name: u.name,
-      reason: u.reason,
-    })),
-    ambiguous: cli.ambiguous.map((a) => ({
-      from: a.from,
-      location: location(a.file, a.line),
-      name: a.name,
-      reason: 'ambiguous',
-    })),
-  };
+/** The graph of a folder as the real engine sees it, as the language server sends it to the panel. */
+export async function realGraph(folder: string): Promise<GraphModel> {
+  return toGraphModel(await analyzeDirectory(folder), 1);
 }

@@ -86,7 +86,10 @@ export class GraphPanelView {
       this.state.legend = shown;
       this.saveState();
     });
-    this.banner = new CyclesBanner((cycle) => this.selection.selectCycle(cycle));
+    // A cycle's path may pass only some of the modules that close on each other: select them all.
+    this.banner = new CyclesBanner((cycle) =>
+      this.selection.selectCycle(this.graph?.cycleModules?.find((members) => members.includes(cycle[0]!)) ?? cycle),
+    );
     const canvas = this.canvas;
     this.viewport = new Viewport(
       canvas.element,

@@ -4,7 +4,15 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { AnalysisOptions } from '../config';
 import type { EvalScope } from '../evaluation';
-import { compareIds, cyclePath, cyclicComponents, DependencyGraph, levelLists, numberedLevels } from '../graph';
+import {
+  closure,
+  compareIds,
+  cyclePath,
+  cyclicComponents,
+  DependencyGraph,
+  levelLists,
+  numberedLevels,
+} from '../graph';
 import { FILE_START, type HclDocument, parseHcl, type Range, salvageBlocks, tfJsonDocument } from '../hcl';
 import {
   componentGraph,
@@ -121,6 +129,12 @@ export interface AnalysisResult extends MatchResult {
   cycles: string[][];
   /** The modules of each cycle (a strongly connected component), parallel to `cycles`. */
   cycleMembers: string[][];
+  /**
+   * The modules that depend on a cycle's, directly or not, sorted: like the cycle's own, they have no
+   * level (nothing can run them until the cycle is broken), though `levels` files them where they
+   * would run.
+   */
+  waitingForCycles: string[];
   syntaxErrors: FileProblem[];
   /** Files that could not be read, module-level problems (duplicate locals, recursive module calls). */
   problems: FileProblem[];
@@ -335,6 +349,10 @@ export class WorkspaceAnalysis {
       levels: levelLists(graph, levelOf),
       cycles: components.map((component) => cyclePath(graph, component)),
       cycleMembers: components,
+      waitingForCycles:
+        components.length === 0
+          ? []
+          : [...closure(graph, inCycle, 'downstream')].filter((id) => !inCycle.has(id)).sort(compareIds),
       syntaxErrors: this.syntaxErrors(),
       problems: this.problems(modules),
     };

@@ -37,13 +37,20 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
     if (list) list.push(diagnostic);
     else byFile.set(file, [diagnostic]);
   };
-  for (const { edge, path, others, otherCount } of cycleEdges(result)) {
+  for (const { edge, path, members, others, otherCount } of cycleEdges(result)) {
     const unlisted = otherCount - others.length;
+    // The path is one cycle of the set; the modules it does not pass close on it too.
+    const onPath = new Set(path);
+    const missed = members.filter((id) => !onPath.has(id));
+    const alsoIn =
+      missed.length === 0
+        ? ''
+        : `; also in this cycle: ${missed.slice(0, MAX_NAMED).join(', ')}${missed.length > MAX_NAMED ? ` and ${missed.length - MAX_NAMED} more` : ''}`;
     add(edge.reference.file, {
       range: edge.reference.headerRange,
       severity: 'error',
       code: 'cycle',
-      message: `Circular dependency: ${path.join(' -> ')}${unlisted > 0 ? ` (${otherCount} other reads in this cycle, ${others.length} listed)` : ''}`,
+      message: `Circular dependency: ${path.join(' -> ')}${alsoIn}${unlisted > 0 ? ` (${otherCount} other reads in this cycle, ${others.length} listed)` : ''}`,
       related: others.map((other) => ({
         location: { file: other.reference.file, range: other.reference.headerRange },
         // The Problems view labels a related row by file name only (main.tf, main.tf…): the message names the module.
@@ -134,10 +141,13 @@ function capitalize(text: string): string {
  */
 export const MAX_RELATED_EDGES = 20;
 
+/** How many of a cycle's modules off its path a message names. */
+const MAX_NAMED = 10;
+
 /** Each edge inside a cycle, with its cycle's path and some of the cycle's other edges, and how many there are. */
 function cycleEdges(
   result: AnalysisResult,
-): { edge: MatchedEdge; path: string[]; others: MatchedEdge[]; otherCount: number }[] {
+): { edge: MatchedEdge; path: string[]; members: string[]; others: MatchedEdge[]; otherCount: number }[] {
   const cycleOf = new Map<string, number>();
   result.cycleMembers.forEach((members, index) => {
     for (const id of members) cycleOf.set(id, index);
@@ -159,6 +169,7 @@ function cycleEdges(
     return edges.map((edge) => ({
       edge,
       path,
+      members: result.cycleMembers[cycle]!,
       others: shown.filter((other) => other !== edge).slice(0, MAX_RELATED_EDGES),
       otherCount: edges.length - 1,
     }));

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult } from '../analysis';
+import { coveringCycles } from '../graph';
 import type { Range } from '../hcl';
 import { assumedValues, type MatchKind, type UnmatchedReference } from '../state';
 import { referenceLabel } from '../workspace';
@@ -15,7 +16,8 @@ export interface GraphJson {
     path: string;
     /** `unit`: a Terragrunt unit (run with terragrunt); `module`: a Terraform root module; `component`: a Stack's. */
     kind: 'module' | 'unit' | 'component';
-    level: number;
+    /** Null for a module in a cycle, or depending on one: nothing can run it until the cycle is broken. */
+    level: number | null;
     segments: Record<string, string>;
     backend: { type: string; address: string | null } | null;
     /** False when a file it reads does not parse (see `syntaxErrors`): its edges come from the blocks that still do. */
@@ -35,8 +37,17 @@ export interface GraphJson {
     /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
     assumed: Record<string, string | null>;
   }[];
+  /** The modules of each level; a module without one (see `level`) is in none. */
   levels: string[][];
+  /**
+   * Cycles, as closed paths (`["a", "b", "c", "a"]`): for each strongly connected set of modules,
+   * shortest first, enough to pass through each of its modules, at most 10 a set (`MAX_CYCLES_PER_SET`).
+   */
   cycles: string[][];
+  /** Each strongly connected set of modules (a cycle's modules and the others that close on it), sorted. */
+  cycleModules: string[][];
+  /** The modules that depend on a cycle's and so wait for it, with no level. */
+  waitingForCycles: string[];
   unresolved: (ReferencePlace & {
     reason: string;
     /** A component or Terragrunt unit that does not exist: the configuration would not validate. */
@@ -60,6 +71,7 @@ interface ReferencePlace {
 
 export function graphJson(result: AnalysisResult): GraphJson {
   const rel = (file: string) => relativeFile(result.root, file);
+  const unleveled = new Set([...result.cycleMembers.flat(), ...result.waitingForCycles]);
   const place = (item: { from: string; reference: UnmatchedReference['reference'] }) => ({
     from: item.from,
     file: rel(item.reference.file),
@@ -73,7 +85,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
       id: module.id,
       path: module.dir,
       kind: module.kind,
-      level: module.level,
+      level: unleveled.has(module.id) ? null : module.level,
       segments: module.segments,
       backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? null } : null,
       parses: module.syntaxErrors.length === 0,
@@ -99,8 +111,10 @@ export function graphJson(result: AnalysisResult): GraphJson {
       match,
       assumed,
     })),
-    levels: result.levels,
-    cycles: result.cycles,
+    levels: leveled(result.levels, unleveled),
+    cycles: result.cycleMembers.flatMap((members) => coveringCycles(result.graph, members)),
+    cycleModules: result.cycleMembers,
+    waitingForCycles: result.waitingForCycles,
     unresolved: sortByPlace(
       result.unresolved.map((item) => ({
         ...place(item),
@@ -129,6 +143,16 @@ export function graphJson(result: AnalysisResult): GraphJson {
       message: problem.message,
     })),
   };
+}
+
+/**
+ * The levels without the modules that have none: a level only they filled is the last (whatever has a
+ * level depends on modules that have one), so no level in between is left empty.
+ */
+function leveled(levels: readonly string[][], unleveled: ReadonlySet<string>): string[][] {
+  const kept = levels.map((ids) => ids.filter((id) => !unleveled.has(id)));
+  while (kept.length > 0 && kept.at(-1)!.length === 0) kept.pop();
+  return kept;
 }
 
 /** `app/api/main.tf:5: syntax error: …`: a problem with its place, as the CLI prints it. */

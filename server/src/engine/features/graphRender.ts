@@ -34,16 +34,22 @@ export function renderMermaid(graph: GraphJson): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** One line per level: `level 0: a, b`. */
+/**
+ * One line per level: `level 0: a, b`; then the modules with no level: each cycle's, with the cycles
+ * that close them, and those that wait for a cycle.
+ */
 export function renderLevels(graph: GraphJson): string {
-  // A module in a cycle has no level: it is named with its cycle, not under the level the cycle is filed at.
-  const cyclic = new Set(graph.cycles.flat());
-  const lines = graph.levels.map((ids, level) => {
-    const placed = ids.filter((id) => !cyclic.has(id));
-    return `level ${level}: ${placed.length > 0 ? placed.join(', ') : '(only modules in a cycle)'}\n`;
-  });
-  for (const cycle of graph.cycles) lines.push(`no level, in a cycle: ${cycle.join(' -> ')}\n`);
+  const lines = graph.levels.map((ids, level) => `level ${level}: ${ids.join(', ')}\n`);
+  for (const members of graph.cycleModules)
+    lines.push(`no level, in a cycle: ${members.join(', ')} (${cyclesOf(graph, members).join('; ')})\n`);
+  if (graph.waitingForCycles.length > 0)
+    lines.push(`no level, waits for a cycle: ${graph.waitingForCycles.join(', ')}\n`);
   return lines.join('');
+}
+
+/** The cycles through a strongly connected set, as `a -> b -> a`. */
+export function cyclesOf(graph: GraphJson, members: readonly string[]): string[] {
+  return graph.cycles.filter((cycle) => members.includes(cycle[0]!)).map((cycle) => cycle.join(' -> '));
 }
 
 /** Modules by level, then cycles, unresolved and ambiguous references, for a person at a terminal. */
@@ -54,20 +60,26 @@ export function renderText(graph: GraphJson): string {
   const dependencies = new Map<string, Set<string>>();
   for (const edge of graph.edges)
     (dependencies.get(edge.from) ?? dependencies.set(edge.from, new Set()).get(edge.from)!).add(edge.to);
-  const cyclic = new Set(graph.cycles.flat());
   const broken = new Set(graph.modules.filter((module) => !module.parses).map((module) => module.id));
+  const line = (id: string, note = '') => {
+    const deps = [...(dependencies.get(id) ?? [])].sort();
+    const parses = broken.has(id) ? '  (does not parse: see the syntax errors)' : '';
+    return `  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}${note}${parses}`;
+  };
   graph.levels.forEach((ids, level) => {
     out.push('', `Level ${level}`);
-    for (const id of ids) {
-      const deps = [...(dependencies.get(id) ?? [])].sort();
-      const cycle = cyclic.has(id) ? '  (in a cycle, no level)' : '';
-      const parses = broken.has(id) ? '  (does not parse: see the syntax errors)' : '';
-      out.push(`  ${id}${deps.length > 0 ? `  <- ${deps.join(', ')}` : ''}${cycle}${parses}`);
-    }
+    for (const id of ids) out.push(line(id));
   });
-  if (graph.cycles.length > 0) {
-    out.push('', `Cycles (${graph.cycles.length})`);
-    for (const cycle of graph.cycles) out.push(`  ${cycle.join(' -> ')}`);
+  if (graph.cycleModules.length > 0) {
+    out.push('', `Cycles (${graph.cycleModules.length}): no level until broken`);
+    for (const members of graph.cycleModules) {
+      for (const id of members) out.push(line(id, '  (in a cycle)'));
+      for (const cycle of cyclesOf(graph, members)) out.push(`    ${cycle}`);
+    }
+  }
+  if (graph.waitingForCycles.length > 0) {
+    out.push('', `Waiting for a cycle (${graph.waitingForCycles.length}): no level until it is broken`);
+    for (const id of graph.waitingForCycles) out.push(line(id));
   }
   if (graph.unresolved.length > 0) {
     out.push('', `Unresolved references (${graph.unresolved.length})`);
@@ -111,8 +123,8 @@ function uniqueEdges(graph: GraphJson): { from: string; to: string; sure: boolea
 /** Edges between consecutive members of a cycle path. */
 function cycleEdgeSet(graph: GraphJson): Set<string> {
   const members = new Map<string, number>();
-  graph.cycles.forEach((cycle, index) => {
-    for (const id of cycle) members.set(id, index);
+  graph.cycleModules.forEach((set, index) => {
+    for (const id of set) members.set(id, index);
   });
   const set = new Set<string>();
   for (const { from, to } of graph.edges) {

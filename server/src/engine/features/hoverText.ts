@@ -128,9 +128,13 @@ export function moduleLink(module: ModuleSummary): string {
   return `[${module.id}](${pathToFileURL(file).href}#L${range.start.line + 1})`;
 }
 
-/** `level 2`; a module in a cycle has none (the level the graph files it under is only where the cycle sits). */
+/**
+ * `level 2`; a module in a cycle, or depending on one, has none (the level the graph files it under
+ * is only where it would run once the cycle is broken).
+ */
 function levelLabel(result: AnalysisResult, module: ModuleSummary): string {
-  return cycleOf(result, module.id) ? 'in a cycle, no level' : `level ${module.level}`;
+  if (cycleOf(result, module.id)) return 'in a cycle, no level';
+  return result.waitingForCycles.includes(module.id) ? 'waits for a cycle, no level' : `level ${module.level}`;
 }
 
 /** The code lens title above a backend block: `level 2 · 3 dependencies · 5 dependents` (` · ApplyNeeded`). */

@@ -1,7 +1,7 @@
 /** What users see of an analysis: hovers, navigation, diagnostics, the graph as JSON and as text. */
 export { type EngineDiagnostic, workspaceDiagnostics } from './diagnostics';
 export { type GraphJson, graphJson, problemLine, relativeFile } from './graphJson';
-export { renderDot, renderLevels, renderMermaid, renderText } from './graphRender';
+export { cyclesOf, renderDot, renderLevels, renderMermaid, renderText } from './graphRender';
 export { moduleHover, moduleLensTitle, referenceHover, runStateLine } from './hoverText';
 export {
   componentSourceAt,

@@ -78,15 +78,54 @@ export function stronglyConnectedComponents(graph: DependencyGraph): string[][] 
  * the message stays stable and short even for a component with many cycles.
  */
 export function cyclePath(graph: DependencyGraph, component: readonly string[]): string[] {
-  const start = component[0]!;
-  if (graph.dependencies(start).includes(start)) return [start, start];
+  return shortestCycleThrough(graph, new Set(component), component[0]!) ?? [...component, component[0]!];
+}
+
+/**
+ * How many cycles `coveringCycles` lists for one strongly connected set: enough to show how its
+ * modules close on each other; a set of a thousand modules around one hub would need five hundred.
+ */
+export const MAX_CYCLES_PER_SET = 10;
+
+/**
+ * Cycles through a cyclic component that together pass through each of its modules, shortest
+ * first from its smallest uncovered id, at most `MAX_CYCLES_PER_SET`: `a -> b -> c -> a` and
+ * `a -> c -> a` name every module of {a, b, c} where the shortest cycle alone leaves `b` out.
+ */
+export function coveringCycles(graph: DependencyGraph, component: readonly string[]): string[][] {
   const members = new Set(component);
+  const covered = new Set<string>();
+  const cycles: string[][] = [];
+  for (const start of component) {
+    if (cycles.length >= MAX_CYCLES_PER_SET) break;
+    if (covered.has(start)) continue;
+    // Round the others first: a set where every module also reads itself would list only self-reads.
+    const cycle = shortestCycleThrough(graph, members, start, false);
+    if (!cycle) continue;
+    cycles.push(cycle);
+    for (const id of cycle) covered.add(id);
+  }
+  return cycles;
+}
+
+/**
+ * The shortest closed path from `start` back to it inside `members`, by breadth-first search. With
+ * `selfReads` false, a module reading its own state is not a path, unless the set is that module alone.
+ */
+function shortestCycleThrough(
+  graph: DependencyGraph,
+  members: ReadonlySet<string>,
+  start: string,
+  selfReads = true,
+): string[] | undefined {
+  const readsItself = graph.dependencies(start).includes(start);
+  if (readsItself && (selfReads || members.size === 1)) return [start, start];
   const previous = new Map<string, string>();
   const queue = [start];
   for (let head = 0; head < queue.length; head++) {
     const node = queue[head]!;
     for (const dep of [...graph.dependencies(node)].sort(compareIds)) {
-      if (!members.has(dep)) continue;
+      if (!members.has(dep) || dep === node) continue;
       if (dep === start) {
         const path = [start];
         for (let at: string | undefined = node; at !== undefined && at !== start; at = previous.get(at)) path.push(at);
@@ -98,7 +137,7 @@ export function cyclePath(graph: DependencyGraph, component: readonly string[]):
       }
     }
   }
-  return [...component, start];
+  return undefined;
 }
 
 /** Module ids compare by code unit, so the order is the same on every machine and locale. */

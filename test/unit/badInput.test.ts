@@ -544,3 +544,54 @@ describe('numbers and conversions, as Terraform reads them', () => {
     }
   });
 });
+
+describe("Terraform's file rules: override files merged, ignored files ignored (checked against real terraform)", () => {
+  test('backend_override.tf moves the backend; a stale .old.tf is ignored; an override file completes a read', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-overrides-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      };
+      const backend = (statePath: string) => `terraform {\n  backend "local" {\n    path = "${statePath}"\n  }\n}\n`;
+      const read = (name: string, statePath: string) =>
+        `data "terraform_remote_state" "${name}" {\n  backend = "local"\n  config = { path = "${statePath}" }\n}\n`;
+      write('app/main.tf', backend('app.tfstate'));
+      write('app/backend_override.tf', backend('moved/app.tfstate'));
+      // Hidden: Terraform never reads it (read, it would be a second backend of app).
+      write('app/.old.tf', backend('old/app.tfstate'));
+      write('reader/main.tf', `${backend('reader.tfstate')}${read('app', '../app/moved/app.tfstate')}`);
+      write('stale/main.tf', `${backend('stale.tfstate')}${read('app', '../app/app.tfstate')}`);
+      // The read's config set by an override file: it reads the moved state.
+      write('patched/main.tf', `${backend('patched.tfstate')}${read('app', '../app/app.tfstate')}`);
+      write('patched/reads_override.tf', read('app', '../app/moved/app.tfstate'));
+
+      // Real terraform takes the override's backend and ignores .old.tf.
+      const init = spawnSync('terraform', ['init', '-input=false', '-no-color'], {
+        cwd: path.join(dir, 'app'),
+        encoding: 'utf8',
+        env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1' },
+      });
+      assert.equal(init.status, 0, init.stderr);
+      const initialised = JSON.parse(readFileSync(path.join(dir, 'app', '.terraform', 'terraform.tfstate'), 'utf8'));
+      assert.equal(initialised.backend.config.path, 'moved/app.tfstate');
+      rmSync(path.join(dir, 'app', '.terraform'), { recursive: true, force: true });
+
+      const result = await analyzeDirectory(dir);
+      assert.deepEqual(
+        result.modules.map((module) => module.id),
+        ['app', 'patched', 'reader', 'stale'],
+      );
+      const edges = result.edges.map((edge) => `${edge.from} -> ${edge.to}`).sort();
+      assert.deepEqual(edges, ['patched -> app', 'reader -> app']);
+      assert.deepEqual(
+        result.unresolved.map((item) => item.from),
+        ['stale'],
+        'the state app no longer writes is nobody’s',
+      );
+      assert.deepEqual(result.problems, [], 'no second backend from .old.tf');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

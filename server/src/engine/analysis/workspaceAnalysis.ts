@@ -80,6 +80,7 @@ import {
   scanWorkspace,
   stackSourceFiles,
   varFileOrder,
+  withOverrides,
 } from '../workspace';
 import { unionOverEnvironments } from './environmentUnion';
 
@@ -563,8 +564,9 @@ export class WorkspaceAnalysis {
   private readonly stackScopes = new Map<string, EvalScope>();
 
   /** Files with the facts read of them. */
-  private fileInputs(files: readonly string[]): FileInput[] {
-    return files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS }));
+  /** Files as an evaluation reads them: Terraform's files with their override files merged over them. */
+  private fileInputs(files: readonly string[]): readonly FileInput[] {
+    return withOverrides(files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS })));
   }
 
   /** The files of the local child modules a module calls; each folder asked for is added to `read`. */

@@ -25,6 +25,7 @@ export {
   referenceKey,
   referenceLabel,
 } from './moduleEvaluation';
+export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
 export {
   type ComponentCode,
   componentId,

@@ -6,6 +6,7 @@ import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
 import { stackFileKind } from '../stacks';
 import { isTerragruntFile } from '../terragrunt';
+import { isIgnoredByTerraform } from './overrideFiles';
 import { trackedIgnored } from './trackedIgnored';
 
 /** One folder that holds Terraform files, with the files the analysis reads. */
@@ -72,7 +73,7 @@ export function fileRole(
     >
   | 'lock'
   | undefined {
-  if (name.endsWith('.tf') || name.endsWith('.tf.json')) return 'tfFiles';
+  if (name.endsWith('.tf') || name.endsWith('.tf.json')) return isIgnoredByTerraform(name) ? undefined : 'tfFiles';
   if (
     name === 'terraform.tfvars' ||
     name === 'terraform.tfvars.json' ||

@@ -473,6 +473,23 @@ describe('inputs too large or too deep to follow', () => {
     ]);
   });
 
+  test('a backend.tf saved as UTF-16, a main.tf not valid UTF-8: each an error on its file, validate fails', () => {
+    const dir = root('encodings', {});
+    const backend = readFileSync(path.join(dir, 'backend.tf'), 'utf8');
+    writeFileSync(path.join(dir, 'backend.tf'), Buffer.from(`\ufeff${backend}`, 'utf16le'));
+    writeFileSync(
+      path.join(dir, 'main.tf'),
+      Buffer.from([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x73, 0x20, 0x7b, 0xff, 0x7d, 0x0a]),
+    );
+    const validated = terrace(scratch, 'validate', dir);
+    assert.equal(validated.status, 1);
+    assert.match(
+      validated.stderr,
+      /^Error: backend\.tf:1:1: this file is saved as UTF-16; Terraform reads only UTF-8: save it as UTF-8$/m,
+    );
+    assert.match(validated.stderr, /^Error: main\.tf:1:1: this file is not valid UTF-8/m);
+  });
+
   test('a 5,000-term sum and a .tf.json value nested 3,000 deep: unknown past 256 levels, said in the read', async () => {
     const sum = root('sum', {
       'main.tf': `locals {\n  x = ${Array.from({ length: 5000 }, () => '1').join(' + ')}\n}\n${read('', '${local.x}')}`,

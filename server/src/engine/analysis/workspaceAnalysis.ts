@@ -808,6 +808,12 @@ export class WorkspaceAnalysis {
       const changed = this.cache(file, readSourceFile(file));
       return this.readProblems.delete(file) || changed;
     } catch (error) {
+      if (error instanceof EncodingError) {
+        // Terraform fails on the file: an error on it, as a syntax error is, and the module marked.
+        const facts: FileFacts = { ...EMPTY_FACTS, syntaxErrors: [{ range: FILE_START, message: error.message }] };
+        const changed = this.cache(file, `\0${error.message}`, facts);
+        return this.readProblems.delete(file) || changed;
+      }
       this.forget(file);
       this.roots = undefined;
       this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
@@ -820,12 +826,12 @@ export class WorkspaceAnalysis {
    * content hash (many files are identical), and dropped when no file has that content any more,
    * so a long editing session does not keep every version it typed.
    */
-  private cache(file: string, text: string): boolean {
+  private cache(file: string, text: string, known?: FileFacts): boolean {
     const hash = createHash('sha1').update(text).digest('base64');
     if (this.files.get(file)?.hash === hash) return false;
     let shared = this.factsByHash.get(hash);
     if (!shared) {
-      shared = { facts: this.extract(file, text), uses: 0 };
+      shared = { facts: known ?? this.extract(file, text), uses: 0 };
       this.factsByHash.set(hash, shared);
     }
     const previous = this.files.get(file);
@@ -1032,5 +1038,21 @@ function readSourceFile(file: string): string {
     throw new Error(
       `${Math.round(stat.size / 1024 / 1024)} MB, more than the ${MAX_FILE_BYTES / 1024 / 1024} MB Terrace reads, so not read`,
     );
-  return readFileSync(file, 'utf8');
+  return decodeSource(readFileSync(file));
+}
+
+/** A file Terraform cannot read for its encoding: it reads UTF-8 only. */
+class EncodingError extends Error {}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of a source file, which Terraform reads as UTF-8 (a byte order mark allowed). */
+function decodeSource(bytes: Buffer): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw new EncodingError('this file is saved as UTF-16; Terraform reads only UTF-8: save it as UTF-8');
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new EncodingError('this file is not valid UTF-8, the only encoding Terraform reads: save it as UTF-8');
+  }
 }

@@ -562,6 +562,35 @@ describe('numbers and conversions, as Terraform reads them', () => {
   });
 });
 
+describe('a read switched off by a variable’s default', () => {
+  test('count = var.enabled, default "0": still read (a run may set it); set to 0 in terraform.tfvars: not read', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-switched-off-'));
+    try {
+      const module = (name: string, body = '') =>
+        `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}.tfstate"\n    region = "r"\n  }\n}\n${body}`;
+      const reader =
+        'variable "enabled" {\n  default = "0"\n}\n' +
+        'data "terraform_remote_state" "hub" {\n  count   = var.enabled\n  backend = "s3"\n  config  = { bucket = "b", key = "hub.tfstate", region = "r" }\n}\n';
+      for (const [name, body] of [
+        ['hub', ''],
+        ['peer', reader],
+        ['off', reader],
+      ] as const) {
+        mkdirSync(path.join(dir, name));
+        writeFileSync(path.join(dir, name, 'main.tf'), module(name, body));
+      }
+      writeFileSync(path.join(dir, 'off', 'terraform.tfvars'), 'enabled = 0\n');
+      const result = await analyzeDirectory(dir);
+      assert.deepEqual(
+        result.edges.map((edge) => `${edge.from} -> ${edge.to}`),
+        ['peer -> hub'],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("Terraform's file rules: override files merged, ignored files ignored (checked against real terraform)", () => {
   test('backend_override.tf moves the backend; a stale .old.tf is ignored; an override file completes a read', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-overrides-'));

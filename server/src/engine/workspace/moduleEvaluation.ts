@@ -420,6 +420,12 @@ function expand(
       return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(...reasons.map((r) => `count: ${r}`)) }) }];
     }
     const instances = Math.max(0, Math.floor(n));
+    const switchedOff = instances === 0 ? defaultedVariables(count, context) : [];
+    if (switchedOff.length > 0) {
+      // `count = var.enabled` with a default of 0 is a block a run switches on: read as one instance.
+      const reason = `count: ${switchedOff.map((name) => `var.${name}`).join(', ')} may be set at run time`;
+      return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(reason) }) }];
+    }
     if (!within(instances)) return tooMany(instances, 'count');
     context.instances.left -= instances;
     return Array.from({ length: instances }, (_, index) => ({
@@ -428,6 +434,11 @@ function expand(
     }));
   }
   return [{ key: null, scope }];
+}
+
+/** The variables `expr` reads that have their default value: no value was given for them here. */
+function defaultedVariables(expr: Expr, context: ModuleContext): string[] {
+  return [...referencedNames(expr, 'var')].filter((name) => context.variables(name) === undefined);
 }
 
 function withRoot(scope: EvalScope, name: string, value: Value): EvalScope {

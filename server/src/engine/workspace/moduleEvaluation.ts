@@ -384,25 +384,17 @@ function expand(
       context.instances.reported.add(block);
       context.problems.push({ file: where.file, range: where.range, message: `${where.what}: ${reason}` });
     }
-    const key = unknown(reason);
-    return [
-      {
-        key: null,
-        scope: withRoot(
-          scope,
-          argument === 'count' ? 'count' : 'each',
-          argument === 'count' ? { index: key } : { key, value: key },
-        ),
-      },
-    ];
+    return unknownInstance(scope, argument, [reason]);
   };
   const within = (instances: number) => instances <= MAX_BLOCK_INSTANCES && instances <= context.instances.left;
   if (forEach) {
     const collection = evaluate(forEach, scope);
-    if (isUnknown(collection)) {
-      const each = unknown(...collection.reasons.map((reason) => `for_each: ${reason}`));
-      return [{ key: null, scope: withRoot(scope, 'each', { key: each, value: each }) }];
-    }
+    if (isUnknown(collection))
+      return unknownInstance(
+        scope,
+        'for_each',
+        collection.reasons.map((reason) => `for_each: ${reason}`),
+      );
     const entries: [string, Value][] = Array.isArray(collection)
       ? collection.map((item) => [typeof item === 'string' ? item : JSON.stringify(item), item])
       : isObjectValue(collection)
@@ -417,15 +409,19 @@ function expand(
     const n = catchValue(() => toNumberValue(evaluate(count, scope), 'count'));
     if (typeof n !== 'number') {
       const reasons = isUnknown(n) ? n.reasons : ['count is not a number'];
-      return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(...reasons.map((r) => `count: ${r}`)) }) }];
+      return unknownInstance(
+        scope,
+        'count',
+        reasons.map((reason) => `count: ${reason}`),
+      );
     }
     const instances = Math.max(0, Math.floor(n));
+    // `count = var.enabled` with a default of 0 is a block a run switches on: read as one instance.
     const switchedOff = instances === 0 ? defaultedVariables(count, context) : [];
-    if (switchedOff.length > 0) {
-      // `count = var.enabled` with a default of 0 is a block a run switches on: read as one instance.
-      const reason = `count: ${switchedOff.map((name) => `var.${name}`).join(', ')} may be set at run time`;
-      return [{ key: null, scope: withRoot(scope, 'count', { index: unknown(reason) }) }];
-    }
+    if (switchedOff.length > 0)
+      return unknownInstance(scope, 'count', [
+        `count: ${switchedOff.map((name) => `var.${name}`).join(', ')} may be set at run time`,
+      ]);
     if (!within(instances)) return tooMany(instances, 'count');
     context.instances.left -= instances;
     return Array.from({ length: instances }, (_, index) => ({
@@ -434,6 +430,14 @@ function expand(
     }));
   }
   return [{ key: null, scope }];
+}
+
+/** One instance whose `count.index` or `each` is unknown, for `reasons`: its reads are unresolved, saying why. */
+function unknownInstance(scope: EvalScope, argument: 'count' | 'for_each', reasons: string[]): Instance[] {
+  const value = unknown(...reasons);
+  const bound =
+    argument === 'count' ? withRoot(scope, 'count', { index: value }) : withRoot(scope, 'each', { key: value, value });
+  return [{ key: null, scope: bound }];
 }
 
 /** The variables `expr` reads that have their default value: no value was given for them here. */

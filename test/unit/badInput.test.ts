@@ -641,3 +641,35 @@ describe("Terraform's file rules: override files merged, ignored files ignored (
     }
   });
 });
+
+describe('Terragrunt blocks as Terragrunt reads them', () => {
+  test('dependency { enabled = false } makes no edge; dependencies { paths = "../vpc" } is reported: Terragrunt wants a list', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-tg-blocks-'));
+    try {
+      const unit = (name: string, body: string) => {
+        mkdirSync(path.join(dir, name), { recursive: true });
+        writeFileSync(
+          path.join(dir, name, 'terragrunt.hcl'),
+          `terraform {\n  source = "git::https://example.com/modules.git//${name}"\n}\n` +
+            `remote_state {\n  backend = "s3"\n  config = { bucket = "b", key = "${name}.tfstate", region = "r" }\n}\n${body}`,
+        );
+      };
+      unit('vpc', '');
+      unit('dns', '');
+      unit(
+        'app',
+        'dependency "vpc" {\n  config_path = "../vpc"\n  enabled     = false\n}\ndependency "dns" {\n  config_path = "../dns"\n}\n',
+      );
+      unit('single', 'dependencies {\n  paths = "../vpc"\n}\n');
+      const result = await analyzeDirectory(dir);
+      assert.deepEqual(
+        result.edges.map((edge) => `${edge.from} -> ${edge.to}`),
+        ['app -> dns'],
+      );
+      const single = result.unresolved.find((item) => item.from === 'single');
+      assert.match(single?.reason ?? '', /dependencies paths must be a list, even of one path: paths = \["\.\.\/vpc"\]$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -54,6 +54,8 @@ export interface IncludeBlock {
 export interface DependencyBlock {
   name: string;
   configPath: Expr | undefined;
+  /** `enabled = false` turns the block off: no dependency. */
+  enabled: Expr | undefined;
   range: Range;
   headerRange: Range;
 }
@@ -131,6 +133,7 @@ function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void 
         facts.dependencies.push({
           name: block.labels[0],
           configPath: attribute(body, 'config_path')?.expr,
+          enabled: attribute(body, 'enabled')?.expr,
           range: block.range,
           headerRange: block.headerRange,
         });

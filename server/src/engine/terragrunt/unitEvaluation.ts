@@ -307,17 +307,20 @@ function inputsOf(layers: readonly Layer[]): Map<string, Value> {
 
 /** Dependencies of every layer; a `dependency` block of the unit replaces an included one of the same name. */
 function dependenciesOf(layers: readonly Layer[], dir: string): UnitDependency[] {
-  const blocks = new Map<string, UnitDependency>();
+  // A block turned off (`enabled = false`) still replaces an included one of its name: with nothing.
+  const blocks = new Map<string, UnitDependency | undefined>();
   const paths: UnitDependency[] = [];
   for (const layer of layers) {
     for (const block of layer.facts.dependencies) blocks.set(block.name, dependencyOf(layer, block, dir));
     const attribute = layer.facts.dependencyPaths;
     if (attribute) paths.push(...pathsOf(layer, attribute, dir));
   }
-  return [...blocks.values(), ...paths];
+  return [...[...blocks.values()].filter((block) => block !== undefined), ...paths];
 }
 
-function dependencyOf(layer: Layer, block: DependencyBlock, dir: string): UnitDependency {
+/** A `dependency` block's edge; none when `enabled` is false (unknown: kept, a run may enable it). */
+function dependencyOf(layer: Layer, block: DependencyBlock, dir: string): UnitDependency | undefined {
+  if (block.enabled && evaluateIn(layer.context, block.enabled, layer.scope) === false) return undefined;
   const value = block.configPath ? evaluateIn(layer.context, block.configPath, layer.scope) : undefined;
   return {
     name: block.name,
@@ -334,11 +337,19 @@ function pathsOf(layer: Layer, attribute: TerragruntAttribute, dir: string): Uni
   const value = evaluateIn(layer.context, attribute, layer.scope);
   const items = attribute.expr.kind === 'tuple' ? attribute.expr.items : [];
   if (!Array.isArray(value)) {
+    // Terragrunt refuses a single path: it must be a list, even of one.
+    const missing =
+      typeof value === 'string'
+        ? `dependencies paths must be a list, even of one path: paths = [${JSON.stringify(value)}]`
+        : 'dependencies paths is not a list';
     return [
       {
         name: 'paths',
         kind: 'dependencies',
-        dir: targetDir(value, dir, 'dependencies paths is not a list'),
+        dir:
+          typeof value === 'string'
+            ? { unknown: true, error: true, reasons: [missing] }
+            : targetDir(value, dir, missing),
         file: layer.file,
         range: attribute.range,
         headerRange: attribute.range,

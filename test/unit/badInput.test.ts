@@ -667,7 +667,10 @@ describe('Terragrunt blocks as Terragrunt reads them', () => {
         ['app -> dns'],
       );
       const single = result.unresolved.find((item) => item.from === 'single');
-      assert.match(single?.reason ?? '', /dependencies paths must be a list, even of one path: paths = \["\.\.\/vpc"\]$/);
+      assert.match(
+        single?.reason ?? '',
+        /dependencies paths must be a list, even of one path: paths = \["\.\.\/vpc"\]$/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -40,6 +40,11 @@ function terrace(cwd: string, ...args: string[]) {
   );
 }
 
+/** A root module's `terraform` block with an S3 backend at `key` in bucket "b": the generated roots' one backend. */
+function s3Backend(key: string): string {
+  return `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${key}"\n    region = "r"\n  }\n}\n`;
+}
+
 describe('bad input on the command line', () => {
   let scratch: string;
   let local: string;
@@ -364,10 +369,7 @@ describe('inputs too large or too deep to follow', () => {
   function root(name: string, files: Record<string, string>): string {
     const dir = path.join(scratch, name);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, 'backend.tf'),
-      `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}.tfstate"\n    region = "r"\n  }\n}\n`,
-    );
+    writeFileSync(path.join(dir, 'backend.tf'), s3Backend(`${name}.tfstate`));
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);
@@ -439,10 +441,7 @@ describe('inputs too large or too deep to follow', () => {
             `data "terraform_remote_state" "${other}" {\n  backend = "s3"\n  config = { bucket = "b", key = "${other}.tfstate", region = "r" }\n}\n`,
         );
       mkdirSync(path.join(mesh, name), { recursive: true });
-      writeFileSync(
-        path.join(mesh, name, 'main.tf'),
-        `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}.tfstate"\n    region = "r"\n  }\n}\n${reads.join('')}`,
-      );
+      writeFileSync(path.join(mesh, name, 'main.tf'), `${s3Backend(`${name}.tfstate`)}${reads.join('')}`);
     }
     const result = await analyzeDirectory(mesh);
     assert.equal(result.edges.length, 40 * 39);
@@ -533,8 +532,7 @@ describe('numbers and conversions, as Terraform reads them', () => {
   test('count = "3" is three instances, as Terraform converts it; count = "three" is not: its read is ambiguous', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-count-string-'));
     try {
-      const module = (name: string, body = '') =>
-        `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}"\n    region = "r"\n  }\n}\n${body}`;
+      const module = (name: string, body = '') => `${s3Backend(name)}${body}`;
       for (const i of [0, 1, 2]) {
         mkdirSync(path.join(dir, `net${i}`));
         writeFileSync(path.join(dir, `net${i}`, 'main.tf'), module(`net${i}.tfstate`));
@@ -566,8 +564,7 @@ describe('a read switched off by a variable’s default', () => {
   test('count = var.enabled, default "0": still read (a run may set it); set to 0 in terraform.tfvars: not read', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-switched-off-'));
     try {
-      const module = (name: string, body = '') =>
-        `terraform {\n  backend "s3" {\n    bucket = "b"\n    key    = "${name}.tfstate"\n    region = "r"\n  }\n}\n${body}`;
+      const module = (name: string, body = '') => `${s3Backend(`${name}.tfstate`)}${body}`;
       const reader =
         'variable "enabled" {\n  default = "0"\n}\n' +
         'data "terraform_remote_state" "hub" {\n  count   = var.enabled\n  backend = "s3"\n  config  = { bucket = "b", key = "hub.tfstate", region = "r" }\n}\n';

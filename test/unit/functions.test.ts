@@ -104,6 +104,20 @@ table('strings', [
   ['regex("(?P<env>[a-z]+)/(?P<region>[a-z0-9-]+)", "prod/eu-west-1")', { env: 'prod', region: 'eu-west-1' }],
   ['regexall("[0-9]+", "a1b22c333")', ['1', '22', '333']],
   ['regexall("x", "abc")', []],
+  // Each answer below is real Terraform's (terraform console): Go's RE2, not JavaScript's RegExp.
+  ['regex("(a)|(b)", "b")', [null, 'b']],
+  ['regex("(?P<x>a)|(?P<y>b)", "b")', { x: null, y: 'b' }],
+  ['regex("(?i)ABC", "xabc")', 'abc'],
+  ['regex("[[:alpha:]]+", "12ab3")', 'ab'],
+  ['regex("\\\\Aab\\\\z", "ab")', 'ab'],
+  ['regexall("a*", "baaac")', ['', 'aaa', '']],
+  ['replace("baaac", "/a*/", "-")', '-b-c-'],
+  ['replace("abc", "/(b)/", "$1x")', 'ac'],
+  ['replace("abc", "/(b)/", "$${1}x")', 'abxc'],
+  ['replace("abc", "/(?P<n>b)/", "[$n]")', 'a[b]c'],
+  ['replace("a$c", "/c/", "$$")', 'a$$'],
+  ['replace("abc", "/b/", "$-")', 'a$-c'],
+  ['replace("abc", "/(b)/", "$${1")', 'a${1c'],
   ['lower("ABC")', 'abc'],
   ['upper("abc")', 'ABC'],
   ['title("hello big world")', 'Hello Big World'],
@@ -125,6 +139,8 @@ table('strings', [
 
 failures('string errors', [
   ['regex("^x", "abc")', /did not match/],
+  ['regex("(", "abc")', /invalid regular expression "\(": .*missing closing \)/],
+  ['regex("(?<=a)b", "ab")', /invalid regular expression/],
   ['join(",", [null])', /null/],
   ['upper(var.missing)', /var\.missing has no default/],
   ['join(",", ["a", var.missing])', /var\.missing has no default/],
@@ -247,6 +263,16 @@ table('encodings', [
   ['jsondecode("{\\"a\\": [1, \\"x\\", null]}")', { a: [1, 'x', null] }],
   ['jsondecode(jsonencode({ k = "v" })).k', 'v'],
 ]);
+
+test('a pattern that backtracks without end in JavaScript answers at once, as in Terraform', {
+  timeout: 10_000,
+}, () => {
+  // JavaScript's RegExp takes longer than the age of the universe on this; Go's RE2 answers in microseconds.
+  const text = `${'a'.repeat(44)}!`;
+  assert.equal(run(`replace("${text}", "/^(a+)+$/", "")`), text);
+  assert.equal(run(`can(regex("^(a|aa)+$", "${text}"))`), false);
+  assert.deepEqual(run(`regexall("(a+)+b", "${text}")`), []);
+});
 
 test('coalesce() of empty arguments is unknown until run time, not an error', () => {
   const value = run('"${coalesce("", null)}/monitoring.tfstate"');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { compileGoRegexp, goFindAll, goMatchValue, goReplaceAll } from './goRegexp';
 import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, unknown, type Value } from './value';
 import {
   catchValue,
@@ -16,6 +17,7 @@ import {
   toStringValue,
   typeName,
   UnknownValue,
+  uniqueValues,
   valuesEqual,
 } from './valueConversion';
 
@@ -208,56 +210,22 @@ function replace(args: readonly Value[]): Value {
   const search = str('replace', args[1], 2);
   const replacement = str('replace', args[2], 3);
   if (search.length > 1 && search.startsWith('/') && search.endsWith('/')) {
-    return text.replace(goRegExp(search.slice(1, -1), 'g'), goReplacement(replacement));
+    return goReplaceAll(compileGoRegexp(search.slice(1, -1)), text, replacement);
   }
   return text.split(search).join(replacement);
 }
 
-/** RE2 syntax to JavaScript, best effort: named groups, leading inline flags. */
-function goRegExp(pattern: string, flags: string): RegExp {
-  let source = pattern.replace(/\(\?P</g, '(?<');
-  let extra = '';
-  const inline = /^\(\?([imsU]+)\)/.exec(source);
-  if (inline) {
-    extra = inline[1].replace(/U/g, '');
-    source = source.slice(inline[0].length);
-  }
-  source = source.replace(/\\A/g, '^').replace(/\\z/g, '$');
-  try {
-    return new RegExp(source, [...new Set(flags + extra)].join(''));
-  } catch (error) {
-    throw new EvaluationError(`invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-  }
-}
-
-/** Go's `${1}`/`$name` replacement references are JavaScript's `$1`/`$<name>`. */
-function goReplacement(replacement: string): string {
-  return replacement
-    .replace(/\$\{(\d+)\}/g, '$$$1')
-    .replace(/\$\{(\w+)\}/g, '$$<$1>')
-    .replace(/\$([A-Za-z_]\w*)/g, '$$<$1>');
-}
-
-function regexResult(match: RegExpExecArray): Value {
-  if (match.groups && Object.keys(match.groups).length > 0) {
-    const groups: Record<string, Value> = {};
-    for (const [key, value] of Object.entries(match.groups)) groups[key] = value ?? '';
-    return groups;
-  }
-  if (match.length > 1) return match.slice(1).map((group) => group ?? '');
-  return match[0];
-}
-
 function regex(args: readonly Value[]): Value {
   const pattern = str('regex', args[0]);
-  const match = goRegExp(pattern, '').exec(str('regex', args[1], 2));
+  const re = compileGoRegexp(pattern);
+  const match = re.exec(str('regex', args[1], 2));
   if (!match) throw new EvaluationError(`regex() pattern ${JSON.stringify(pattern)} did not match`);
-  return regexResult(match);
+  return goMatchValue(re, match as RegExpMatchArray);
 }
 
 function regexAll(args: readonly Value[]): Value {
-  const re = goRegExp(str('regexall', args[0]), 'g');
-  return [...str('regexall', args[1], 2).matchAll(re)].map((match) => regexResult(match as RegExpExecArray));
+  const re = compileGoRegexp(str('regexall', args[0]));
+  return goFindAll(re, str('regexall', args[1], 2)).map((match) => goMatchValue(re, match));
 }
 
 /** Go's `strings.Title`: upper-cases the first letter of each word. */
@@ -303,10 +271,7 @@ function unifyPrimitives(values: readonly Value[]): Value[] {
 /** Deduplicated and ordered the way Terraform orders sets: strings lexically, numbers numerically. */
 function setOf(values: readonly Value[]): Value[] {
   for (const value of values) requireDeepKnown(value);
-  const unique: Value[] = [];
-  for (const value of unifyPrimitives(values)) {
-    if (!unique.some((seen) => valuesEqual(seen, value))) unique.push(value);
-  }
+  const unique = uniqueValues(unifyPrimitives(values));
   if (unique.every((value) => typeof value === 'string')) return (unique as string[]).sort(compareStrings);
   if (unique.every((value) => typeof value === 'number')) return (unique as number[]).sort((a, b) => a - b);
   return unique;
@@ -412,9 +377,7 @@ function contains(args: readonly Value[]): Value {
 }
 
 function distinct(args: readonly Value[]): Value {
-  const unique: Value[] = [];
-  for (const item of list('distinct', args[0])) if (!unique.some((seen) => valuesEqual(seen, item))) unique.push(item);
-  return unique;
+  return uniqueValues(list('distinct', args[0]));
 }
 
 function flattenValues(items: readonly Value[]): Value[] {

@@ -162,6 +162,27 @@ export function valuesEqual(a: Value, b: Value): boolean {
   return left === right;
 }
 
+/** A text two values share exactly when `valuesEqual` holds, so that deduplicating is linear. */
+export function valueKey(value: Value): string {
+  const inner = known(value);
+  if (Array.isArray(inner)) return `[${inner.map(valueKey).join(',')}]`;
+  if (isObjectValue(inner)) {
+    const keys = Object.keys(inner).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${valueKey(inner[key])}`).join(',')}}`;
+  }
+  return typeof inner === 'string' ? JSON.stringify(inner) : String(inner);
+}
+
+/** `values` without repeats, the first of each kept in place. */
+export function uniqueValues(values: Iterable<Value>): Value[] {
+  const unique = new Map<string, Value>();
+  for (const value of values) {
+    const key = valueKey(value);
+    if (!unique.has(key)) unique.set(key, value);
+  }
+  return [...unique.values()];
+}
+
 /** A readable rendering of a value for messages. */
 export function describeValue(value: Value): string {
   if (isUnknown(value)) return '(unknown)';

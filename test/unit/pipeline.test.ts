@@ -235,6 +235,27 @@ gitlab:
     assert.deepEqual(apply['artifacts'], { paths: ['report.json'], expire_in: '2 days' });
   });
 
+  test('2,000 overwrites of 50 variables each merge in linear time (each merge copied them all: about a minute)', async () => {
+    const overwrites = Array.from({ length: 2000 }, (_, i) => {
+      const variables = Array.from({ length: 50 }, (_, j) => `V${i}_${j}: x`).join(', ');
+      return `    - { type: plan, variables: { ${variables} } }`;
+    });
+    const config = options(`gitlab:\n  planOnly: true\n  overwrites:\n${overwrites.join('\n')}\n`);
+    const result = await analysis(LOCAL);
+    const started = performance.now();
+    const { text } = generatePipeline(result, {
+      ci: 'gitlab',
+      options: config,
+      changed: { baseRef: 'origin/main', modules: new Set(['app/prod/eu-west-1/api']) },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const plan = (parse(text) as Yaml)['plan-app-prod-eu-west-1-api'] as Job;
+    const variables = plan['variables'] as Yaml;
+    assert.equal(Object.keys(variables).length, 2000 * 50 + 5, 'every overwrite’s variables, and the module’s');
+    assert.equal(variables['V1999_49'], 'x');
+    assert.ok(seconds < 10, `${seconds.toFixed(1)} s`);
+  });
+
   test('planOnly: plan jobs only, in dependency order', async () => {
     const { yaml, jobs } = generate(await analysis(LOCAL), { options: options('gitlab: { planOnly: true }') });
     assert.deepEqual(yaml['stages'], ['deploy-plan-0', 'deploy-plan-1', 'deploy-plan-2']);

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { analyzeDirectory } from './engine/analysis';
+import { WorkspaceAnalysis } from './engine/analysis';
 import { ConfigError, loadAnalysisOptions } from './engine/config';
 import {
   cyclesOf,
@@ -22,8 +22,8 @@ const USAGE = `Usage: terrace <command> [dir] [options]
 Commands:
   graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
   levels [dir]     the execution levels, one line per level (exit 1 on cycles: their modules have no level)
-  validate [dir]   exit 1 on cycles, syntax errors or a dependency on no unit or component, listing
-                   them; warnings for other unresolved references
+  validate [dir]   exit 1 on cycles, syntax errors, a dependency on no unit or component, or what
+                   Terragrunt refuses, listing them; warnings for other unresolved references
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
@@ -144,11 +144,17 @@ function workspaceDir(dir: string): string {
 }
 
 async function analyze(root: string, environment: string | undefined): Promise<GraphJson> {
-  const graph = graphJson(await analyzeDirectory(root, { ...(await loadAnalysisOptions(root)), environment }));
+  const analysis = new WorkspaceAnalysis(root, { ...(await loadAnalysisOptions(root)), environment });
+  await analysis.load();
+  // Every file's syntax errors, also those of files with nothing the graph reads (the editor defers these).
+  await analysis.checkSkimmedFiles();
+  const graph = graphJson(analysis.result());
   for (const error of graph.syntaxErrors)
     process.stderr.write(`Error: ${error.file}:${error.line}:${error.column}: ${error.message}\n`);
   for (const problem of graph.problems)
-    process.stderr.write(`Warning: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`);
+    process.stderr.write(
+      `${problem.error ? 'Error' : 'Warning'}: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`,
+    );
   return graph;
 }
 
@@ -194,7 +200,10 @@ async function validateCommand(root: string, environment: string | undefined): P
         .join('')}`,
     );
   const failed =
-    graph.cycles.length > 0 || graph.syntaxErrors.length > 0 || graph.unresolved.some((item) => item.error);
+    graph.cycles.length > 0 ||
+    graph.syntaxErrors.length > 0 ||
+    graph.unresolved.some((item) => item.error) ||
+    graph.problems.some((problem) => problem.error);
   if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);
   return failed ? 1 : 0;
 }

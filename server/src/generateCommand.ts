@@ -68,6 +68,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
   const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
   await analysis.load();
+  await analysis.checkSkimmedFiles();
   const result = analysis.result();
   for (const error of result.syntaxErrors) process.stderr.write(`Error: ${problemLine(root, error)}\n`);
 

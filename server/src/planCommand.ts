@@ -62,6 +62,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   const execution = config.pipeline.execution;
   const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
   await analysis.load();
+  await analysis.checkSkimmedFiles();
   const result = analysis.result();
 
   let modules: string[] | undefined = flags.module;

@@ -156,6 +156,17 @@ export class WorkspaceFolders {
     }
     folder.indexing = false;
     this.bump(folder);
+    if (!folder.error) void this.checkSkimmed(folder);
+  }
+
+  /**
+   * After the first diagnostics: the syntax errors of the files the fast path skimmed (parsing
+   * them all first would hold those diagnostics up several times over).
+   */
+  private async checkSkimmed(folder: FolderState): Promise<void> {
+    const analysis = folder.analysis;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if ((await analysis.checkSkimmedFiles()) && folder.analysis === analysis) this.bump(folder);
   }
 
   /** Defaults, then the editor's settings, then the folder's .terrace.yaml (shared with CI), then the environment chosen. */

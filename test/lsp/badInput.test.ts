@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Hover } from 'vscode-languageserver-protocol/node';
+import type { Diagnostic, Hover } from 'vscode-languageserver-protocol/node';
 import { type GraphModel, GraphRequest, type ServerStatusParams } from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
 
@@ -146,6 +146,39 @@ describe('bad input', () => {
         position: { line: 2, character: 4 },
       })) as Hover;
       assert.doesNotMatch((fixed.contents as { value: string }).value, /Does not parse/);
+    } finally {
+      await client.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a file with nothing the graph reads is still checked: its syntax error on disk and as typed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-skimmed-'));
+    cpSync(path.join(repoRoot, 'examples', 'local'), dir, { recursive: true });
+    // None of the words the fast path looks for: skimmed while indexing, parsed once the first diagnostics are out.
+    const outputs = path.join(dir, 'network', 'vpc', 'outputs-broken.tf');
+    writeFileSync(outputs, 'output "id" {\n  value = "x"\n');
+    const tags = path.join(dir, 'app', 'api', 'tags.tf');
+    const client = LspTestClient.start();
+    try {
+      await client.initialize(dir);
+      const onDisk = await client.waitForNotification<{ uri: string; diagnostics: Diagnostic[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === pathToFileURL(outputs).href && p.diagnostics.length > 0,
+        20_000,
+      );
+      assert.equal(onDisk.diagnostics[0]!.severity, 1);
+      const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+      assert.equal(graph.modules.find((module) => module.id === 'network/vpc')?.parses, false);
+      // Typed into a new buffer: reported as it is typed, not only after a save.
+      writeFileSync(tags, '');
+      const uri = await client.open(tags, '');
+      await client.change(uri, 'resource "terraform_data" "tags" {\n  input = [1,\n}\n', 2);
+      const typed = await client.waitForNotification<{ uri: string; diagnostics: Diagnostic[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === uri && p.diagnostics.length > 0,
+      );
+      assert.equal(typed.diagnostics[0]!.range.start.line, 2);
     } finally {
       await client.dispose();
       rmSync(dir, { recursive: true, force: true });

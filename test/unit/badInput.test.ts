@@ -250,6 +250,19 @@ describe('a module whose files do not parse', () => {
     assert.match(text, /^ {2}network\/vpc {2}\(does not parse: see the syntax errors\)$/m);
   });
 
+  test('a file with none of the words the graph reads is parsed too: validate and generate fail on its error', () => {
+    const dir = path.join(scratch, 'skimmed');
+    cpSync(path.join(repo, 'examples/local'), dir, { recursive: true });
+    // An unclosed output block, and nothing the fast path looks for (no backend, module, locals, …).
+    writeFileSync(path.join(dir, 'network/vpc/outputs-extra.tf'), 'output "id" {\n  value = "x"\n');
+    const validate = terrace(scratch, 'validate', dir);
+    assert.equal(validate.status, 1);
+    assert.match(validate.stderr, /^Error: network\/vpc\/outputs-extra\.tf:3:1: /m);
+    const generate = terrace(scratch, 'generate', dir, '--ci', 'gitlab');
+    assert.equal(generate.status, 1);
+    assert.match(generate.stderr, /Error: network\/vpc does not parse/);
+  });
+
   test('generate refuses, and with --skip-broken leaves the module and its dependents out, saying so', () => {
     const refused = terrace(scratch, 'generate', brokenApi, '--ci', 'gitlab');
     assert.equal(refused.status, 1);
@@ -656,34 +669,160 @@ describe("Terraform's file rules: override files merged, ignored files ignored (
 });
 
 describe('Terragrunt blocks as Terragrunt reads them', () => {
-  test('dependency { enabled = false } makes no edge; dependencies { paths = "../vpc" } is reported: Terragrunt wants a list', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-tg-blocks-'));
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-tg-blocks-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A unit `name` of workspace `space` with a remote source and its own state, then `body`. */
+  function unit(space: string, name: string, body: string): string {
+    const file = path.join(dir, space, name, 'terragrunt.hcl');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      `terraform {\n  source = "git::https://example.com/modules.git//${path.basename(name)}"\n}\n` +
+        `remote_state {\n  backend = "s3"\n  config = { bucket = "b", key = "${name}.tfstate", region = "r" }\n}\n${body}`,
+    );
+    return file;
+  }
+
+  function write(file: string, text: string): string {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return file;
+  }
+
+  test('dependency { enabled = false } makes no edge; dependencies { paths = "../vpc" } is an error: Terragrunt wants a list', async () => {
+    unit('blocks', 'vpc', '');
+    unit('blocks', 'dns', '');
+    unit(
+      'blocks',
+      'app',
+      'dependency "vpc" {\n  config_path = "../vpc"\n  enabled     = false\n}\ndependency "dns" {\n  config_path = "../dns"\n}\n',
+    );
+    const single = unit('blocks', 'single', 'dependencies {\n  paths = "../vpc"\n}\n');
+    const result = await analyzeDirectory(path.join(dir, 'blocks'));
+    assert.deepEqual(
+      result.edges.map((edge) => `${edge.from} -> ${edge.to}`),
+      ['app -> dns'],
+    );
+    const [diagnostic] = workspaceDiagnostics(result).get(single) ?? [];
+    assert.equal(diagnostic?.severity, 'error');
+    assert.equal(diagnostic?.code, 'refused-by-terragrunt');
+    assert.equal(diagnostic?.message, 'Dependencies paths must be a list, even of one path: paths = ["../vpc"]');
+    const validate = terrace(dir, 'validate', 'blocks');
+    assert.equal(validate.status, 1, validate.stderr);
+    assert.match(
+      validate.stderr,
+      /^Error: single\/terragrunt\.hcl:9: dependencies "paths": dependencies paths must be a list/m,
+    );
+  });
+
+  test('a unit that includes its own terragrunt.hcl stays a unit, with an error on the include; validate fails', async () => {
+    unit('self-include', 'vpc', '');
+    const app = unit(
+      'self-include',
+      'app',
+      'include "self" {\n  path = "${get_terragrunt_dir()}/terragrunt.hcl"\n}\ndependency "vpc" {\n  config_path = "../vpc"\n}\n',
+    );
+    const result = await analyzeDirectory(path.join(dir, 'self-include'));
+    assert.deepEqual(
+      result.modules.map((module) => module.id),
+      ['app', 'vpc'],
+    );
+    assert.deepEqual(
+      result.edges.map((edge) => `${edge.from} -> ${edge.to}`),
+      ['app -> vpc'],
+    );
+    const [diagnostic] = workspaceDiagnostics(result).get(app) ?? [];
+    assert.deepEqual(
+      [diagnostic?.severity, diagnostic?.range.start.line, diagnostic?.message],
+      ['error', 7, 'include "self": includes this file itself, which Terragrunt refuses'],
+    );
+    const validate = terrace(dir, 'validate', 'self-include');
+    assert.equal(validate.status, 1);
+    assert.match(validate.stderr, /^Error: app\/terragrunt\.hcl:8: include "self": includes this file itself/m);
+  });
+
+  test('a stack that sources its own folder four times: an error on each block, its units still read, at once', async () => {
+    const space = path.join(dir, 'self-stack');
+    unit('self-stack', 'units/vpc', '');
+    const stack = write(
+      path.join(space, 'live/terragrunt.stack.hcl'),
+      'unit "vpc" {\n  source = "../units/vpc"\n  path   = "vpc"\n}\n' +
+        [1, 2, 3, 4].map((k) => `stack "again${k}" {\n  source = "."\n  path   = "again${k}"\n}\n`).join(''),
+    );
+    const started = performance.now();
+    const result = await analyzeDirectory(space);
+    assert.ok(performance.now() - started < 10_000);
+    assert.deepEqual(
+      result.modules.map((module) => module.id),
+      ['live/.terragrunt-stack/vpc'],
+    );
+    const diagnostics = workspaceDiagnostics(result).get(stack) ?? [];
+    assert.deepEqual(
+      diagnostics.map((d) => [d.severity, d.range.start.line, d.message]),
+      [1, 2, 3, 4].map((k) => [
+        'error',
+        4 * k,
+        `stack "again${k}": sources the stack file it is in; Terragrunt refuses a stack that embeds itself`,
+      ]),
+    );
+  });
+
+  test('stacks that embed each other four times, eight deep: past 10,000 units, said on the stack file', async () => {
+    const space = path.join(dir, 'fan-out');
+    unit('fan-out', 'units/vpc', '');
+    // Absolute sources: a nested stack file is read where it is generated, and relative paths start there.
+    for (let level = 1; level <= 8; level++) {
+      const blocks = [1, 2, 3, 4].map((k) =>
+        level === 8
+          ? `unit "u${k}" {\n  source = "${space}/units/vpc"\n  path   = "u${k}"\n}\n`
+          : `stack "s${k}" {\n  source = "${space}/stacks/s${level + 1}"\n  path   = "s${k}"\n}\n`,
+      );
+      write(path.join(space, `stacks/s${level}/terragrunt.stack.hcl`), blocks.join(''));
+    }
+    const live = write(
+      path.join(space, 'live/terragrunt.stack.hcl'),
+      'stack "all" {\n  source = "../stacks/s1"\n  path   = "all"\n}\n',
+    );
+    const result = await analyzeDirectory(space);
+    const said = (workspaceDiagnostics(result).get(live) ?? []).map((d) => d.message);
+    assert.deepEqual(said, ['this stack expands to more than the 10000 units Terrace follows; the rest are not read']);
+    assert.ok(result.modules.length <= 10_000, `${result.modules.length} units`);
+  });
+});
+
+describe('a .terraci.yaml whose pattern finds no module', () => {
+  test('says so on the file, with what auto discovery finds and how to use it; an empty .terrace.yaml does', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-flat-'));
     try {
-      const unit = (name: string, body: string) => {
-        mkdirSync(path.join(dir, name), { recursive: true });
-        writeFileSync(
-          path.join(dir, name, 'terragrunt.hcl'),
-          `terraform {\n  source = "git::https://example.com/modules.git//${name}"\n}\n` +
-            `remote_state {\n  backend = "s3"\n  config = { bucket = "b", key = "${name}.tfstate", region = "r" }\n}\n${body}`,
-        );
-      };
-      unit('vpc', '');
-      unit('dns', '');
-      unit(
-        'app',
-        'dependency "vpc" {\n  config_path = "../vpc"\n  enabled     = false\n}\ndependency "dns" {\n  config_path = "../dns"\n}\n',
-      );
-      unit('single', 'dependencies {\n  paths = "../vpc"\n}\n');
-      const result = await analyzeDirectory(dir);
-      assert.deepEqual(
-        result.edges.map((edge) => `${edge.from} -> ${edge.to}`),
-        ['app -> dns'],
-      );
-      const single = result.unresolved.find((item) => item.from === 'single');
+      cpSync(path.join(repo, 'examples/local'), dir, { recursive: true });
+      const terraci = path.join(dir, '.terraci.yaml');
+      writeFileSync(terraci, 'structure:\n  pattern: "{service}/{environment}/{region}/{module}"\n');
+      const flat = await analyzeDirectory(dir);
+      assert.equal(flat.modules.length, 0);
+      const hints = workspaceDiagnostics(flat).get(terraci) ?? [];
+      assert.equal(hints.length, 1);
+      assert.equal(hints[0]!.severity, 'warning');
       assert.match(
-        single?.reason ?? '',
-        /dependencies paths must be a list, even of one path: paths = \["\.\.\/vpc"\]$/,
+        hints[0]!.message,
+        /^No module: as in TerraCi, structure\.pattern "\{service\}\/\{environment\}\/\{region\}\/\{module\}" makes the folders 4 or 5 levels deep that hold \.tf files the modules, and there are none\. By their backends, Terrace finds 6 root modules here: to use them, add a \.terrace\.yaml beside \.terraci\.yaml/,
       );
+
+      // A pattern that fits the layout finds the modules, and says nothing.
+      writeFileSync(terraci, 'structure:\n  pattern: "{service}/{module}"\n');
+      const fitting = await analyzeDirectory(dir);
+      assert.equal(fitting.modules.length, 6);
+      assert.equal(workspaceDiagnostics(fitting).get(terraci), undefined);
+
+      // The way out the message gives: an empty .terrace.yaml beside it.
+      writeFileSync(terraci, 'structure:\n  pattern: "{service}/{environment}/{region}/{module}"\n');
+      writeFileSync(path.join(dir, '.terrace.yaml'), '');
+      const auto = await analyzeDirectory(dir);
+      assert.equal(auto.modules.length, 6);
+      assert.equal(workspaceDiagnostics(auto).get(terraci), undefined);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -58,6 +58,7 @@ import {
   type Environment,
   type EvaluatedModule,
   emptyDir,
+  emptyPatternHint,
   environmentNames,
   evaluateModule,
   evaluateUnitModule,
@@ -118,6 +119,8 @@ export interface FileProblem {
   file: string;
   range: Range | undefined;
   message: string;
+  /** Terragrunt itself fails on it (an include of the file itself): an error, not a warning. */
+  error?: true;
 }
 
 export interface AnalysisResult extends MatchResult {
@@ -180,6 +183,8 @@ export class WorkspaceAnalysis {
   private cached: AnalysisResult | undefined;
   /** The root module ids, sorted; undefined when they must be decided again. */
   private roots: string[] | undefined;
+  /** Why a TerraCi pattern found no module, when Terrace's own discovery would (see `emptyPatternHint`). */
+  private discoveryHint: { file: string; message: string } | undefined;
   /** Each root id's position among the sorted roots: its node number in the graph. */
   private rootNumbers = new Map<string, number>();
   /** What the last graph was made of, by root number; forgotten when the roots change. */
@@ -219,6 +224,8 @@ export class WorkspaceAnalysis {
 
   /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
   private readonly brokenFiles = new Set<string>();
+  /** `.tf` files the fast path skimmed, their syntax not yet checked (see `checkSkimmedFiles`). */
+  private readonly skimmed = new Set<string>();
   private readonly matcher: ReferenceMatcher;
   private readonly backendMatchers: ((name: string) => boolean)[];
 
@@ -269,10 +276,51 @@ export class WorkspaceAnalysis {
   async updateFile(file: string, text?: string): Promise<void> {
     const listed = this.ensureListed(file);
     if (listed === 'ignored') return;
-    const changed = text === undefined ? this.readAndCache(file) : this.cache(file, text);
+    // A buffer being typed is one file: parsed whole, so its syntax errors show as they are typed.
+    const changed = text === undefined ? this.readAndCache(file) : this.cache(file, text, undefined, true);
     // An unchanged text (a hover flushing an open buffer, a save) keeps every cached result.
     if (listed === 'new') this.roots = undefined;
     if (changed || listed === 'new') this.invalidate(path.dirname(file));
+  }
+
+  /**
+   * Parses the `.tf` files the fast path skimmed (none of the words the analysis reads: no facts,
+   * syntax unchecked), so that their syntax errors are reported as Terraform would report them.
+   * Apart from `load` so that the first diagnostics do not wait for it: the command line calls it
+   * before answering, the server once the first diagnostics are out. True when any had errors.
+   */
+  async checkSkimmedFiles(): Promise<boolean> {
+    const byHash = new Map<string, string[]>();
+    for (const file of this.skimmed) {
+      const hash = this.files.get(file)?.hash;
+      if (hash !== undefined) (byHash.get(hash) ?? byHash.set(hash, []).get(hash)!).push(file);
+    }
+    this.skimmed.clear();
+    let found = false;
+    let parsed = 0;
+    for (const [hash, files] of byHash) {
+      const shared = this.factsByHash.get(hash);
+      if (shared?.facts !== EMPTY_FACTS) continue;
+      let text: string;
+      try {
+        text = readSourceFile(files[0]!);
+      } catch {
+        continue; // Changed since it was read: its next read reports it.
+      }
+      if (contentHash(text) !== hash) continue;
+      const errors = parseHcl(text, { keepBody: keepNoBody }).errors;
+      if (errors.length > 0) {
+        shared.facts = { ...EMPTY_FACTS, syntaxErrors: errors };
+        for (const file of files) {
+          this.files.set(file, { ...this.files.get(file)!, facts: shared.facts });
+          this.brokenFiles.add(file);
+          this.invalidate(path.dirname(file));
+        }
+        found = true;
+      }
+      if (++parsed % LOAD_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return found;
   }
 
   /** The file is gone: forget it. */
@@ -395,10 +443,9 @@ export class WorkspaceAnalysis {
       this.embeddings = undefined;
       // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
       for (const id of this.units.generated.keys()) this.evaluated.delete(id);
-      const roots = [
-        ...discoverRoots(this.dirs, factsOf, this.options.discovery, this.units),
-        ...this.components.keys(),
-      ].sort(compareIds);
+      const discovered = discoverRoots(this.dirs, factsOf, this.options.discovery, this.units);
+      this.discoveryHint = emptyPatternHint(this.dirs, factsOf, this.options.discovery, this.units, discovered);
+      const roots = [...discovered, ...this.components.keys()].sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.lastGraph = undefined;
       for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
@@ -454,13 +501,20 @@ export class WorkspaceAnalysis {
 
   /** The Terragrunt files of the workspace, for units' evaluation. */
   private get unitSource(): UnitSource {
+    // Kept while the units and git roots stay: built afresh for each unit, 10,000 generated units took a minute.
+    const memo = this.unitSourceMemo;
+    if (memo?.units === this.units && memo.source.gitRoots === this.gitRoots) return memo.source;
     const files: UnitSource = {
       workspaceRoot: this.root,
       gitRoots: this.gitRoots,
       configOf: (file) => this.files.get(file)?.facts.terragrunt,
     };
-    return withGeneratedUnits(files, this.units.generated.values());
+    const source = withGeneratedUnits(files, this.units.generated.values());
+    this.unitSourceMemo = { units: this.units, source };
+    return source;
   }
+
+  private unitSourceMemo: { units: DiscoveredUnits; source: UnitSource } | undefined;
 
   private units: DiscoveredUnits = NO_UNITS;
   /** The nodes of the workspace's Terraform Stacks, by id; decided with the roots. */
@@ -788,6 +842,7 @@ export class WorkspaceAnalysis {
     ];
     for (const module of modules) for (const problem of module.problems) all.push({ ...problem });
     for (const problem of this.units.problems) all.push({ ...problem });
+    if (this.discoveryHint) all.push({ ...this.discoveryHint, range: undefined });
     // A Stack's upstream inputs that find no Stack, or read what it does not publish: said once per input.
     if (this.components.size > 0)
       for (const link of this.stackLinks())
@@ -826,12 +881,12 @@ export class WorkspaceAnalysis {
    * content hash (many files are identical), and dropped when no file has that content any more,
    * so a long editing session does not keep every version it typed.
    */
-  private cache(file: string, text: string, known?: FileFacts): boolean {
-    const hash = createHash('sha1').update(text).digest('base64');
+  private cache(file: string, text: string, known?: FileFacts, whole = false): boolean {
+    const hash = contentHash(text);
     if (this.files.get(file)?.hash === hash) return false;
     let shared = this.factsByHash.get(hash);
     if (!shared) {
-      shared = { facts: known ?? this.extract(file, text), uses: 0 };
+      shared = { facts: known ?? this.extract(file, text, whole), uses: 0 };
       this.factsByHash.set(hash, shared);
     }
     const previous = this.files.get(file);
@@ -843,6 +898,7 @@ export class WorkspaceAnalysis {
     shared.uses++;
     this.files.set(file, { hash, facts, good });
     if (own.syntaxErrors.length > 0) this.brokenFiles.add(file);
+    if (own === EMPTY_FACTS) this.skimmed.add(file);
     return true;
   }
 
@@ -851,15 +907,21 @@ export class WorkspaceAnalysis {
     if (!previous) return;
     this.files.delete(file);
     this.brokenFiles.delete(file);
+    this.skimmed.delete(file);
     const shared = this.factsByHash.get(previous.hash);
     if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
   }
 
-  private extract(file: string, text: string): FileFacts {
+  /** `whole`: parse even a file the fast path would skim (an editor's buffer). */
+  private extract(file: string, text: string, whole = false): FileFacts {
     if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
     if (stackFileKind(file) !== undefined) return stackFacts(file, text);
     if (file.endsWith('.hcl')) return this.hclFacts(file, text);
-    if (!mayHaveFacts(text) && !isAttributeFile(file)) return EMPTY_FACTS;
+    if (!mayHaveFacts(text) && !isAttributeFile(file)) {
+      if (!whole) return EMPTY_FACTS;
+      const errors = parseHcl(text, { keepBody: keepNoBody }).errors;
+      return errors.length > 0 ? { ...EMPTY_FACTS, syntaxErrors: errors } : { ...EMPTY_FACTS };
+    }
     const document = parseHcl(text, { keepBody });
     // A syntax error must not take the blocks after it along: the module keeps what still parses.
     return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, { keepBody }) : document);
@@ -1031,6 +1093,15 @@ export const MAX_FILE_BYTES = 128 * 1024 * 1024;
  * A source file's text. Only regular files are read: a pipe named `*.tf` would block the scan until
  * something writes to it, and a link to a device (`/dev/zero`) would be read without end.
  */
+function contentHash(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}
+
+/** Keeps no block's body: a skimmed file is parsed for its syntax errors only. */
+function keepNoBody(): boolean {
+  return false;
+}
+
 function readSourceFile(file: string): string {
   const stat = statSync(file);
   if (!stat.isFile()) throw new Error('not a regular file (a pipe, a device or a socket), so not read');

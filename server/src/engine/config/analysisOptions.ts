@@ -34,6 +34,11 @@ export interface EnvironmentConfig {
 export interface DiscoveryOptions {
   /** `auto`: roots declare a backend/cloud block or hold a lock file; `pattern`: roots match `pattern`. */
   mode: 'auto' | 'pattern';
+  /**
+   * The TerraCi file that chose pattern discovery (any `.terraci.yaml` does, as TerraCi discovers
+   * by pattern): named when the pattern finds no module, with the way back to `auto`.
+   */
+  patternFrom?: string;
   /** Path pattern of a root module, e.g. `{service}/{environment}/{region}/{module}`. */
   pattern: string;
   /** Globs (relative to the root, `/`-separated) of folders to leave out. */

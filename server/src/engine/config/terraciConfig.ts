@@ -38,7 +38,7 @@ export function parseTerraciConfig(
   file: string,
   base: AnalysisOptions = defaultOptions(),
 ): { analysis: AnalysisOptions; pipeline: PipelineOptions; warnings: string[] } {
-  const analysis: AnalysisOptions = { ...base, discovery: { ...base.discovery, mode: 'pattern' } };
+  const analysis: AnalysisOptions = { ...base, discovery: { ...base.discovery, mode: 'pattern', patternFrom: file } };
   const pipeline = defaultPipelineOptions();
   const warnings: string[] = [];
   const ignored = (at: string, what: string) => warnings.push(`${file}: ${at}: ${what}; Terrace ignores it`);

@@ -18,6 +18,7 @@ export type DiagnosticCode =
   | 'unwritten-state'
   | 'unresolved-reference'
   | 'missing-unit'
+  | 'refused-by-terragrunt'
   | 'unknown-component'
   | 'inferred-reference'
   | 'ambiguous-writer'
@@ -81,8 +82,8 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
   for (const problem of result.problems) {
     add(problem.file, {
       range: problem.range ?? FILE_START,
-      severity: 'warning',
-      code: 'module-problem',
+      severity: problem.error ? 'error' : 'warning',
+      code: problem.error ? 'refused-by-terragrunt' : 'module-problem',
       message: problem.message,
       related: [],
     });
@@ -91,12 +92,13 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
 }
 
 function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
-  // What terragrunt or the Stack would reject: a unit where none is, a component the Stack lacks.
-  if (item.missingUnit || item.missingComponent) {
+  // What terragrunt or the Stack would reject: a unit where none is, a block as Terragrunt refuses
+  // it, a component the Stack lacks.
+  if (item.missingUnit || item.refused || item.missingComponent) {
     return {
       range: item.reference.headerRange,
       severity: 'error',
-      code: item.missingComponent ? 'unknown-component' : 'missing-unit',
+      code: item.missingComponent ? 'unknown-component' : item.refused ? 'refused-by-terragrunt' : 'missing-unit',
       message: capitalize(item.reason),
       related: [],
     };

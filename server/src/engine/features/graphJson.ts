@@ -50,12 +50,13 @@ export interface GraphJson {
   waitingForCycles: string[];
   unresolved: (ReferencePlace & {
     reason: string;
-    /** A component or Terragrunt unit that does not exist: the configuration would not validate. */
+    /** A component or Terragrunt unit that does not exist, a block Terragrunt refuses: the configuration would not validate. */
     error: boolean;
   })[];
   ambiguous: (ReferencePlace & { address: string; writers: string[] })[];
   syntaxErrors: { file: string; line: number; column: number; message: string }[];
-  problems: { file: string; line: number | null; message: string }[];
+  /** `error`: Terragrunt itself fails on it (a unit that includes itself). */
+  problems: { file: string; line: number | null; message: string; error: boolean }[];
 }
 
 /** Where a reference that found no single writer is, and how its configuration names it. */
@@ -120,7 +121,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
         ...place(item),
         label: referenceLabel(item.reference),
         reason: item.reason,
-        error: item.missingComponent === true || item.missingUnit === true,
+        error: item.missingComponent === true || item.missingUnit === true || item.refused === true,
       })),
     ),
     ambiguous: sortByPlace(
@@ -141,6 +142,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
       file: rel(problem.file),
       line: problem.range ? problem.range.start.line + 1 : null,
       message: problem.message,
+      error: problem.error === true,
     })),
   };
 }

@@ -31,12 +31,16 @@ export function withDependencies(
       block: dependency.kind,
     };
     if (isUnknown(target)) {
+      const why = target.reasons.join('; ');
       result.unresolved.push({
         from: module.id,
         reference,
-        reason: `the path of ${label(dependency.kind, dependency.name)} is not known: ${target.reasons.join('; ')}`,
+        reason: dependency.refused
+          ? why
+          : `the path of ${label(dependency.kind, dependency.name)} is not known: ${why}`,
         address: undefined,
         writers: [],
+        ...(dependency.refused ? { refused: true } : {}),
       });
       continue;
     }

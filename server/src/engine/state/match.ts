@@ -59,6 +59,8 @@ export interface UnmatchedReference {
   unreadable?: string[];
   /** A Terragrunt dependency on a folder that holds no unit: an error, terragrunt would fail. */
   missingUnit?: boolean;
+  /** A Terragrunt dependency written as Terragrunt refuses it (a single `dependencies` path): an error. */
+  refused?: boolean;
   /** A Stack's reference to a component or stack it does not have: an error, the Stack would not validate. */
   missingComponent?: boolean;
 }

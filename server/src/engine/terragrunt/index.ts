@@ -12,6 +12,7 @@ export {
 export {
   type EvaluatedUnit,
   evaluateUnit,
+  type TerragruntProblem,
   type UnitBackend,
   type UnitDependency,
   type UnitSource,

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { type EvalScope, evaluate, evaluateNamed, isUnknown, unknown, type Value, withFunctions } from '../evaluation';
-import type { Expr, Range } from '../hcl';
+import { type Expr, FILE_START } from '../hcl';
 import { STACK_DIR, STACK_FILE, type StackEntry, UNIT_FILE } from './terragruntFile';
 import { terragruntFunctions } from './terragruntFunctions';
-import { contextFor, isRemoteSource, type UnitSource } from './unitEvaluation';
+import { contextFor, isRemoteSource, type TerragruntProblem, type UnitSource } from './unitEvaluation';
 
 /** A unit that `terragrunt stack generate` makes from a stack's `unit` block. */
 export interface StackUnit {
@@ -22,7 +22,7 @@ export interface StackExpansion {
   units: StackUnit[];
   /** The configuration files its blocks copy (units' and nested stacks'): templates, not units or stacks of their own. */
   sources: string[];
-  problems: { file: string; range: Range; message: string }[];
+  problems: TerragruntProblem[];
 }
 
 /**
@@ -41,8 +41,11 @@ export function withGeneratedUnits(source: UnitSource, units: Iterable<StackUnit
   };
 }
 
-/** Nested stacks deeper than this are reported, not expanded (a stack that includes itself). */
+/** Nested stacks deeper than this are reported, not expanded. */
 const MAX_DEPTH = 8;
+
+/** Units one stack file expands to, at most: stacks that embed others many times grow exponentially. */
+export const MAX_STACK_UNITS = 10_000;
 
 /**
  * The units of the stack file `file` as `terragrunt stack generate` would write them: each `unit`
@@ -52,10 +55,11 @@ const MAX_DEPTH = 8;
  */
 export function expandStack(file: string, source: UnitSource): StackExpansion {
   const expansion: StackExpansion = { units: [], sources: [], problems: [] };
-  expandInto(expansion, file, file, null, path.dirname(file), source, 0);
+  expandInto(expansion, file, file, null, path.dirname(file), source, [file]);
   return expansion;
 }
 
+/** `within`: the stack files being expanded, outermost first (`real` last). */
 function expandInto(
   expansion: StackExpansion,
   located: string,
@@ -63,7 +67,7 @@ function expandInto(
   values: Value,
   stackDir: string,
   source: UnitSource,
-  depth: number,
+  within: readonly string[],
 ): void {
   const facts = source.configOf(real);
   if (!facts) return;
@@ -93,19 +97,38 @@ function expandInto(
       });
       continue;
     }
+    if (entry.kind === 'stack' && within.includes(copied)) {
+      const itself = copied === real;
+      expansion.problems.push({
+        file: real,
+        range: entry.headerRange,
+        message: `stack "${entry.name}": sources ${itself ? 'the stack file it is in' : `${path.relative(dir, copied)}, which embeds this one`}; Terragrunt refuses a stack that embeds itself`,
+        error: true,
+      });
+      continue;
+    }
+    if (expansion.units.length >= MAX_STACK_UNITS) {
+      expansion.problems.push({
+        file: within[0]!,
+        range: FILE_START,
+        message: `this stack expands to more than the ${MAX_STACK_UNITS} units Terrace follows; the rest are not read`,
+      });
+      return;
+    }
     expansion.sources.push(copied);
     const entryValues = value(entry.values);
     if (entry.kind === 'unit') {
       const unitFile = path.join(target.to, UNIT_FILE);
       expansion.units.push({ dir: target.to, file: unitFile, source: copied, stackDir, values: entryValues });
-    } else if (depth >= MAX_DEPTH) {
+    } else if (within.length > MAX_DEPTH) {
       expansion.problems.push({
         file: real,
         range: entry.headerRange,
         message: `stack "${entry.name}": stacks nested too deep`,
       });
     } else {
-      expandInto(expansion, path.join(target.to, STACK_FILE), copied, entryValues, stackDir, source, depth + 1);
+      const nested = path.join(target.to, STACK_FILE);
+      expandInto(expansion, nested, copied, entryValues, stackDir, source, [...within, copied]);
     }
   }
 }

@@ -51,7 +51,15 @@ export interface EvaluatedUnit {
   dependencies: UnitDependency[];
   /** The files `generate` blocks write into the code's folder, when their contents are known. */
   generated: { file: string; text: string }[];
-  problems: { file: string; range: Range; message: string }[];
+  problems: TerragruntProblem[];
+}
+
+/** What a configuration says that cannot be followed; `error` when Terragrunt itself fails on it. */
+export interface TerragruntProblem {
+  file: string;
+  range: Range;
+  message: string;
+  error?: true;
 }
 
 export interface UnitBackend {
@@ -69,6 +77,8 @@ export interface UnitDependency {
   kind: 'dependency' | 'dependencies';
   /** The target folder, absolute, or why it is not known. */
   dir: string | Unknown;
+  /** Set when Terragrunt refuses the block as written (a single `dependencies` path): why, and the fix. */
+  refused?: true;
   file: string;
   range: Range;
   headerRange: Range;
@@ -120,7 +130,7 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
     },
   };
   const read = new Set<string>();
-  const problems: EvaluatedUnit['problems'] = [];
+  const problems: TerragruntProblem[] = [];
   const facts = source.configOf(file) ?? EMPTY_TERRAGRUNT;
   const reads = new ConfigReader(source, dir, read);
   const includes = includedFiles(file, facts, source, problems);
@@ -175,7 +185,7 @@ function includedFiles(
   file: string,
   facts: TerragruntFile,
   source: UnitSource,
-  problems: EvaluatedUnit['problems'],
+  problems: TerragruntProblem[],
 ): Map<string, string> {
   const includes = new Map<string, string>();
   const context = contextFor(source, file, path.dirname(file), () =>
@@ -194,6 +204,16 @@ function includedFiles(
       continue;
     }
     const target = path.resolve(path.dirname(file), value);
+    if (target === file) {
+      // Terragrunt refuses it; read as a parent, the unit would vanish from the graph without a word.
+      problems.push({
+        file: written,
+        range: include.headerRange,
+        message: `include "${include.name}": includes this file itself, which Terragrunt refuses`,
+        error: true,
+      });
+      continue;
+    }
     if (source.configOf(target) === undefined) {
       problems.push({
         file: written,
@@ -217,7 +237,7 @@ function localsScope(
   facts: TerragruntFile,
   context: TerragruntContext,
   base: EvalScope,
-  problems: EvaluatedUnit['problems'],
+  problems: TerragruntProblem[],
   file: string,
 ): EvalScope {
   const exprs = new Map<string, Expr>(facts.locals.map((local) => [local.name, local.expr]));
@@ -277,7 +297,7 @@ export function isRemoteSource(source: string): boolean {
   return REMOTE_SOURCE.test(source);
 }
 
-function codeDirOf(layers: readonly Layer[], dir: string, problems: EvaluatedUnit['problems']): string | undefined {
+function codeDirOf(layers: readonly Layer[], dir: string, problems: TerragruntProblem[]): string | undefined {
   const found = lastWith(layers, (facts) => facts.source);
   if (!found) return dir;
   const [layer, attribute] = found;
@@ -350,6 +370,7 @@ function pathsOf(layer: Layer, attribute: TerragruntAttribute, dir: string): Uni
           typeof value === 'string'
             ? { unknown: true, error: true, reasons: [missing] }
             : targetDir(value, dir, missing),
+        ...(typeof value === 'string' ? { refused: true } : {}),
         file: layer.file,
         range: attribute.range,
         headerRange: attribute.range,
@@ -376,11 +397,7 @@ function targetDir(value: Value | undefined, dir: string, missing: string): stri
 }
 
 /** `generate` blocks, the unit's over the included ones by name: their files, when the contents are known. */
-function generatedOf(
-  layers: readonly Layer[],
-  dir: string,
-  problems: EvaluatedUnit['problems'],
-): EvaluatedUnit['generated'] {
+function generatedOf(layers: readonly Layer[], dir: string, problems: TerragruntProblem[]): EvaluatedUnit['generated'] {
   const byName = new Map<string, EvaluatedUnit['generated'][number]>();
   for (const layer of layers) {
     for (const block of layer.facts.generates) {

@@ -49,6 +49,34 @@ export function discoverRoots(
   return [...roots];
 }
 
+/**
+ * What to tell a user whose `.terraci.yaml` (TerraCi discovers by pattern) finds no module where
+ * Terrace's own discovery finds some: a flat repository otherwise shows "0 modules" with no reason.
+ * Undefined when the pattern finds modules, or was not chosen by a TerraCi file.
+ */
+export function emptyPatternHint(
+  dirs: ReadonlyMap<string, ScannedDir>,
+  factsOf: (dir: ScannedDir) => readonly FileFacts[],
+  options: DiscoveryOptions,
+  units: DiscoveredUnits,
+  roots: readonly string[],
+): { file: string; message: string } | undefined {
+  const file = options.patternFrom;
+  if (options.mode !== 'pattern' || file === undefined || roots.some((id) => !units.ids.has(id))) return undefined;
+  const found = discoverRoots(dirs, factsOf, { ...options, mode: 'auto' }, units).length - roots.length;
+  if (found <= 0) return undefined;
+  const depth = patternNames(options.pattern).length;
+  return {
+    file,
+    message:
+      `No module: as in TerraCi, structure.pattern "${options.pattern}" makes the folders ${depth} or ${depth + 1} ` +
+      'levels deep that hold .tf files the modules, and there are none. ' +
+      `By their backends, Terrace finds ${found} root module${found === 1 ? '' : 's'} here: to use them, add a ` +
+      `.terrace.yaml beside ${path.basename(file)} (Terrace reads it instead; an empty one will do), ` +
+      "or set structure.pattern to this repository's layout.",
+  };
+}
+
 /** The Terragrunt units of a workspace, by folder id, and the folders of their local Terraform code. */
 export interface DiscoveredUnits {
   ids: ReadonlySet<string>;

@@ -3,6 +3,7 @@ export {
   type DiscoveredUnits,
   discoverRoots,
   discoverUnits,
+  emptyPatternHint,
   localSource,
   moduleSegments,
   NO_UNITS,

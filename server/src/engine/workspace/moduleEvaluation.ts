@@ -83,6 +83,8 @@ export interface ModuleProblem {
   file: string;
   range: Range;
   message: string;
+  /** Terragrunt itself fails on it (an include of the file itself): an error, not a warning. */
+  error?: true;
 }
 
 export interface EvaluatedModule {

@@ -153,7 +153,7 @@ async function analyze(root: string, environment: string | undefined): Promise<G
     process.stderr.write(`Error: ${error.file}:${error.line}:${error.column}: ${error.message}\n`);
   for (const problem of graph.problems)
     process.stderr.write(
-      `${problem.error ? 'Error' : 'Warning'}: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`,
+      `${problem.error ? 'Error' : 'Warning'}: ${problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''}: ` : ''}${problem.message}\n`,
     );
   return graph;
 }

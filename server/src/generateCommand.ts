@@ -15,6 +15,7 @@ import {
   existingPipelineFile,
   generatePipeline,
   PipelineCycleError,
+  PipelineTooBigError,
 } from './engine/pipeline';
 
 export interface GenerateFlags {
@@ -109,6 +110,10 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   } catch (error) {
     if (error instanceof BrokenModulesError) {
       process.stderr.write(`Error: ${error.message} (--skip-broken); no pipeline was generated\n`);
+      return 1;
+    }
+    if (error instanceof PipelineTooBigError) {
+      process.stderr.write(`Error: ${error.message}\n`);
       return 1;
     }
     if (!(error instanceof PipelineCycleError)) throw error;

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { affectedSince } from './affectedRequest';
 import { BrokenModulesError, ChangedFilesError } from './engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from './engine/config';
-import { existingPipelineFile, generatePipeline, PipelineCycleError } from './engine/pipeline';
+import { existingPipelineFile, generatePipeline, PipelineCycleError, PipelineTooBigError } from './engine/pipeline';
 import type { PipelineParams, PipelineResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 
@@ -43,7 +43,7 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
     if (error instanceof PipelineCycleError) return { kind: 'cycle', cycles: error.cycles, message: error.message };
     if (error instanceof BrokenModulesError)
       return { kind: 'broken', modules: error.modules.map((module) => module.id), message: error.message };
-    if (error instanceof ChangedFilesError || error instanceof ConfigError)
+    if (error instanceof ChangedFilesError || error instanceof ConfigError || error instanceof PipelineTooBigError)
       return { kind: 'error', message: error.message };
     throw error;
   }

@@ -459,6 +459,34 @@ describe('inputs too large or too deep to follow', () => {
     assert.ok(seconds < 10, `${seconds.toFixed(1)} s`);
   });
 
+  test('60 roots each reading 5,000 states: past 250,000 reads no graph, an error that says so; generate refuses', async () => {
+    const space = path.join(scratch, 'wide-reads');
+    const names = Array.from({ length: 5000 }, (_, i) => `s${i}`);
+    for (let i = 0; i < 60; i++) {
+      const dir = path.join(space, `r${i}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        path.join(dir, 'main.tf'),
+        `${s3Backend(`s${i}.tfstate`)}locals {\n  all = ${JSON.stringify(names)}\n}\n${read('for_each = toset(local.all)', '${each.key}.tfstate')}`,
+      );
+    }
+    const { result, diagnostics } = await analysed(space);
+    assert.equal(result.modules.length, 0);
+    assert.equal(result.edges.length, 0);
+    const said =
+      'The graph is not built: the first 51 of the 60 root modules already read more than the 250000 remote states ' +
+      'Terrace follows in a workspace (a read counts once per instance). Leave folders out (discovery.exclude in ' +
+      '.terrace.yaml), or open a part of the repository.';
+    assert.ok(diagnostics.includes(said), diagnostics.join('\n'));
+    const validate = terrace(scratch, 'validate', space);
+    assert.equal(validate.status, 1);
+    assert.ok(validate.stderr.startsWith(`Error: ${said}\n`), validate.stderr);
+    const generate = terrace(scratch, 'generate', space, '--ci', 'gitlab');
+    assert.equal(generate.status, 1);
+    assert.equal(generate.stdout, '');
+    assert.match(generate.stderr, /^Error: The graph is not built: .* No pipeline was generated\.$/m);
+  });
+
   test('40 modules all reading each other: each cycle error lists 20 of the 1,559 other reads, and says so', async () => {
     const names = Array.from({ length: 40 }, (_, i) => `mesh${String(i).padStart(2, '0')}`);
     const mesh = path.join(scratch, 'mesh');

@@ -142,6 +142,8 @@ export interface AnalysisResult extends MatchResult {
   syntaxErrors: FileProblem[];
   /** Files that could not be read, module-level problems (duplicate locals, recursive module calls). */
   problems: FileProblem[];
+  /** Set when the workspace reads too many states to build its graph (`MAX_WORKSPACE_READS`): why. */
+  tooBig?: string;
 }
 
 interface LastGraph {
@@ -358,7 +360,14 @@ export class WorkspaceAnalysis {
 
   private compute(): AnalysisResult {
     const rootIds = this.rootIds();
-    const modules = rootIds.map((id) => this.evaluatedModule(id));
+    const modules: EvaluatedModule[] = [];
+    let reads = 0;
+    for (const id of rootIds) {
+      const module = this.evaluatedModule(id);
+      reads += module.references.length;
+      if (reads > MAX_WORKSPACE_READS) return this.tooManyReads(rootIds.length, modules.length + 1);
+      modules.push(module);
+    }
     const matches = this.withStackEdges(
       modules,
       this.withUnitDependencies(modules, this.withEnvironments(modules, this.matcher.matchEach(modules))),
@@ -404,6 +413,34 @@ export class WorkspaceAnalysis {
           : [...closure(graph, inCycle, 'downstream')].filter((id) => !inCycle.has(id)).sort(compareIds),
       syntaxErrors: this.syntaxErrors(),
       problems: this.problems(modules),
+    };
+  }
+
+  /**
+   * The result of a workspace whose reads are too many to match: no module, no edge, and an error
+   * that says so, rather than a server that runs out of memory (25 million reads did).
+   */
+  private tooManyReads(roots: number, evaluated: number): AnalysisResult {
+    this.evaluated.clear();
+    this.lastGraph = undefined;
+    const message =
+      `The graph is not built: the first ${evaluated} of the ${roots} root modules already read more than the ` +
+      `${MAX_WORKSPACE_READS} remote states Terrace follows in a workspace (a read counts once per instance). ` +
+      'Leave folders out (discovery.exclude in .terrace.yaml), or open a part of the repository.';
+    return {
+      root: this.root,
+      edges: [],
+      unresolved: [],
+      ambiguous: [],
+      modules: [],
+      graph: new DependencyGraph(),
+      levels: [],
+      cycles: [],
+      cycleMembers: [],
+      waitingForCycles: [],
+      syntaxErrors: this.syntaxErrors(),
+      problems: [...this.problems([]), { file: this.root, range: undefined, message, error: true }],
+      tooBig: message,
     };
   }
 
@@ -1093,6 +1130,12 @@ export const MAX_FILE_BYTES = 128 * 1024 * 1024;
  * A source file's text. Only regular files are read: a pipe named `*.tf` would block the scan until
  * something writes to it, and a link to a device (`/dev/zero`) would be read without end.
  */
+/**
+ * Remote-state reads (one per instance) one workspace's graph is built from, at most: matched,
+ * they take about 0.8 KB each, and 5,000 roots each reading the other 5,000 ran out of memory.
+ */
+export const MAX_WORKSPACE_READS = 250_000;
+
 function contentHash(text: string): string {
   return createHash('sha1').update(text).digest('base64');
 }

@@ -14,6 +14,7 @@ export {
   jobSlugs,
   PipelineCycleError,
   type PipelinePlan,
+  PipelineTooBigError,
   planPipeline,
 } from './pipelinePlan';
 export { yamlConstant, yamlText } from './pipelineYaml';

@@ -66,9 +66,13 @@ export class PipelineCycleError extends Error {
   }
 }
 
+/** The workspace reads too many states for its graph to be built (`AnalysisResult.tooBig`): no order to follow. */
+export class PipelineTooBigError extends Error {}
+
 /**
  * The plan of a pipeline over `result`'s modules, or over `selection` only (ids; dependencies on
- * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the graph has cycles,
+ * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the graph has cycles
+ * (`PipelineTooBigError` when there is none to follow),
  * and (throws `BrokenModulesError`) when a module to plan does not parse, unless `skipBroken`:
  * then such modules and their dependents are left out, and listed as skipped.
  */
@@ -77,6 +81,7 @@ export function planPipeline(
   selection?: ReadonlySet<string>,
   skipBroken = false,
 ): PipelinePlan {
+  if (result.tooBig) throw new PipelineTooBigError(`${result.tooBig} No pipeline was generated.`);
   // A Stack's components get no job: HCP Terraform plans them (`terraform stacks plan`), and no root
   // module depends on them, so their cycles are the Stack's, not the pipeline's.
   const runnable = result.modules.filter((module): module is RunnableModule => module.kind !== 'component');

@@ -426,6 +426,7 @@ async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<strin
   for (const file of new Set([...open, ...broken])) {
     const text = documents.get(pathToUri(file))?.getText();
     const exact = await folders.exactSyntaxErrors(file, text);
+    if (exact === undefined) continue;
     const others = (byFile.get(file) ?? []).filter((d) => d.code !== 'hcl-syntax');
     const syntax = exact.map(
       (error): EngineDiagnostic => ({

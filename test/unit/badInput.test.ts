@@ -478,6 +478,8 @@ describe('inputs too large or too deep to follow', () => {
       'Terrace follows in a workspace (a read counts once per instance). Leave folders out (discovery.exclude in ' +
       '.terrace.yaml), or open a part of the repository.';
     assert.ok(diagnostics.includes(said), diagnostics.join('\n'));
+    const [onFolder] = workspaceDiagnostics(result).get(space) ?? [];
+    assert.deepEqual([onFolder?.severity, onFolder?.code], ['error', 'too-many-reads']);
     const validate = terrace(scratch, 'validate', space);
     assert.equal(validate.status, 1);
     assert.ok(validate.stderr.startsWith(`Error: ${said}\n`), validate.stderr);

@@ -69,6 +69,7 @@ import {
   folderContains,
   keepBody,
   localSource,
+  type ModuleProblem,
   mayHaveFacts,
   moduleSegments,
   NO_UNITS,
@@ -119,8 +120,11 @@ export interface FileProblem {
   file: string;
   range: Range | undefined;
   message: string;
-  /** Terragrunt itself fails on it (an include of the file itself): an error, not a warning. */
-  error?: true;
+  /**
+   * Set for an error, not a warning: what Terragrunt itself refuses (an include of the file itself),
+   * or a workspace too big to build a graph of (`MAX_WORKSPACE_READS`).
+   */
+  error?: 'refused-by-terragrunt' | 'too-many-reads';
 }
 
 export interface AnalysisResult extends MatchResult {
@@ -439,7 +443,7 @@ export class WorkspaceAnalysis {
       cycleMembers: [],
       waitingForCycles: [],
       syntaxErrors: this.syntaxErrors(),
-      problems: [...this.problems([]), { file: this.root, range: undefined, message, error: true }],
+      problems: [...this.problems([]), { file: this.root, range: undefined, message, error: 'too-many-reads' }],
       tooBig: message,
     };
   }
@@ -877,8 +881,8 @@ export class WorkspaceAnalysis {
       ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
       ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
     ];
-    for (const module of modules) for (const problem of module.problems) all.push({ ...problem });
-    for (const problem of this.units.problems) all.push({ ...problem });
+    for (const module of modules) for (const problem of module.problems) all.push(refusedOrNot(problem));
+    for (const problem of this.units.problems) all.push(refusedOrNot(problem));
     if (this.discoveryHint) all.push({ ...this.discoveryHint, range: undefined });
     // A Stack's upstream inputs that find no Stack, or read what it does not publish: said once per input.
     if (this.components.size > 0)
@@ -1130,6 +1134,12 @@ export const MAX_FILE_BYTES = 128 * 1024 * 1024;
  * A source file's text. Only regular files are read: a pipe named `*.tf` would block the scan until
  * something writes to it, and a link to a device (`/dev/zero`) would be read without end.
  */
+/** A module's or a stack file's problem as the analysis reports it: an error when Terragrunt refuses it. */
+function refusedOrNot(problem: ModuleProblem): FileProblem {
+  const { error, ...rest } = problem;
+  return error ? { ...rest, error: 'refused-by-terragrunt' } : rest;
+}
+
 /**
  * Remote-state reads (one per instance) one workspace's graph is built from, at most: matched,
  * they take about 0.8 KB each, and 5,000 roots each reading the other 5,000 ran out of memory.

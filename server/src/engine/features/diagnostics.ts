@@ -19,6 +19,7 @@ export type DiagnosticCode =
   | 'unresolved-reference'
   | 'missing-unit'
   | 'refused-by-terragrunt'
+  | 'too-many-reads'
   | 'unknown-component'
   | 'inferred-reference'
   | 'ambiguous-writer'
@@ -83,7 +84,7 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
     add(problem.file, {
       range: problem.range ?? FILE_START,
       severity: problem.error ? 'error' : 'warning',
-      code: problem.error ? 'refused-by-terragrunt' : 'module-problem',
+      code: problem.error ?? 'module-problem',
       message: problem.message,
       related: [],
     });

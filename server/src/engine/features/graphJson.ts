@@ -55,7 +55,7 @@ export interface GraphJson {
   })[];
   ambiguous: (ReferencePlace & { address: string; writers: string[] })[];
   syntaxErrors: { file: string; line: number; column: number; message: string }[];
-  /** `error`: Terragrunt itself fails on it (a unit that includes itself). */
+  /** `error`: Terragrunt itself refuses it (a unit that includes itself), or the workspace is too big for a graph. */
   problems: { file: string; line: number | null; message: string; error: boolean }[];
 }
 
@@ -142,7 +142,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
       file: rel(problem.file),
       line: problem.range ? problem.range.start.line + 1 : null,
       message: problem.message,
-      error: problem.error === true,
+      error: problem.error !== undefined,
     })),
   };
 }

@@ -22,6 +22,7 @@ export {
   type EvaluatedModule,
   evaluateModule,
   type FileInput,
+  type ModuleProblem,
   type Reference,
   referenceKey,
   referenceLabel,

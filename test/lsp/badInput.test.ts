@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Diagnostic, Hover } from 'vscode-languageserver-protocol/node';
+import {
+  type Diagnostic,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type Hover,
+} from 'vscode-languageserver-protocol/node';
 import { type GraphModel, GraphRequest, type ServerStatusParams } from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
 
@@ -179,6 +184,16 @@ describe('bad input', () => {
         (p) => p.uri === uri && p.diagnostics.length > 0,
       );
       assert.equal(typed.diagnostics[0]!.range.start.line, 2);
+      // Created on disk after indexing, as the file watcher reports it: checked at once too.
+      const created = path.join(dir, 'data', 'postgres', 'locals-broken.tf');
+      writeFileSync(created, 'output "url" {\n  value = "x"\n');
+      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: pathToFileURL(created).href, type: FileChangeType.Created }],
+      });
+      await client.waitForNotification<{ uri: string; diagnostics: Diagnostic[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === pathToFileURL(created).href && p.diagnostics.length > 0,
+      );
     } finally {
       await client.dispose();
       rmSync(dir, { recursive: true, force: true });

@@ -282,8 +282,8 @@ export class WorkspaceAnalysis {
   async updateFile(file: string, text?: string): Promise<void> {
     const listed = this.ensureListed(file);
     if (listed === 'ignored') return;
-    // A buffer being typed is one file: parsed whole, so its syntax errors show as they are typed.
-    const changed = text === undefined ? this.readAndCache(file) : this.cache(file, text, undefined, true);
+    // One file, typed or changed on disk: parsed whole, so that its syntax errors show at once.
+    const changed = text === undefined ? this.readAndCache(file, true) : this.cache(file, text, undefined, true);
     // An unchanged text (a hover flushing an open buffer, a save) keeps every cached result.
     if (listed === 'new') this.roots = undefined;
     if (changed || listed === 'new') this.invalidate(path.dirname(file));
@@ -899,9 +899,10 @@ export class WorkspaceAnalysis {
   }
 
   /** Reads a file and caches its facts; true when what the analysis knows of it changed. */
-  private readAndCache(file: string): boolean {
+  /** `whole`: parse even a file the fast path would skim (one file changed on disk, or an editor's buffer). */
+  private readAndCache(file: string, whole = false): boolean {
     try {
-      const changed = this.cache(file, readSourceFile(file));
+      const changed = this.cache(file, readSourceFile(file), undefined, whole);
       return this.readProblems.delete(file) || changed;
     } catch (error) {
       if (error instanceof EncodingError) {

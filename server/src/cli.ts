@@ -1,7 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { WorkspaceAnalysis } from './engine/analysis';
+import { loadWorkspace } from './engine/analysis';
 import { ConfigError, loadAnalysisOptions } from './engine/config';
 import {
   cyclesOf,
@@ -144,10 +144,7 @@ function workspaceDir(dir: string): string {
 }
 
 async function analyze(root: string, environment: string | undefined): Promise<GraphJson> {
-  const analysis = new WorkspaceAnalysis(root, { ...(await loadAnalysisOptions(root)), environment });
-  await analysis.load();
-  // Every file's syntax errors, also those of files with nothing the graph reads (the editor defers these).
-  await analysis.checkSkimmedFiles();
+  const analysis = await loadWorkspace(root, { ...(await loadAnalysisOptions(root)), environment });
   const graph = graphJson(analysis.result());
   for (const error of graph.syntaxErrors)
     process.stderr.write(`Error: ${error.file}:${error.line}:${error.column}: ${error.message}\n`);

@@ -4,8 +4,8 @@ import {
   BrokenModulesError,
   ChangedFilesError,
   changedFiles,
+  loadWorkspace,
   skippedList,
-  WorkspaceAnalysis,
 } from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
 import { problemLine } from './engine/features';
@@ -67,9 +67,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
-  const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
-  await analysis.load();
-  await analysis.checkSkimmedFiles();
+  const analysis = await loadWorkspace(root, { ...config.analysis, environment: flags.env });
   const result = analysis.result();
   for (const error of result.syntaxErrors) process.stderr.write(`Error: ${problemLine(root, error)}\n`);
 

@@ -5,9 +5,9 @@ import {
   brokenModules,
   ChangedFilesError,
   changedFiles,
+  loadWorkspace,
   skippedAsBroken,
   skippedList,
-  WorkspaceAnalysis,
 } from './engine/analysis';
 import { loadWorkspaceConfig } from './engine/config';
 import { problemLine } from './engine/features';
@@ -60,9 +60,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) io.err(`Warning: ${warning}\n`);
   const execution = config.pipeline.execution;
-  const analysis = new WorkspaceAnalysis(root, { ...config.analysis, environment: flags.env });
-  await analysis.load();
-  await analysis.checkSkimmedFiles();
+  const analysis = await loadWorkspace(root, { ...config.analysis, environment: flags.env });
   const result = analysis.result();
 
   let modules: string[] | undefined = flags.module;

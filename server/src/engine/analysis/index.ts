@@ -1,5 +1,5 @@
 /** The analysis: scan, facts, matches and graph of one workspace, kept up to date as files change; the modules a Git change touches. */
-export { analyzeDirectory } from './analyzeDirectory';
+export { analyzeDirectory, loadWorkspace } from './analyzeDirectory';
 export {
   BrokenModulesError,
   brokenModules,

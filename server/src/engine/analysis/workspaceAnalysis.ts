@@ -314,9 +314,9 @@ export class WorkspaceAnalysis {
         continue; // Changed since it was read: its next read reports it.
       }
       if (contentHash(text) !== hash) continue;
-      const errors = parseHcl(text, { keepBody: keepNoBody }).errors;
-      if (errors.length > 0) {
-        shared.facts = { ...EMPTY_FACTS, syntaxErrors: errors };
+      const facts = syntaxOnlyFacts(text);
+      if (facts.syntaxErrors.length > 0) {
+        shared.facts = facts;
         for (const file of files) {
           this.files.set(file, { ...this.files.get(file)!, facts: shared.facts });
           this.brokenFiles.add(file);
@@ -658,7 +658,6 @@ export class WorkspaceAnalysis {
 
   private readonly stackScopes = new Map<string, EvalScope>();
 
-  /** Files with the facts read of them. */
   /** Files as an evaluation reads them: Terraform's files with their override files merged over them. */
   private fileInputs(files: readonly string[]): readonly FileInput[] {
     return withOverrides(files.map((file) => ({ file, facts: this.files.get(file)?.facts ?? EMPTY_FACTS })));
@@ -898,8 +897,10 @@ export class WorkspaceAnalysis {
     });
   }
 
-  /** Reads a file and caches its facts; true when what the analysis knows of it changed. */
-  /** `whole`: parse even a file the fast path would skim (one file changed on disk, or an editor's buffer). */
+  /**
+   * Reads a file and caches its facts; true when what the analysis knows of it changed. `whole`:
+   * parse even a file the fast path would skim (see `extract`).
+   */
   private readAndCache(file: string, whole = false): boolean {
     try {
       const changed = this.cache(file, readSourceFile(file), undefined, whole);
@@ -954,16 +955,12 @@ export class WorkspaceAnalysis {
     if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
   }
 
-  /** `whole`: parse even a file the fast path would skim (an editor's buffer). */
+  /** `whole`: parse even a file the fast path would skim (one file changed on disk, or an editor's buffer). */
   private extract(file: string, text: string, whole = false): FileFacts {
     if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
     if (stackFileKind(file) !== undefined) return stackFacts(file, text);
     if (file.endsWith('.hcl')) return this.hclFacts(file, text);
-    if (!mayHaveFacts(text) && !isAttributeFile(file)) {
-      if (!whole) return EMPTY_FACTS;
-      const errors = parseHcl(text, { keepBody: keepNoBody }).errors;
-      return errors.length > 0 ? { ...EMPTY_FACTS, syntaxErrors: errors } : { ...EMPTY_FACTS };
-    }
+    if (!mayHaveFacts(text) && !isAttributeFile(file)) return whole ? syntaxOnlyFacts(text) : EMPTY_FACTS;
     const document = parseHcl(text, { keepBody });
     // A syntax error must not take the blocks after it along: the module keeps what still parses.
     return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, { keepBody }) : document);
@@ -1131,10 +1128,6 @@ function stackFacts(file: string, text: string): FileFacts {
  */
 export const MAX_FILE_BYTES = 128 * 1024 * 1024;
 
-/**
- * A source file's text. Only regular files are read: a pipe named `*.tf` would block the scan until
- * something writes to it, and a link to a device (`/dev/zero`) would be read without end.
- */
 /** A module's or a stack file's problem as the analysis reports it: an error when Terragrunt refuses it. */
 function refusedOrNot(problem: ModuleProblem): FileProblem {
   const { error, ...rest } = problem;
@@ -1151,11 +1144,18 @@ function contentHash(text: string): string {
   return createHash('sha1').update(text).digest('base64');
 }
 
-/** Keeps no block's body: a skimmed file is parsed for its syntax errors only. */
-function keepNoBody(): boolean {
-  return false;
+/**
+ * The facts of a file the fast path skims (none of the words facts come from), parsed for its syntax
+ * errors only: no block's body is kept. A new object, not `EMPTY_FACTS`: this one was checked.
+ */
+function syntaxOnlyFacts(text: string): FileFacts {
+  return { ...EMPTY_FACTS, syntaxErrors: parseHcl(text, { keepBody: () => false }).errors };
 }
 
+/**
+ * A source file's text. Only regular files are read: a pipe named `*.tf` would block the scan until
+ * something writes to it, and a link to a device (`/dev/zero`) would be read without end.
+ */
 function readSourceFile(file: string): string {
   const stat = statSync(file);
   if (!stat.isFile()) throw new Error('not a regular file (a pipe, a device or a socket), so not read');

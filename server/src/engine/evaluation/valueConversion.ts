@@ -7,24 +7,10 @@ import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, type Unknown
  */
 
 /**
- * Thrown when an operation needs a value that is unknown: the operation's result is that unknown.
- * Thrown and caught on evaluation's hot path (a tenth of a Terragrunt analysis went into capturing
- * stack traces): made without one, as nothing reads it.
+ * What evaluation throws and catches on its hot path, made without a stack trace: nothing reads it,
+ * and capturing it took a tenth of a Terragrunt analysis.
  */
-export class UnknownValue extends Error {
-  readonly value: Unknown;
-
-  constructor(value: Unknown) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(value.reasons.join('; '));
-    Error.stackTraceLimit = limit;
-    this.value = value;
-  }
-}
-
-/** Thrown for a Terraform evaluation error (wrong type, missing key, …); without a stack trace, as `UnknownValue`. */
-export class EvaluationError extends Error {
+class EvaluationSignal extends Error {
   constructor(message: string) {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -32,6 +18,16 @@ export class EvaluationError extends Error {
     Error.stackTraceLimit = limit;
   }
 }
+
+/** Thrown when an operation needs a value that is unknown: the operation's result is that unknown. */
+export class UnknownValue extends EvaluationSignal {
+  constructor(readonly value: Unknown) {
+    super(value.reasons.join('; '));
+  }
+}
+
+/** Thrown for a Terraform evaluation error (wrong type, missing key, …). */
+export class EvaluationError extends EvaluationSignal {}
 
 /** Runs an operation that may throw `UnknownValue`/`EvaluationError` and returns its value or the unknown. */
 export function catchValue(compute: () => Value): Value {

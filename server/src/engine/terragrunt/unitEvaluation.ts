@@ -358,19 +358,16 @@ function pathsOf(layer: Layer, attribute: TerragruntAttribute, dir: string): Uni
   const items = attribute.expr.kind === 'tuple' ? attribute.expr.items : [];
   if (!Array.isArray(value)) {
     // Terragrunt refuses a single path: it must be a list, even of one.
-    const missing =
-      typeof value === 'string'
-        ? `dependencies paths must be a list, even of one path: paths = [${JSON.stringify(value)}]`
-        : 'dependencies paths is not a list';
+    const single = typeof value === 'string';
+    const missing = single
+      ? `dependencies paths must be a list, even of one path: paths = [${JSON.stringify(value)}]`
+      : 'dependencies paths is not a list';
     return [
       {
         name: 'paths',
         kind: 'dependencies',
-        dir:
-          typeof value === 'string'
-            ? { unknown: true, error: true, reasons: [missing] }
-            : targetDir(value, dir, missing),
-        ...(typeof value === 'string' ? { refused: true } : {}),
+        dir: single ? { unknown: true, error: true, reasons: [missing] } : targetDir(value, dir, missing),
+        ...(single ? { refused: true } : {}),
         file: layer.file,
         range: attribute.range,
         headerRange: attribute.range,

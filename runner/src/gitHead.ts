@@ -1,12 +1,12 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { safeGit } from '../../server/src/engine/workspace';
 
-const run = promisify(execFile);
-
-/** The commit checked out at `dir` (`git rev-parse HEAD`), or undefined outside a git repository. */
+/**
+ * The commit checked out at `dir` (`git rev-parse HEAD`), or undefined outside a git repository. Git runs
+ * nothing the repository configures (the engine's `safeGit`).
+ */
 export async function gitHead(dir: string): Promise<string | undefined> {
   try {
-    const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--verify', '-q', 'HEAD'], { timeout: 10_000 });
+    const stdout = await safeGit(dir, ['rev-parse', '--verify', '-q', 'HEAD'], { timeout: 10_000 });
     return stdout.trim() || undefined;
   } catch {
     return undefined;

@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { closure, compareIds } from '../graph';
-import { type FileFacts, folderContains, localSource } from '../workspace';
+import { type FileFacts, folderContains, localSource, neutralFilters, safeGit } from '../workspace';
 import type { AnalysisResult } from './workspaceAnalysis';
-
-const run = promisify(execFile);
 
 /** Git could not tell what changed (not a repository, an unknown ref, no git). */
 export class ChangedFilesError extends Error {}
@@ -19,21 +15,25 @@ export interface ChangedFilesOptions {
 /**
  * The files (relative to `root`, `/`-separated, sorted) that changed since the merge base of
  * `baseRef` and HEAD, as git sees them from `root` (files outside `root` are left out). Renames
- * count as a deletion and an addition, so the old folder counts too.
+ * count as a deletion and an addition, so the old folder counts too. Git runs nothing the repository
+ * configures (`safeGit.ts`): the work tree is compared with its filter drivers emptied.
  */
 export async function changedFiles(root: string, baseRef: string, options: ChangedFilesOptions): Promise<string[]> {
   const base = (await git(root, ['merge-base', baseRef, 'HEAD'], baseRef)).trim();
-  const diff = ['diff', '--name-only', '--no-renames', '--relative', '-z', base];
-  const lists = [await git(root, options.includeUncommitted ? diff : [...diff, 'HEAD'])];
-  if (options.includeUncommitted) lists.push(await git(root, ['ls-files', '--others', '--exclude-standard', '-z']));
+  const diff = ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--no-renames', '--relative', '-z', base];
+  const lists = options.includeUncommitted
+    ? [
+        await git(root, diff, undefined, await neutralFilters(root)),
+        await git(root, ['ls-files', '--others', '--exclude-standard', '-z']),
+      ]
+    : [await git(root, [...diff, 'HEAD'])];
   const files = new Set(lists.flatMap((list) => list.split('\0').filter((file) => file !== '')));
   return [...files].sort(compareIds);
 }
 
-async function git(root: string, args: string[], ref?: string): Promise<string> {
+async function git(root: string, args: string[], ref?: string, config?: readonly string[]): Promise<string> {
   try {
-    const { stdout } = await run('git', ['-C', root, ...args], { maxBuffer: 256 * 1024 * 1024 });
-    return stdout;
+    return await safeGit(root, args, { maxBuffer: 256 * 1024 * 1024, config });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
     if (failure.code === 'ENOENT') throw new ChangedFilesError('git is not installed (or not on PATH)');

@@ -28,6 +28,7 @@ export {
   referenceLabel,
 } from './moduleEvaluation';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
+export { neutralFilters, safeGit, safeGitArgs } from './safeGit';
 export {
   type ComponentCode,
   componentId,

@@ -1,20 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { safeGitSync } from './safeGit';
 
 /**
  * The files under `root` that Git tracks although a `.gitignore` matches them (added with `git add -f`:
  * a committed `.terraform.lock.hcl` in a repository that ignores lock files), and their folders up to
  * `root`. Git ignores no tracked file, and neither does the scan. Empty outside a Git work tree, or
- * without git: the ignore rules alone decide then.
+ * without git: the ignore rules alone decide then. Git runs nothing the repository configures (`safeGit.ts`).
  */
 export function trackedIgnored(root: string): ReadonlySet<string> {
   let stdout: string;
   try {
-    stdout = execFileSync('git', ['-C', root, 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    stdout = safeGitSync(root, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']);
   } catch {
     return new Set();
   }

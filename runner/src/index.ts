@@ -13,9 +13,10 @@ export {
   type RunTarget,
   resolveRunBinaries,
   runModules,
+  terraformEnv,
 } from './runModules';
 export { formatDuration, idColor, orderByDependencies, RunPrinter, resultText, summaryRowModule } from './runReport';
 export { runTargets } from './runTargets';
 export { hasRunState, readRunState, updateModuleRecord } from './stateFile';
-export { resolveTerraformBinary, TerraformNotFoundError } from './terraformBinary';
+export { isPath, locateBinary, resolveTerraformBinary, TerraformNotFoundError } from './terraformBinary';
 export { killAllProcessGroups } from './terraformProcess';

@@ -36,12 +36,11 @@ export async function resolveTerraformBinary(
   neededBy?: string,
   tool: TerraformNotFoundError['tool'] = 'terraform',
 ): Promise<TerraformBinary> {
-  const found =
-    binary.includes('/') || binary.includes(path.sep) ? checkFile(path.resolve(binary)) : onPath(binary, env);
+  const found = locateBinary(binary, env);
   const need = neededBy ? `, needed by ${neededBy}` : '';
   if (!found)
     throw new TerraformNotFoundError(
-      binary.includes('/')
+      isPath(binary)
         ? `${binary} does not exist or is not executable (set by ${setting})${need}`
         : `${binary} was not found on PATH${need}; install it or set ${setting} to its path`,
       tool,
@@ -55,6 +54,16 @@ export async function resolveTerraformBinary(
       tool,
     );
   }
+}
+
+/** Where `binary` is, without running it: a path as given (resolved from here), or a name looked up on `env`'s PATH. */
+export function locateBinary(binary: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return isPath(binary) ? checkFile(path.resolve(binary)) : onPath(binary, env);
+}
+
+/** A path (`./bin/terraform`, `/opt/tofu`), not a name to look up on PATH. */
+export function isPath(binary: string): boolean {
+  return binary.includes('/') || binary.includes(path.sep);
 }
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {

@@ -1,4 +1,14 @@
-import { killAllProcessGroups, RunPrinter, runModules, runTargets, TerraformNotFoundError } from '../../runner/src';
+import path from 'node:path';
+import {
+  isPath,
+  killAllProcessGroups,
+  locateBinary,
+  RunPrinter,
+  runModules,
+  runTargets,
+  TerraformNotFoundError,
+  terraformEnv,
+} from '../../runner/src';
 import {
   affectedModules,
   BrokenModulesError,
@@ -125,6 +135,26 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  const binary = flags.binary ?? execution.binary;
+  const configName = config.file ? path.basename(config.file) : '.terrace.yaml';
+  io.err(
+    ranBy(
+      binary,
+      flags.binary ? '--binary' : binary === 'terraform' ? 'the default' : `execution.binary in ${configName}`,
+      execution.env,
+      configName,
+    ),
+  );
+  if (targets.some((target) => target.kind === 'unit'))
+    io.err(
+      ranBy(
+        execution.terragrunt ?? 'terragrunt',
+        execution.terragrunt ? `execution.terragrunt in ${configName}` : 'the default',
+        execution.env,
+        configName,
+      ),
+    );
+
   // Paths (logs, plans) are printed relative to where the command runs.
   const printer = new RunPrinter(io.out, { color: io.color, root: process.cwd() });
   try {
@@ -133,7 +163,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
       targets,
       kind: 'plan',
       settings: {
-        binary: flags.binary ?? execution.binary,
+        binary,
         binarySetting: flags.binary ? '--binary' : 'execution.binary in .terrace.yaml, or --binary',
         terragrunt: execution.terragrunt,
         terragruntSetting: 'execution.terragrunt in .terrace.yaml',
@@ -172,6 +202,19 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * What the run starts, said before it starts anything (its version is asked first): `Runs /usr/bin/terraform
+ * ('terraform', the default, found on PATH)`. A repository's `.terrace.yaml` can name the binary and set
+ * the PATH it is looked up on.
+ */
+function ranBy(binary: string, namedBy: string, env: Record<string, string>, configName: string): string {
+  const found = locateBinary(binary, terraformEnv(env));
+  const where = isPath(binary)
+    ? 'a path'
+    : `found on PATH${env.PATH === undefined ? '' : ` as execution.env in ${configName} sets it`}`;
+  return `Runs ${found ?? binary} ('${binary}', ${namedBy}, ${found ? where : 'not found'})\n`;
 }
 
 function wholeNumber(text: string, flag: string, io: PlanIo): number {

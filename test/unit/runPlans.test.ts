@@ -714,6 +714,8 @@ describe('run plans with the real terraform', () => {
       { encoding: 'utf8', cwd: repo, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } },
     );
     assert.equal(all.status, 0, all.stderr);
+    // What it runs, and why that one, before it runs it.
+    assert.match(all.stderr, /^Runs \/\S+\/terraform \('terraform', the default, found on PATH\)$/m);
     assert.match(all.stdout, /^Terrace plan: 5 modules, parallelism 4, Terraform v\d+\.\d+\.\d+\n/);
     assert.match(all.stdout, /^▶ data\/db: planning$/m);
     assert.match(all.stdout, /^data\/db {6}│ Plan: 1 to add, 0 to change, 0 to destroy\.$/m);
@@ -783,7 +785,10 @@ describe('run plans with the real terraform', () => {
     assert.equal(unknown.stderr, "usage: no such module: 'vpc' (did you mean 'network/vpc'?)");
     const missing = await plan('--binary', '/nonexistent/tofu');
     assert.equal(missing.status, 1);
-    assert.equal(missing.stderr, 'Error: /nonexistent/tofu does not exist or is not executable (set by --binary)\n');
+    assert.equal(
+      missing.stderr,
+      "Runs /nonexistent/tofu ('/nonexistent/tofu', --binary, not found)\nError: /nonexistent/tofu does not exist or is not executable (set by --binary)\n",
+    );
 
     appendFileSync(
       path.join(root, EKS, 'main.tf'),

@@ -4,18 +4,20 @@ import { formatAge, type ModuleRunState } from '../run';
 import { describeAssumed, type MatchedEdge, unreadableNote } from '../state';
 import { referenceLabel } from '../workspace';
 import { relativeFile } from './graphJson';
+import { markdownCode, markdownLink, markdownMessage, markdownText } from './markdownText';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
 /**
  * Hover contents as Markdown: compact, with links that open modules (file links with a line
- * fragment, which need no trusted command).
+ * fragment, which need no trusted command). What files say is text, not markup (`markdownText.ts`).
  */
 export function referenceHover(result: AnalysisResult, outcomes: readonly ReferenceOutcome[]): string {
   const first = outcomes[0];
   if (!first) return '';
   const reference = first.kind === 'edge' ? first.edge.reference : first.item.reference;
-  const backend = typeof reference.backend === 'string' && !reference.block ? ` · ${reference.backend}` : '';
-  const lines = [`**${referenceLabel(reference)}**${backend}`, ''];
+  const backend =
+    typeof reference.backend === 'string' && !reference.block ? ` · ${markdownText(reference.backend)}` : '';
+  const lines = [`**${markdownText(referenceLabel(reference))}**${backend}`, ''];
   // An ambiguous read's edges are said once, by its ambiguous line.
   for (const outcome of outcomes) {
     if (outcome.kind !== 'edge' || outcome.edge.match !== 'ambiguous') lines.push(`- ${outcomeLine(result, outcome)}`);
@@ -25,7 +27,7 @@ export function referenceHover(result: AnalysisResult, outcomes: readonly Refere
 
 function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string {
   const reference = outcome.kind === 'edge' ? outcome.edge.reference : outcome.item.reference;
-  const instance = reference.instance === null ? '' : `\`${reference.instance}\`: `;
+  const instance = reference.instance === null ? '' : `${markdownCode(reference.instance)}: `;
   switch (outcome.kind) {
     case 'edge': {
       const { edge } = outcome;
@@ -33,16 +35,18 @@ function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string 
       const convention = edge.matchedBy === 'path-convention' ? ' (by path convention)' : '';
       // A dependency names a folder: what the unit there writes is worth seeing beside it.
       const writes =
-        edge.matchedBy === 'dependency' && writer?.backend?.address ? ` · writes \`${writer.backend.address}\`` : '';
-      const line = `${instance}\`${edge.address}\` → ${writer ? moduleLink(writer) : edge.to} · ${writer ? levelLabel(result, writer) : 'level ?'}${convention}${writes}`;
+        edge.matchedBy === 'dependency' && writer?.backend?.address
+          ? ` · writes ${markdownCode(writer.backend.address)}`
+          : '';
+      const line = `${instance}${markdownCode(edge.address)} → ${writer ? moduleLink(writer) : markdownText(edge.to)} · ${writer ? levelLabel(result, writer) : 'level ?'}${convention}${writes}`;
       return edge.match === 'inferred' ? `${line}\n  - ${inferredWhy(edge)}` : line;
     }
     case 'ambiguous':
-      return `${instance}\`${outcome.item.address}\` → written by ${outcome.item.writers.length} modules: ${linkIds(result, outcome.item.writers)} · **ambiguous**: it runs after all of them`;
+      return `${instance}${markdownCode(String(outcome.item.address))} → written by ${outcome.item.writers.length} modules: ${linkIds(result, outcome.item.writers)} · **ambiguous**: it runs after all of them`;
     case 'unresolved':
       return outcome.item.address !== undefined
-        ? `${instance}\`${outcome.item.address}\` → no module in this workspace writes it${unreadableNote(outcome.item.unreadable)}`
-        : `${instance}${outcome.item.reason}`;
+        ? `${instance}${markdownCode(outcome.item.address)} → no module in this workspace writes it${markdownMessage(unreadableNote(outcome.item.unreadable))}`
+        : `${instance}${markdownMessage(outcome.item.reason)}`;
   }
 }
 
@@ -53,19 +57,19 @@ function outcomeLine(result: AnalysisResult, outcome: ReferenceOutcome): string 
 export function inferredWhy(edge: MatchedEdge): string {
   const unknown = edge.unknowns.length > 0 ? edge.unknowns.join('; ') : 'no backend names this address literally';
   const assuming = edge.assumed.length > 0 ? `, assuming ${describeAssumed(edge.assumed)}` : '';
-  return `**inferred**: ${unknown}; only ${edge.to}'s state fits${assuming}`;
+  return `**inferred**: ${markdownMessage(unknown)}; only ${markdownText(edge.to)}'s state fits${markdownMessage(assuming)}`;
 }
 
 /** The hover on a module's backend block: id, level, what it writes, dependencies and dependents, its run state. */
 export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const cycle = cycleOf(result, module.id);
-  const lines = [`**${moduleKindLabel(module)} \`${module.id}\`** · ${levelLabel(result, module)}`, ''];
-  if (module.backend?.address) lines.push(`Writes \`${module.backend.address}\``, '');
+  const lines = [`**${moduleKindLabel(module)} ${markdownCode(module.id)}** · ${levelLabel(result, module)}`, ''];
+  if (module.backend?.address) lines.push(`Writes ${markdownCode(module.backend.address)}`, '');
   if (module.component) lines.push(...componentLines(module.component), '');
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
-  if (cycle) lines.push('', `In a cycle: ${cycle.join(' -> ')}`);
+  if (cycle) lines.push('', `In a cycle: ${markdownText(cycle.join(' -> '))}`);
   if (module.syntaxErrors.length > 0) lines.push('', brokenLine(result, module));
   if (runState) lines.push('', runStateLine(runState));
   return lines.join('\n');
@@ -78,13 +82,13 @@ function moduleKindLabel(module: ModuleSummary): string {
 
 /** What a Stack's component is: its module, its instances, and who plans it. */
 function componentLines(component: NonNullable<ModuleSummary['component']>): string[] {
-  const source = component.source === undefined ? 'a source not known before plan' : `\`${component.source}\``;
+  const source = component.source === undefined ? 'a source not known before plan' : markdownCode(component.source);
   const instances =
     component.instances === undefined
       ? ''
       : component.instances === 'unknown'
         ? ' · instances known at plan time'
-        : ` · instances ${component.instances.map((key) => `\`${key}\``).join(', ')}`;
+        : ` · instances ${component.instances.map(markdownCode).join(', ')}`;
   return [
     `Module ${source}${instances}`,
     '',
@@ -95,17 +99,18 @@ function componentLines(component: NonNullable<ModuleSummary['component']>): str
 /** `**Does not parse**: main.tf line 3 (…): terraform cannot run it; what is shown comes from the blocks that still parse`. */
 function brokenLine(result: AnalysisResult, module: ModuleSummary): string {
   const first = module.syntaxErrors[0]!;
-  const where = `${relativeFile(result.root, first.file)} line ${(first.range?.start.line ?? 0) + 1}`;
+  const where = `${markdownText(relativeFile(result.root, first.file))} line ${(first.range?.start.line ?? 0) + 1}`;
   const more = module.syntaxErrors.length > 1 ? ` and ${module.syntaxErrors.length - 1} more` : '';
   return `**Does not parse**: ${where}${more} (see Problems): terraform cannot run it, and what is shown comes from the blocks that still parse`;
 }
 
 /** `Run state: **ApplyNeeded** — 1 to add, 0 to change, 0 to destroy · planned 5 min ago`. */
 export function runStateLine(runState: ModuleRunState, now = Date.now()): string {
-  const parts = [`Run state: **${runState.state}** — ${runState.reason}`];
+  const parts = [`Run state: **${runState.state}** — ${markdownMessage(runState.reason)}`];
   if (runState.plannedAt) parts.push(`planned ${ago(runState.plannedAt, now)}`);
   if (runState.appliedAt) parts.push(`applied ${ago(runState.appliedAt, now)}`);
-  if (runState.running) parts.push(`running now (${runState.running.command}, pid ${runState.running.pid})`);
+  if (runState.running)
+    parts.push(`running now (${markdownText(runState.running.command)}, pid ${runState.running.pid})`);
   return parts.join(' · ');
 }
 
@@ -118,14 +123,14 @@ function linkIds(result: AnalysisResult, ids: readonly string[]): string {
   return ids
     .map((id) => {
       const module = moduleById(result, id);
-      return module ? moduleLink(module) : `\`${id}\``;
+      return module ? moduleLink(module) : markdownCode(id);
     })
     .join(', ');
 }
 
 export function moduleLink(module: ModuleSummary): string {
   const { file, range } = moduleLocation(module);
-  return `[${module.id}](${pathToFileURL(file).href}#L${range.start.line + 1})`;
+  return markdownLink(module.id, `${pathToFileURL(file).href}#L${range.start.line + 1}`);
 }
 
 /**

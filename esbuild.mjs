@@ -92,6 +92,7 @@ const bundles = [
       'test/vscode/vsix': 'test/vscode/vsix/index.ts',
       'test/vscode/example': 'test/vscode/example/index.ts',
       'test/vscode/realShape': 'test/vscode/realShape/index.ts',
+      'test/vscode/restricted': 'test/vscode/restricted/index.ts',
     },
     platform: 'node',
     format: 'cjs',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
-import { ServerStatusNotification } from '../../server/src/protocol';
+import { ServerStatusNotification, WorkspaceTrustedNotification } from '../../server/src/protocol';
 import { registerCommands } from './commands';
 import { Config, offerRestartOnChange } from './config';
 import { DriftSchedule } from './driftSchedule';
@@ -20,6 +20,8 @@ export interface TerraceApi {
   clientState(): 'starting' | 'running' | 'stopped';
   /** The `terrace.*` settings, typed: of a folder (a URI string), or of the workspace. */
   config(folderUri?: string): Config;
+  /** What the status item shows: its text and its tooltip's Markdown. */
+  status(): { text: string; tooltip: string };
 }
 
 let client: LanguageClient | undefined;
@@ -55,6 +57,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri, layouts }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
+    // Restricted Mode ends without a reload: the server may start git again, and runs are allowed.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      status.trusted();
+      // A stopped server is told at its next start (its initialization options are asked then).
+      if (running.state !== State.Stopped)
+        void running.sendNotification(WorkspaceTrustedNotification.type).catch(() => undefined);
+    }),
     running.onDidChangeState((event) => {
       if (event.newState === State.Stopped) {
         status.show({ health: 'error', message: 'server stopped', modules: 0, cycles: 0 });
@@ -68,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     clientState: () =>
       running.state === State.Running ? 'running' : running.state === State.Starting ? 'starting' : 'stopped',
     config: (folderUri) => Config.of(folderUri),
+    status: () => status.shown,
   };
 }
 

@@ -1,10 +1,11 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import {
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
+import type { TerraceInitializationOptions } from '../../server/src/protocol';
 
 /** Builds (does not start) the client for the Terrace server bundled at `dist/server.js`, over node IPC. */
 export function createLanguageClient(
@@ -29,6 +30,8 @@ export function createLanguageClient(
       { scheme: 'file', pattern: '**/*.hcl' },
     ],
     outputChannel: output,
+    // Asked at each start: a server restarted after the workspace was trusted may run git.
+    initializationOptions: (): TerraceInitializationOptions => ({ trusted: vscode.workspace.isTrusted }),
     synchronize: { configurationSection: 'terrace' },
   };
   return new LanguageClient('terrace', 'Terrace', serverOptions, clientOptions);

@@ -51,8 +51,8 @@ export interface RunChoices {
 /** What a command did (also the tests' hook): the run's results and the terminal's text. */
 export interface RunOutcome {
   ran: boolean;
-  /** Why nothing ran. */
-  reason?: 'cancelled' | 'busy' | 'nothing' | 'error';
+  /** Why nothing ran; `untrusted`: Restricted Mode. */
+  reason?: 'cancelled' | 'busy' | 'nothing' | 'error' | 'untrusted';
   message?: string;
   kind?: RunKind;
   runId?: string;
@@ -76,6 +76,21 @@ const COMMAND_NAMES: Record<RunKind, string> = {
   apply: 'Terrace: Apply Saved Plans',
 };
 const DEFAULT_BASE_REF = 'origin/main';
+const MANAGE_TRUST = 'Manage Workspace Trust';
+
+/**
+ * Restricted Mode: terraform runs what the repository configures (the binary its settings and
+ * `.terrace.yaml` name, its providers, its backend), so no run starts until the workspace is trusted;
+ * the message offers the way to trust it (a scheduled drift check, `headless`, stays silent).
+ */
+function untrusted(kind: RunKind, headless: boolean): RunOutcome {
+  const message = `${COMMAND_NAMES[kind]} runs terraform, which runs what this workspace configures: it runs only in a trusted workspace, and this one is in Restricted Mode.`;
+  if (!headless)
+    void vscode.window.showWarningMessage(message, MANAGE_TRUST).then((choice) => {
+      if (choice === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+  return { ran: false, reason: 'untrusted', message };
+}
 
 interface ActiveRun {
   kind: RunKind;
@@ -121,6 +136,7 @@ export class RunPlans implements vscode.Disposable {
 
   /** `Terrace: Apply Saved Plans`: the modules whose saved plan has changes and is still current, in dependency order. */
   async applySavedPlans(choices: RunChoices = {}): Promise<RunOutcome> {
+    if (!vscode.workspace.isTrusted) return untrusted('apply', false);
     if (this.active) return this.busy();
     const folderUri = choices.folderUri ?? (await chooseFolder('Apply the saved plans of which folder?'));
     if (!folderUri) return { ran: false, reason: 'cancelled' };
@@ -165,6 +181,7 @@ export class RunPlans implements vscode.Disposable {
   }
 
   private async planLike(kind: 'plan' | 'drift', choices: RunChoices, headless = false): Promise<RunOutcome> {
+    if (!vscode.workspace.isTrusted) return untrusted(kind, headless);
     if (this.active) return this.busy();
     const folderUri = choices.folderUri ?? (await chooseFolder(`${kind === 'plan' ? 'Plan' : 'Check'} which folder?`));
     if (!folderUri) return { ran: false, reason: 'cancelled' };

@@ -3,6 +3,10 @@ import { ConfigError, loadWorkspaceConfig } from './engine/config';
 import type { AffectedParams, AffectedResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 
+/** Why changes since a base ref are not counted in Restricted Mode. */
+export const UNTRUSTED_CHANGES =
+  'Restricted Mode: Terrace asks git what changed only in a trusted workspace (Manage Workspace Trust to trust it)';
+
 /**
  * `terrace/affected`: the modules the changes since a base ref touch (committed since the merge base,
  * uncommitted and untracked: what the editor sees), those that call a changed library module, and
@@ -32,13 +36,15 @@ export async function affectedFor(folder: FolderState, params: AffectedParams): 
 /**
  * What the changes the editor sees affect: committed since the merge base with `baseRef`, uncommitted
  * and untracked, in the folder's current analysis. The panel's affected view, changed-only pipelines
- * and changed-only runs all count them so. Throws `ChangedFilesError` outside git or for an unknown ref.
+ * and changed-only runs all count them so. Throws `ChangedFilesError` outside git, for an unknown ref, or
+ * in a workspace not trusted (where git is not started).
  */
 export async function affectedSince(
   folder: FolderState,
   baseRef: string,
   libraryModules: readonly string[],
 ): Promise<AffectedModules> {
+  if (!folder.trusted) throw new ChangedFilesError(UNTRUSTED_CHANGES);
   const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
   return affectedModules(folder.analysis.result(), folder.analysis, files, libraryModules);
 }

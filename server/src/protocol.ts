@@ -124,6 +124,21 @@ export interface TerraceSettings {
   discovery: { mode: 'auto' | 'pattern'; pattern: string; exclude: string[] };
 }
 
+/** What the client says at `initialize`, as its `initializationOptions`. */
+export interface TerraceInitializationOptions {
+  /**
+   * False in a workspace the user has not trusted (VS Code's Restricted Mode): the server starts no process
+   * there (no git), and refuses what needs one. Absent: trusted.
+   */
+  trusted?: boolean;
+}
+
+/** The user trusted the workspace: the server may start git again, and indexes its folders anew. Client → server. */
+export namespace WorkspaceTrustedNotification {
+  export const method = 'terrace/workspaceTrusted';
+  export const type = new NotificationType<void>(method);
+}
+
 /** The server's health, shown by the client's status bar item. Server → client. */
 export type ServerHealth = 'starting' | 'indexing' | 'ready' | 'error';
 export interface ServerStatusParams {

@@ -9,11 +9,14 @@ import type { FolderState } from './workspaceFolders';
 /**
  * `terrace/runTargets`: the modules a run covers, from the folder's current analysis, with the
  * `execution` section of its `.terrace.yaml`. Changed-only counts what the editor sees
- * (uncommitted and untracked files too) and adds the dependents. Refuses modules that do not parse. Never throws: a problem comes
- * back as a message the client shows.
+ * (uncommitted and untracked files too) and adds the dependents. Refuses modules that do not parse, and
+ * any run in a workspace not trusted. Never throws: a problem comes back as a message the client shows.
  */
 export async function runTargetsFor(folder: FolderState, params: RunTargetsParams): Promise<RunTargetsResult> {
   if (folder.error) return { kind: 'error', message: folder.error };
+  // The client refuses first; the `execution` section of an untrusted folder is never handed out.
+  if (!folder.trusted)
+    return { kind: 'error', message: 'Restricted Mode: Terrace runs terraform only in a trusted workspace' };
   try {
     const config = await loadWorkspaceConfig(folder.root);
     const result = folder.analysis.result();

@@ -55,6 +55,8 @@ import {
   SelectEnvironmentRequest,
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
+  type TerraceInitializationOptions,
+  WorkspaceTrustedNotification,
 } from './protocol';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
@@ -90,13 +92,7 @@ let initialFolders: string[] = [];
 const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
 const published = new Map<string, Set<string>>();
 
-const folders = new WorkspaceFolders(
-  {
-    progress: (root, done, total) => reportProgress(root, done, total),
-    changed: (folder) => void folderChanged(folder),
-  },
-  (root) => editorSettings(root),
-);
+let folders: WorkspaceFolders;
 
 /** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
 const runStateCache = new RunStateCache(
@@ -106,6 +102,16 @@ const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 let runStateTimer: NodeJS.Timeout | undefined;
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
+  // Restricted Mode: no process (git) until the client says the workspace is trusted.
+  const options = (params.initializationOptions ?? {}) as TerraceInitializationOptions;
+  folders = new WorkspaceFolders(
+    {
+      progress: (root, done, total) => reportProgress(root, done, total),
+      changed: (folder) => void folderChanged(folder),
+    },
+    (root) => editorSettings(root),
+    options.trusted !== false,
+  );
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   canReadConfiguration = params.capabilities.workspace?.configuration === true;
   canRefreshCodeLens = params.capabilities.workspace?.codeLens?.refreshSupport === true;
@@ -173,6 +179,7 @@ async function editorSettings(root: string): Promise<ReceivedSettings> {
 }
 
 connection.onDidChangeConfiguration(() => folders.reindexAll());
+connection.onNotification(WorkspaceTrustedNotification.type, () => folders.trust());
 
 documents.onDidChangeContent((event) => {
   const file = uriToPath(event.document.uri);

@@ -15,6 +15,8 @@ export interface FolderState {
   ready: Promise<void>;
   /** Why the folder could not be analysed (e.g. an invalid .terrace.yaml). */
   error: string | undefined;
+  /** False while the workspace is not trusted: no process is started for it (no git). */
+  trusted: boolean;
   indexing: boolean;
 }
 
@@ -43,9 +45,18 @@ export class WorkspaceFolders {
     private readonly events: FolderEvents,
     /** The editor's settings of a folder: `discovery` shapes the analysis. */
     private readonly settingsFor: (root: string) => Promise<ReceivedSettings>,
+    /** False in a workspace the user has not trusted: no process is started for it (see `trust`). */
+    private trusted: boolean,
     /** Debounce for edits of open documents, in milliseconds. */
     private readonly debounce = 150,
   ) {}
+
+  /** The user trusted the workspace: every folder is indexed again, asking git what it tracks. */
+  trust(): void {
+    if (this.trusted) return;
+    this.trusted = true;
+    this.reindexAll();
+  }
 
   all(): FolderState[] {
     return [...this.folders.values()];
@@ -72,6 +83,7 @@ export class WorkspaceFolders {
       version: 0,
       ready: Promise.resolve(),
       error: undefined,
+      trusted: this.trusted,
       indexing: true,
     };
     folder.ready = this.index(folder);
@@ -181,7 +193,9 @@ export class WorkspaceFolders {
     if (editor.mode) base.discovery.mode = editor.mode;
     if (editor.pattern) base.discovery.pattern = editor.pattern;
     if (editor.exclude) base.discovery.exclude = editor.exclude;
-    return { ...(await loadAnalysisOptions(root, base)), environment: this.environments.get(root) };
+    const options = await loadAnalysisOptions(root, base);
+    options.discovery.askGit = this.trusted;
+    return { ...options, environment: this.environments.get(root) };
   }
 
   private bump(folder: FolderState): void {

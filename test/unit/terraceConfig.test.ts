@@ -18,6 +18,8 @@ describe('.terrace.yaml', () => {
       exclude: ['sandbox/**'],
       include: [],
       backendConfigFiles: ['*.tfbackend'],
+      // Not a key of the file: only the editor turns it off, in a workspace not trusted.
+      askGit: true,
     });
   });
 

@@ -118,6 +118,8 @@ function tail(file, lines = 30) {
  * @param {string[]} [options.installExtensions] VSIX files installed before the workbench starts
  * @param {number} options.timeoutMs
  * @param {string} [options.screenshotOnFailure]
+ * @param {boolean} [options.untrusted] workspace trust on and the folder not trusted (Restricted Mode); the
+ *   suite trusts it through the workbench by writing `terrace-trust-workspace` on the console
  * @returns {Promise<number>} the suite's exit code
  */
 export async function runWithCodeServer(options) {
@@ -161,7 +163,15 @@ export async function runWithCodeServer(options) {
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const userData = dir('user-data');
   mkdirSync(path.join(userData, 'User'), { recursive: true });
-  writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  // Restricted Mode: trust on, and no prompt at start (a fresh profile trusts no folder).
+  const settings = options.untrusted
+    ? {
+        ...USER_SETTINGS,
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+      }
+    : USER_SETTINGS;
+  writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   const serverLog = path.join(options.tmp, 'code-server.log');
   const logFd = openSync(serverLog, 'w');
 
@@ -177,7 +187,7 @@ export async function runWithCodeServer(options) {
       extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(options.untrusted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--vscode-option',
       'enable-smoke-test-driver',
@@ -239,6 +249,10 @@ export async function runWithCodeServer(options) {
         await takePicture(page, picture);
         return;
       }
+      if (parts[0] === 'terrace-trust-workspace') {
+        await trustWorkspace(page).catch((error) => console.error(stamp(), 'could not trust the workspace:', error));
+        return;
+      }
       if (!verbose && NOISE.test(String(parts[0]))) return;
       (type === 'error' ? console.error : console.log)(...parts);
     });
@@ -277,6 +291,24 @@ export async function runWithCodeServer(options) {
     if (!suiteFinished) console.error(`code-server log (last lines):\n${tail(serverLog)}`);
   }
   return code;
+}
+
+/**
+ * Trusts the open folder as a user does: Workspaces: Manage Workspace Trust from the command palette, then
+ * the trust editor's Trust button.
+ */
+async function trustWorkspace(page) {
+  const title = 'Workspaces: Manage Workspace Trust';
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.workspace-trust-editor .workspace-trust-buttons-row .monaco-button', { hasText: /^Trust$/ })
+    .first()
+    .click({ timeout: 15_000 });
 }
 
 /** The workbench's picture, for a test that asks on the console; written whole, then renamed into place. */

@@ -6,7 +6,10 @@
 //   3. the VSIX suite of test/vscode/vsix (dist/test/vscode/vsix.js): `npm run package` makes the VSIX, which
 //      is installed into a fresh VS Code the way `code --install-extension` does; the extension under
 //      development is an empty one, so what runs is the packaged bundle, not the source tree;
-//   4. the real-shape suite of test/vscode/realShape (dist/test/vscode/realShape.js): the same VSIX on
+//   4. the Restricted Mode suite of test/vscode/restricted (dist/test/vscode/restricted.js), code-server only:
+//      workspace trust on, the folder (examples/local with examples/cycle) not trusted, spies for git,
+//      terraform, terragrunt and tofu first on the PATH; the suite has the runner trust the folder halfway;
+//   5. the real-shape suite of test/vscode/realShape (dist/test/vscode/realShape.js): the same VSIX on
 //      generated Terragrunt live repositories (test/realShapes) of 300 units, then of 3,000: the graph
 //      panel's timings (test-results/vscode/panel-times-<units>.json) and the README's pictures of the first.
 //
@@ -21,7 +24,7 @@
 // failed or could not run. With TERRACE_VSCODE_GREP set, the VSIX suite is left out (and says so), and the
 // example suite unless the pattern matches its name.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../harness/cache.mjs';
@@ -66,6 +69,7 @@ async function runSuite(
     installExtensions,
     folder = path.join('test', 'vscode', 'workspace'),
     env: suiteEnv = {},
+    untrusted = false,
   },
 ) {
   const dir = path.join(tmp, name);
@@ -88,6 +92,7 @@ async function runSuite(
     env,
     tmp: dir,
     timeoutMs,
+    untrusted,
     screenshotOnFailure: path.join(repoRoot, 'test-results', 'vscode', `${name}-workbench-on-failure.png`),
   };
   console.log(`\nvscode tier: the ${name} suite`);
@@ -106,6 +111,32 @@ async function runSuite(
     console.error(`vscode tier: the ${name} suite did not report results (exit code ${code})`);
     return undefined;
   }
+}
+
+/**
+ * Spies named after the programs Terrace may start (git, terraform, terragrunt, tofu) in a folder to put
+ * first on the PATH: each writes `<name> <arguments>` to the log, then runs the real program when there is one.
+ */
+function programSpies(dir) {
+  const log = path.join(dir, 'started.log');
+  mkdirSync(dir, { recursive: true });
+  for (const name of ['git', 'terraform', 'terragrunt', 'tofu']) {
+    const real = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((folder) => path.join(folder, name))
+      .find((file) => existsSync(file));
+    const run = real ? `exec '${real}' "$@"` : 'exit 127';
+    writeFileSync(path.join(dir, name), `#!/bin/sh\necho "${name} $*" >> '${log}'\n${run}\n`, { mode: 0o755 });
+  }
+  return { PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}`, TERRACE_SPY_LOG: log };
+}
+
+/** The Restricted Mode suite's folder: examples/local (plannable offline), with examples/cycle as `cycle/`. */
+function restrictedWorkspace() {
+  const folder = path.join(tmp, 'restricted-source');
+  cpSync(path.join(repoRoot, 'examples', 'local'), folder, { recursive: true });
+  cpSync(path.join(repoRoot, 'examples', 'cycle'), path.join(folder, 'cycle'), { recursive: true });
+  return folder;
 }
 
 /** `npm run package`, the README's way to a VSIX, writing into the scratch folder. */
@@ -155,10 +186,12 @@ if (!grep || new RegExp(grep).test('the example monorepo')) {
     }),
   );
 }
+
+const wantsRestricted = !grep || new RegExp(grep).test('Restricted Mode');
+const vsix = grep && !wantsRestricted ? undefined : await packageVsix();
 if (grep) {
   console.log('vscode tier: the vsix suite is left out while TERRACE_VSCODE_GREP is set');
 } else {
-  const vsix = await packageVsix();
   suites.push(
     vsix
       ? await runSuite('vsix', {
@@ -170,10 +203,29 @@ if (grep) {
   );
 }
 
+// Restricted Mode applies to installed extensions (one under development runs whatever it declares): the
+// VSIX. Trusting the folder halfway takes the workbench's UI, which only the code-server runner drives.
+if (runner !== 'code-server') {
+  console.log('vscode tier: the restricted suite needs the code-server runner (it trusts the folder in the workbench)');
+} else if (wantsRestricted) {
+  suites.push(
+    vsix
+      ? await runSuite('restricted', {
+          extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
+          extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'restricted.js'),
+          installExtensions: [vsix],
+          folder: restrictedWorkspace(),
+          env: programSpies(path.join(tmp, 'restricted-spies')),
+          untrusted: true,
+        })
+      : undefined,
+  );
+}
+
 // The panel on repositories of real size: generated Terragrunt live repositories of 300 units (timings
 // and the README's pictures) and of 3,000 (timings), the VSIX installed.
 for (const units of [300, 3000]) {
-  if (grep || suites.at(-1) === undefined) break;
+  if (grep || !vsix) break;
   const live = path.join(tmp, `live-repository-${units}`);
   const written = await new Promise((resolve) => {
     const child = spawn(
@@ -183,9 +235,8 @@ for (const units of [300, 3000]) {
     );
     child.on('close', (code) => resolve(code === 0));
   });
-  const vsix = path.join(tmp, 'vsix', 'terrace.vsix');
   suites.push(
-    written && existsSync(vsix)
+    written && vsix
       ? await runSuite(units === 300 ? 'real-shape' : `real-shape-${units}`, {
           extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
           extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'realShape.js'),

@@ -47,6 +47,11 @@ export interface DiscoveryOptions {
   include: string[];
   /** Globs of partial backend configuration files (`*.tfbackend`, `backend.hcl`) read to complete a backend. */
   backendConfigFiles: string[];
+  /**
+   * Ask Git which files it tracks that a `.gitignore` matches (read all the same, as Git does). Off in a
+   * folder the user has not trusted, where no process is started: the ignore rules alone decide there.
+   */
+  askGit: boolean;
 }
 
 export const DEFAULT_PATTERN = '{service}/{environment}/{region}/{module}';
@@ -73,6 +78,7 @@ export function defaultOptions(): AnalysisOptions {
       exclude: [],
       include: [],
       backendConfigFiles: [...DEFAULT_BACKEND_CONFIG_FILES],
+      askGit: true,
     },
     terraformWorkspace: undefined,
     environments: {},

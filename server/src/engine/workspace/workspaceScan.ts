@@ -157,7 +157,7 @@ interface FolderLink {
 /**
  * Walks `root` and lists every folder with Terraform or Terragrunt files. Skips `.terraform/`, `.git/`,
  * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below; not a file
- * Git tracks all the same) and
+ * Git tracks all the same, unless Git is not to be asked) and
  * the `exclude` globs. Symbolic links to folders are followed after the real folders, so a module
  * is always named by its real path: a link to a folder of the workspace is an alias, reported and
  * not read again; a link out of it is read once, under the link's name; a loop is cut and reported.
@@ -171,7 +171,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
   // Asked of git once, and only when a .gitignore rule matches something (most scans never ask).
   let tracked: ReadonlySet<string> | undefined;
   const isTracked = (full: string): boolean => {
-    tracked ??= trackedIgnored(root);
+    tracked ??= options.askGit ? trackedIgnored(root) : new Set();
     return tracked.has(full);
   };
 

@@ -72,7 +72,52 @@ export interface ConditionalExpr extends ExprBase {
 
 export interface TupleExpr extends ExprBase {
   kind: 'tuple';
-  items: Expr[];
+  readonly items: Expr[];
+}
+
+/** From this many items, a tuple of literals only is kept compact (`tupleExpr`). */
+const COMPACT_TUPLE_ITEMS = 32;
+
+/**
+ * A tuple: its items as they are, or, for a long list of literals only (names, CIDRs, account ids: a
+ * generated file holds tens of thousands), kept compact: a literal with its range costs about 200 bytes,
+ * 25 times its source text, and 5,000 roots each listing 5,000 names ran out of memory.
+ */
+export function tupleExpr(items: Expr[], range: Range): TupleExpr {
+  if (items.length < COMPACT_TUPLE_ITEMS || !items.every((item) => item.kind === 'literal')) {
+    return { kind: 'tuple', items, range };
+  }
+  return new LiteralTuple(items as LiteralExpr[], range);
+}
+
+/** The values in an array and their ranges in a typed one (four numbers an item); the items are made when asked. */
+class LiteralTuple implements TupleExpr {
+  readonly kind = 'tuple';
+  private readonly values: LiteralExpr['value'][];
+  private readonly positions: Uint32Array;
+
+  constructor(
+    items: readonly LiteralExpr[],
+    readonly range: Range,
+  ) {
+    this.values = items.map((item) => item.value);
+    this.positions = new Uint32Array(items.length * 4);
+    items.forEach(({ range: { start, end } }, i) => {
+      this.positions.set([start.line, start.character, end.line, end.character], i * 4);
+    });
+  }
+
+  get items(): Expr[] {
+    const at = this.positions;
+    return this.values.map((value, i) => ({
+      kind: 'literal',
+      value,
+      range: {
+        start: { line: at[i * 4]!, character: at[i * 4 + 1]! },
+        end: { line: at[i * 4 + 2]!, character: at[i * 4 + 3]! },
+      },
+    }));
+  }
 }
 
 export interface ObjectExpr extends ExprBase {

@@ -9,6 +9,7 @@ import {
   type TemplatePart,
   type TraversalStep,
   tooDeep,
+  tupleExpr,
 } from './expression';
 import type { HclSyntaxError } from './hclBody';
 import type { Range } from './position';
@@ -389,7 +390,10 @@ function conditional(node: SyntaxNode, source: SourceText): Expr {
 function collection(node: SyntaxNode, source: SourceText): Expr {
   const range = source.range(node.start, node.end);
   if (node.type === 'tuple') {
-    return { kind: 'tuple', items: expressionChildren(node).map((item) => expressionFromNode(item, source)), range };
+    return tupleExpr(
+      expressionChildren(node).map((item) => expressionFromNode(item, source)),
+      range,
+    );
   }
   if (node.type !== 'object') return unsupported(node, source);
   const items: ObjectExpr['items'] = [];

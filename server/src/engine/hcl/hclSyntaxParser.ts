@@ -1,4 +1,4 @@
-import { type Expr, MAX_EXPRESSION_DEPTH, type TraversalStep, tooDeep } from './expression';
+import { type Expr, MAX_EXPRESSION_DEPTH, type TraversalStep, tooDeep, tupleExpr } from './expression';
 import type { HclAttribute, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
 import {
   decodeQuoted,
@@ -469,7 +469,7 @@ class HclSyntaxParser {
       this.advance();
     }
     this.expect(Token.RightBracket, "']'");
-    return { kind: 'tuple', items, range: this.range(start, this.prevEnd) };
+    return tupleExpr(items, this.range(start, this.prevEnd));
   }
 
   /** `{ k = v, k: v }`: commas are optional between items, as in the grammar. */

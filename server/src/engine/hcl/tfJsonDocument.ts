@@ -1,4 +1,4 @@
-import { type Expr, MAX_EXPRESSION_DEPTH, tooDeep } from './expression';
+import { type Expr, MAX_EXPRESSION_DEPTH, tooDeep, tupleExpr } from './expression';
 import type { HclAttribute, HclBlock, HclBody, HclDocument, ParseOptions } from './hclBody';
 import { parseHcl } from './hclSyntaxParser';
 import { lineStarts, positionAt } from './lineIndex';
@@ -122,7 +122,10 @@ class JsonConverter {
     if (typeof value === 'number' || typeof value === 'boolean' || value === null)
       return { kind: 'literal', value, range };
     if (Array.isArray(value))
-      return { kind: 'tuple', items: value.map((item) => this.expression(item, range, depth + 1)), range };
+      return tupleExpr(
+        value.map((item) => this.expression(item, range, depth + 1)),
+        range,
+      );
     if (isRecord(value)) {
       return {
         kind: 'object',

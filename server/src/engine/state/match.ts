@@ -265,6 +265,9 @@ function matchOne(from: string, reference: Reference, writers: WriterIndex, root
   });
 }
 
+/** The empty list every exact edge shares: a workspace may hold 250,000 edges, and three arrays each add up. */
+const NONE: readonly never[] = Object.freeze([]);
+
 function exactEdge(
   from: string,
   to: string,
@@ -272,7 +275,7 @@ function exactEdge(
   address: string,
   matchedBy: MatchedEdge['matchedBy'],
 ): MatchedEdge {
-  return { from, to, reference, address, matchedBy, match: 'exact', assumed: [], candidates: [], unknowns: [] };
+  return { from, to, reference, address, matchedBy, match: 'exact', assumed: NONE, candidates: NONE, unknowns: NONE };
 }
 
 /** Several writers fit: an edge to each (running after all of them is safe), and the reference reported. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
@@ -8,13 +9,14 @@ import {
   type PanelCommand,
   type PanelToWebview,
   type WebviewToPanel,
-  type WireLocation,
+  type WirePosition,
 } from '../../server/src/protocol';
 import type { LayoutInput } from '../../webview/src/layoutGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { graphPanelHtml, makeNonce } from './graphPanelHtml';
 import type { LayoutService } from './layoutService';
+import { toPanelModel } from './panelModel';
 
 /** What the panel needs from the running extension. */
 export interface GraphPanelContext {
@@ -129,8 +131,12 @@ export class GraphPanel {
       case 'openModule':
         await this.openModule(message.id);
         break;
-      case 'openLocation':
-        await this.openLocation(message.location);
+      case 'openRead':
+        if (this.graph)
+          await this.openAt(
+            vscode.Uri.file(path.join(this.graph.root, message.from, ...message.file.split('/'))),
+            message,
+          );
         break;
       case 'affected':
         await this.toggleAffected(message.on);
@@ -217,7 +223,7 @@ export class GraphPanel {
     if (!graph || folderUri !== this.folderUri) return;
     this.graph = graph;
     this.times.graphSent = Date.now();
-    await this.post({ type: 'graph', graph, folderUri });
+    await this.post({ type: 'graph', graph: toPanelModel(graph), folderUri });
     // An edit changes what is uncommitted: what it affects is asked again.
     if (this.affectedBase) await this.sendAffected(this.affectedBase);
     if (this.pendingFocus) {
@@ -288,14 +294,14 @@ export class GraphPanel {
   /** Opens a module where it declares its backend, in an editor group other than the panel's. */
   private async openModule(id: string): Promise<void> {
     const module = this.graph?.modules.find((candidate) => candidate.id === id);
-    if (module) await this.openLocation(module.location);
+    if (module) await this.openAt(vscode.Uri.parse(module.location.uri), module.location.range.start);
   }
 
   /** Opens a file at a place, in an editor group other than the panel's. */
-  private async openLocation({ uri, range }: WireLocation): Promise<void> {
-    const position = new vscode.Position(range.start.line, range.start.character);
+  private async openAt(uri: vscode.Uri, at: WirePosition): Promise<void> {
+    const position = new vscode.Position(at.line, at.character);
     const viewColumn = this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
-    await vscode.window.showTextDocument(vscode.Uri.parse(uri), {
+    await vscode.window.showTextDocument(uri, {
       viewColumn,
       selection: new vscode.Range(position, position),
       preserveFocus: false,

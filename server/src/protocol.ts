@@ -327,10 +327,32 @@ export namespace RunStateChangedNotification {
  */
 export const SHOW_MODULE_COMMAND = 'terrace.showModule';
 
+/**
+ * The graph as the panel's host sends it to its webview: what the panel draws and lists, without what only
+ * the host uses (file URIs, addresses a read resolved to, assumptions). In VS Code for the web the message
+ * crosses a websocket, and at 3,000 units the whole model was 6 MB; this is half. A read names its file
+ * relative to its reader's folder; the webview opens a module by its id and a read by its file and line.
+ */
+export type PanelModule = Omit<GraphModule, 'uri' | 'location'>;
+export type PanelEdge = Omit<GraphEdge, 'location' | 'address' | 'assumed'> & {
+  /** The reading file, relative to the reader's folder (`from`), with `/`: `main.tf`, `../modules/x/main.tf`. */
+  file: string;
+  /** Zero-based, where the reading block starts. */
+  line: number;
+  character: number;
+};
+export type PanelProblem = Omit<GraphProblem, 'location'>;
+export type PanelModel = Omit<GraphModel, 'modules' | 'edges' | 'unresolved' | 'ambiguous'> & {
+  modules: PanelModule[];
+  edges: PanelEdge[];
+  unresolved: PanelProblem[];
+  ambiguous: PanelProblem[];
+};
+
 /** Messages between the graph panel's host (client) and its webview. */
 export type PanelToWebview =
   /** The graph to draw (again, after a change): the panel keeps its zoom, focus and selection. */
-  | { type: 'graph'; graph: GraphModel; folderUri: string }
+  | { type: 'graph'; graph: PanelModel; folderUri: string }
   /** Select a module and show only its neighbourhood (the code lens's "show module"). */
   | { type: 'focus'; id: string }
   /** A panel command from the editor title bar. */
@@ -346,8 +368,8 @@ export type WebviewToPanel =
   /** The webview's script runs; `pageMs`: how long after its page started loading (where its load time goes). */
   | { type: 'ready'; pageMs?: number }
   | { type: 'openModule'; id: string }
-  /** Open a file at a place: a read that makes an edge, clicked in the list of an edge's reads. */
-  | { type: 'openLocation'; location: WireLocation }
+  /** Open a read that makes an edge, clicked in the list of an edge's reads: its reader, its file (relative to the reader's folder) and its place. */
+  | { type: 'openRead'; from: string; file: string; line: number; character: number }
   /** Show what the changes affect (the host asks for the base ref), or stop showing it. */
   | { type: 'affected'; on: boolean }
   /** Lay this view out (in the extension host, where elkjs is warm and recent layouts are kept). */

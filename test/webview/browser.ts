@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
-import type { PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import { toPanelModel } from '../../client/src/panelModel';
+import type { GraphModel, PanelModel, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { launchChromium } from '../harness/chromium.mjs';
 import { type Theme, themes } from './themes';
 
@@ -146,8 +147,13 @@ export class WebviewPage {
   }
 
   /** What the host sends the webview: a `message` event on its window. */
-  async post(message: PanelToWebview): Promise<void> {
-    await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
+  /** Posts as the host does: a graph the server's way is made the panel's (`toPanelModel`) first. */
+  async post(message: PanelToWebview | ServerGraphMessage): Promise<void> {
+    const posted: PanelToWebview =
+      message.type === 'graph' && isServerGraph(message.graph)
+        ? { ...message, graph: toPanelModel(message.graph) }
+        : (message as PanelToWebview);
+    await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(posted));
   }
 
   /** The first message of that type posted after `since` messages (default: any so far), waiting if needed. */
@@ -172,7 +178,7 @@ export class WebviewPage {
   }
 
   /** Posts `message` and waits for the drawing it causes. */
-  async render(message: PanelToWebview, timeoutMs?: number): Promise<MessageOf<'rendered'>> {
+  async render(message: PanelToWebview | ServerGraphMessage, timeoutMs?: number): Promise<MessageOf<'rendered'>> {
     const since = this.messages.length;
     await this.post(message);
     return this.waitForMessage('rendered', since, timeoutMs);
@@ -197,4 +203,12 @@ export class WebviewPage {
     await this.page.screenshot({ path: file });
     return file;
   }
+}
+
+/** A graph message as the tests write it: the server's model, which the host turns into the panel's. */
+type ServerGraphMessage = { type: 'graph'; graph: GraphModel; folderUri: string };
+
+/** The server's model carries file locations; the panel's does not (an empty graph is the same in both). */
+function isServerGraph(graph: GraphModel | PanelModel): graph is GraphModel {
+  return graph.modules.some((module) => 'location' in module) || graph.edges.some((edge) => 'location' in edge);
 }

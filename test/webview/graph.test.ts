@@ -710,8 +710,8 @@ describe('graph webview (the built panel in headless chromium)', () => {
     ]);
     const since = webview.messages.length;
     await webview.page.locator('.edge-read').click();
-    const opened = await webview.waitForMessage('openLocation', since);
-    assert.equal(opened.location.uri, `file:///repo/${API}/main.tf`);
+    const opened = await webview.waitForMessage('openRead', since);
+    assert.deepEqual([opened.from, opened.file, opened.line, opened.character], [API, 'main.tf', 0, 0]);
     assert.equal(await webview.page.locator('.edge-reads').isHidden(), true);
 
     // Between folded nodes, an edge lists every read it stands for.

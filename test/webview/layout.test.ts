@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { toPanelModel } from '../../client/src/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { elkLayout } from '../../webview/src/elkLayout';
 import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
@@ -274,7 +275,7 @@ describe('view model', () => {
   test('a module node says its kind and what tells it from its namesakes, to be drawn whole', () => {
     const graph = synthetic(100);
     const units: GraphModel = { ...graph, modules: graph.modules.map((m) => ({ ...m, kind: 'unit' })) };
-    const view = buildView(new GraphIndex(units), DEFAULT_VIEW);
+    const view = buildView(new GraphIndex(toPanelModel(units)), DEFAULT_VIEW);
     const node = view.nodes.find((n) => n.id === 'network/prod/eu-central-1/m0000')!;
     assert.equal(node.label, 'm0000');
     assert.equal(node.detail, 'terragrunt · network/prod/eu-central-1');
@@ -282,14 +283,19 @@ describe('view model', () => {
   });
 
   test('group choices: segments with more than one value, and folders that hold more than one module', () => {
-    assert.deepEqual(groupChoices(new GraphIndex(dag)), ['service', 'folder']);
-    assert.deepEqual(groupChoices(new GraphIndex(synthetic(100))), ['service', 'environment', 'region', 'folder']);
+    assert.deepEqual(groupChoices(new GraphIndex(toPanelModel(dag))), ['service', 'folder']);
+    assert.deepEqual(groupChoices(new GraphIndex(toPanelModel(synthetic(100)))), [
+      'service',
+      'environment',
+      'region',
+      'folder',
+    ]);
     // No folder holds two modules: nothing to fold.
-    assert.deepEqual(groupChoices(new GraphIndex(cycle)), []);
+    assert.deepEqual(groupChoices(new GraphIndex(toPanelModel(cycle))), []);
   });
 
   test('focus keeps the closure; a folded group is one node with counted edges, in a column after what it depends on', () => {
-    const index = new GraphIndex(dag);
+    const index = new GraphIndex(toPanelModel(dag));
     const focused = buildView(index, { ...DEFAULT_VIEW, focus: { id: RDS, upstream: true, downstream: true } });
     assert.deepEqual(focused.nodes.map((n) => n.id).sort(), [API, RDS, VPC, WORKER].sort());
     assert.deepEqual(
@@ -348,7 +354,7 @@ describe('view model', () => {
       ],
       levels: [],
     };
-    const index = new GraphIndex(graph);
+    const index = new GraphIndex(toPanelModel(graph));
     assert.equal(index.tree.sharedDepth, 1, '`live` is shared by every module');
     assert.deepEqual(index.tree.foldsAt(1), ['live/prod', 'live/stage']);
     // stage's network folder holds one module: it is drawn as that module.
@@ -384,7 +390,7 @@ describe('view model', () => {
   });
 
   test('the filter keeps matches only; problems go to the reader', () => {
-    const index = new GraphIndex(dag);
+    const index = new GraphIndex(toPanelModel(dag));
     const filtered = buildView(index, { ...DEFAULT_VIEW, search: 'prod app', filter: true });
     assert.deepEqual(filtered.nodes.map((n) => n.id).sort(), [API, WORKER].sort());
     assert.deepEqual(

@@ -1,4 +1,4 @@
-import type { GraphEdge, WireLocation } from '../../server/src/protocol';
+import type { PanelEdge } from '../../server/src/protocol';
 import { codicon, h, iconButton } from './dom';
 import { plural } from './plural';
 import type { ViewEdge } from './viewModel';
@@ -13,7 +13,7 @@ export class EdgeReads {
 
   constructor(
     private readonly container: HTMLElement,
-    private readonly open: (location: WireLocation) => void,
+    private readonly open: (read: PanelEdge) => void,
   ) {
     container.append(this.element);
     document.addEventListener('keydown', (event) => {
@@ -21,17 +21,17 @@ export class EdgeReads {
     });
   }
 
-  show(edge: ViewEdge, reads: GraphEdge[], at: { x: number; y: number }): void {
+  show(edge: ViewEdge, reads: PanelEdge[], at: { x: number; y: number }): void {
     const items = reads.map((read) => {
       const button = h(
         'button',
-        { type: 'button', class: 'edge-read', title: `Open ${fileOf(read.location)} at line ${lineOf(read.location)}` },
+        { type: 'button', class: 'edge-read', title: `Open ${fileOf(read)} at line ${read.line + 1}` },
         h('span', { class: 'edge-read-block' }, `${read.from}: ${blockName(read)}`),
-        h('span', { class: 'edge-read-place' }, `${fileOf(read.location)}:${lineOf(read.location)}`),
+        h('span', { class: 'edge-read-place' }, `${fileOf(read).split('/').slice(-2).join('/')}:${read.line + 1}`),
       );
       button.addEventListener('click', () => {
         this.hide();
-        this.open(read.location);
+        this.open(read);
       });
       return h('li', {}, button);
     });
@@ -60,17 +60,19 @@ export class EdgeReads {
 }
 
 /** The block that reads, as its configuration names it. */
-function blockName(read: GraphEdge): string {
+function blockName(read: PanelEdge): string {
   const instance = read.instance === null ? '' : `[${JSON.stringify(read.instance)}]`;
   if (read.matchedBy === 'dependency') return `dependency.${read.name}`;
   if (read.matchedBy === 'component') return `component.${read.name}`;
   return `data.terraform_remote_state.${read.name}${instance}`;
 }
 
-function fileOf(location: WireLocation): string {
-  return decodeURIComponent(location.uri.split('/').slice(-2).join('/'));
-}
-
-function lineOf(location: WireLocation): number {
-  return location.range.start.line + 1;
+/** The read's file from the workspace folder: its reader's folder, then its own path from there. */
+function fileOf(read: PanelEdge): string {
+  const parts: string[] = [];
+  for (const part of `${read.from}/${read.file}`.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.' && part !== '') parts.push(part);
+  }
+  return parts.join('/');
 }

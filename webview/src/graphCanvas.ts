@@ -1,4 +1,4 @@
-import type { GraphModel } from '../../server/src/protocol';
+import type { PanelModel } from '../../server/src/protocol';
 import { h } from './dom';
 import type { Layout } from './layoutGraph';
 import { plural } from './plural';
@@ -77,7 +77,7 @@ export class GraphCanvas {
   }
 
   /** The note in place of an empty drawing: why there is nothing to show. */
-  noteIfEmpty(graph: GraphModel | undefined, options: ViewOptions): void {
+  noteIfEmpty(graph: PanelModel | undefined, options: ViewOptions): void {
     this.empty.hidden = (this.shown?.view.nodes.length ?? 0) > 0;
     this.empty.textContent = emptyText(graph, options);
   }
@@ -190,7 +190,7 @@ function describe(node: ViewNode, index: GraphIndex): string {
   return `${parts.join(', ')}. Press Enter to open.`;
 }
 
-function emptyText(graph: GraphModel | undefined, options: ViewOptions): string {
+function emptyText(graph: PanelModel | undefined, options: ViewOptions): string {
   if (!graph?.modules.length) return 'No Terraform root modules were found in this folder.';
   if (options.filter && options.search) return `No module matches “${options.search}”.`;
   return 'Nothing to show.';

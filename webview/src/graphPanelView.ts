@@ -1,4 +1,4 @@
-import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type { PanelCommand, PanelModel, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { AffectedView } from './affectedView';
 import { CyclesBanner } from './cyclesBanner';
 import { h } from './dom';
@@ -39,7 +39,7 @@ export interface PanelHost {
  */
 export class GraphPanelView {
   private readonly state: PanelState;
-  private graph: GraphModel | undefined;
+  private graph: PanelModel | undefined;
   private index: GraphIndex | undefined;
   private readonly layoutCache: LayoutCache;
   private readonly canvas = new GraphCanvas();
@@ -127,7 +127,9 @@ export class GraphPanelView {
       (on) => this.host.post({ type: 'affected', on }),
       () => this.applyHighlights(),
     );
-    this.edgeReads = new EdgeReads(canvas.element, (location) => this.host.post({ type: 'openLocation', location }));
+    this.edgeReads = new EdgeReads(canvas.element, ({ from, file, line, character }) =>
+      this.host.post({ type: 'openRead', from, file, line, character }),
+    );
     const bar = toolbar(
       {
         search: this.search,
@@ -154,7 +156,7 @@ export class GraphPanelView {
 
   // ---- messages from the host ----
 
-  showGraph(graph: GraphModel, folderUri: string): void {
+  showGraph(graph: PanelModel, folderUri: string): void {
     const first = !this.graph;
     if (this.state.folderUri !== folderUri) {
       if (this.state.folderUri !== undefined) this.resetView();

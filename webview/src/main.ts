@@ -1,4 +1,4 @@
-import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type { PanelCommand, PanelModel, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { GraphPanelView } from './graphPanelView';
 import { HostLayouts } from './hostLayouts';
 import { LayoutClient } from './layoutClient';
@@ -62,6 +62,6 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
 });
 post({ type: 'ready', pageMs: Math.round(performance.now()) });
 
-function isGraph(graph: GraphModel | undefined): graph is GraphModel {
+function isGraph(graph: PanelModel | undefined): graph is PanelModel {
   return !!graph && Array.isArray(graph.modules) && Array.isArray(graph.edges) && Array.isArray(graph.levels);
 }

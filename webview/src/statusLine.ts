@@ -1,4 +1,4 @@
-import type { GraphModel } from '../../server/src/protocol';
+import type { PanelModel } from '../../server/src/protocol';
 import { h } from './dom';
 import { plural } from './plural';
 import type { ViewGraph } from './viewModel';
@@ -40,7 +40,7 @@ export class StatusLine {
   }
 
   /** The graph's counts, and how much of it the view shows. */
-  show(graph: GraphModel, view: ViewGraph): void {
+  show(graph: PanelModel, view: ViewGraph): void {
     const parts = [
       plural(graph.modules.length, 'module'),
       plural(graph.edges.length, 'dependency', 'dependencies'),

@@ -1,4 +1,4 @@
-import type { GraphEdge, GraphModel, GraphModule, RunStateView } from '../../server/src/protocol';
+import type { PanelEdge, PanelModel, PanelModule, RunStateView } from '../../server/src/protocol';
 import { FolderTree } from './folderTree';
 import { type PathLabel, pathLabels } from './nodeLabels';
 import { plural } from './plural';
@@ -109,7 +109,7 @@ export interface ViewEdge {
   /** How many module edges it stands for (more than one between folded nodes). */
   count: number;
   /** The surest match among them: exact, else inferred (one writer fits a partly known address), else ambiguous. */
-  match: GraphEdge['match'];
+  match: PanelEdge['match'];
 }
 
 export interface ViewGraph {
@@ -122,7 +122,7 @@ export interface ViewGraph {
 }
 
 /** What a node's subtitle starts with, for the kinds a box alone does not name. */
-function kindWord(kind: GraphModule['kind']): string {
+function kindWord(kind: PanelModule['kind']): string {
   return kind === 'unit' ? 'terragrunt' : kind === 'component' ? 'stack' : '';
 }
 
@@ -135,7 +135,7 @@ export const NOT_IN_A_STACK = '(not in a Stack)';
 export const FOLDER_GROUPING = 'folder';
 
 /** The group of a module under `groupBy`: the box it is drawn in. */
-export function groupOf(index: GraphIndex, module: GraphModule, groupBy: string): string {
+export function groupOf(index: GraphIndex, module: PanelModule, groupBy: string): string {
   if (groupBy === STACK_GROUPING) {
     if (module.kind !== 'component') return NOT_IN_A_STACK;
     // `platform/component.dns` is in the Stack of `platform`; `component.dns`, of the workspace's folder.
@@ -157,7 +157,7 @@ export function groupChoices(index: GraphIndex): string[] {
   return [...stacks, ...segmentChoices(graph), ...folders];
 }
 
-function segmentChoices(graph: GraphModel): string[] {
+function segmentChoices(graph: PanelModel): string[] {
   const values = new Map<string, Set<string>>();
   const lastKeys = new Set<string>();
   for (const module of graph.modules) {
@@ -182,7 +182,7 @@ export function matcher(search: string): ((id: string) => boolean) | null {
 
 /** Index of a graph model, built once per model. */
 export class GraphIndex {
-  readonly byId = new Map<string, GraphModule>();
+  readonly byId = new Map<string, PanelModule>();
   /** Module → the modules it depends on. */
   readonly dependencies = new Map<string, Set<string>>();
   /** Module → the modules that depend on it. */
@@ -192,7 +192,7 @@ export class GraphIndex {
   /** The modules' folders, for folding. */
   readonly tree: FolderTree;
 
-  constructor(readonly graph: GraphModel) {
+  constructor(readonly graph: PanelModel) {
     for (const module of graph.modules) {
       this.byId.set(module.id, module);
       this.dependencies.set(module.id, new Set());
@@ -243,7 +243,7 @@ export class GraphIndex {
 /** The nodes and edges to draw for `options`. */
 export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
   const { graph } = index;
-  let visible: GraphModule[] = graph.modules;
+  let visible: PanelModule[] = graph.modules;
   const focus = options.focus && index.byId.has(options.focus.id) ? options.focus : null;
   if (focus) {
     const keep = new Set([focus.id]);
@@ -288,7 +288,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
   const groupSizes = new Map<string, number>();
   if (groupBy) for (const module of graph.modules) increment(groupSizes, groupOf(index, module, groupBy));
   // Under folder grouping any folder folds; otherwise a whole group does.
-  const foldOf = (module: GraphModule, group: string | null): string | null =>
+  const foldOf = (module: PanelModule, group: string | null): string | null =>
     groupBy === FOLDER_GROUPING
       ? index.tree.foldOf(module.id, collapsed)
       : group !== null && collapsed.has(group)
@@ -384,7 +384,7 @@ function foldNode(fold: string, group: string | null, level: number): ViewNode {
   };
 }
 
-function addToFold(node: ViewNode, module: GraphModule, problems: ViewNode['problems']): void {
+function addToFold(node: ViewNode, module: PanelModule, problems: ViewNode['problems']): void {
   node.members.push(module.id);
   node.level = Math.min(node.level, module.level);
   node.lastLevel = Math.max(node.lastLevel, module.level);
@@ -424,7 +424,7 @@ function labelFolds(index: GraphIndex, folds: ViewNode[], folders: boolean): voi
   }
 }
 
-const MATCH_RANK: Record<GraphEdge['match'], number> = { exact: 0, inferred: 1, ambiguous: 2 };
+const MATCH_RANK: Record<PanelEdge['match'], number> = { exact: 0, inferred: 1, ambiguous: 2 };
 
 export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   let value = map.get(key);

@@ -1170,6 +1170,28 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('resized, a fitted view is arranged again for the panel’s new shape: rows in a tall panel, columns in a wide one', async () => {
+    const graph = await realGraph(path.join(repoRoot, 'examples', 'monorepo'));
+    const webview = await browser.open({ viewport: { width: 780, height: 900 } });
+    const tall = await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    assert.equal(await webview.page.locator('.column-headings.down').count(), 1, 'tall: levels as rows');
+    const wide = await webview.after(() => webview.page.setViewportSize({ width: 1600, height: 520 }));
+    assert.equal(await webview.page.locator('.column-headings.down').count(), 0, 'wide: levels as columns');
+    const nodes = await drawnNodes(webview);
+    const xs = (level: number) => nodes.filter((n) => n.level === level).map((n) => n.x);
+    for (let level = 1; level < 5; level++)
+      assert.ok(Math.min(...xs(level)) > Math.max(...xs(level - 1)), `level ${level} right of level ${level - 1}`);
+    assert.ok(
+      wide.titlePx > tall.titlePx * 0.9,
+      `${wide.titlePx.toFixed(1)} px titles wide, ${tall.titlePx.toFixed(1)} tall`,
+    );
+    await assertWithinPanel(webview);
+    // Back to tall: rows again.
+    await webview.after(() => webview.page.setViewportSize({ width: 780, height: 900 }));
+    assert.equal(await webview.page.locator('.column-headings.down').count(), 1);
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('downward, a cycle’s arcs run above its row', async () => {
     const graph: GraphModel = {
       root: '/repo',

@@ -31,6 +31,9 @@ export interface PanelHost {
   savedState: PanelState | undefined;
 }
 
+/** How long the panel's size must stay the same before the drawing is arranged again for it. */
+const REARRANGE_AFTER_MS = 200;
+
 /**
  * The graph panel: wires its parts (toolbar and search, group and focus bars, the drawing, the
  * selection, banner, legend, status line), holds the state they share and answers the extension's
@@ -58,6 +61,8 @@ export class GraphPanelView {
   private generation = 0;
   private fitNext: boolean;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Once a resize has stopped: the arrangement chosen again for the panel's new shape. */
+  private rearrangeTimer: ReturnType<typeof setTimeout> | undefined;
   /** True while the view is as the last fit left it. */
   private autoFit = false;
   private fitting = false;
@@ -95,9 +100,16 @@ export class GraphPanelView {
       canvas.element,
       canvas.root,
       (transform) => this.transformed(transform),
-      // A view the user has not moved since it was fitted stays fitted when the panel is resized.
+      // A view the user has not moved since it was fitted stays fitted when the panel is resized, and once
+      // the resizing stops it is arranged again for the new shape: levels as columns or rows, tall ones
+      // wrapped (`columnWrap.ts`); an arrangement that stays the same is the layout already made.
       () => {
-        if (this.autoFit) this.fit();
+        if (!this.autoFit) return;
+        this.fit();
+        clearTimeout(this.rearrangeTimer);
+        this.rearrangeTimer = setTimeout(() => {
+          if (this.autoFit) this.redraw(true);
+        }, REARRANGE_AFTER_MS);
       },
     );
     this.selection = new Selection(this.state, canvas, this.viewport, {

@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
-import { ServerStatusNotification, WorkspaceTrustedNotification } from '../../server/src/protocol';
+import {
+  ServerStatusNotification,
+  StartupTimingsNotification,
+  WorkspaceTrustedNotification,
+} from '../../server/src/protocol';
 import { registerCommands } from './commands';
 import { Config, offerRestartOnChange } from './config';
 import { DriftSchedule } from './driftSchedule';
@@ -11,6 +15,7 @@ import { LayoutService } from './layoutService';
 import { PlanTerminalLinks } from './planTerminal';
 import { RunPlans } from './runPlans';
 import { ServerReadiness } from './serverReadiness';
+import { StartupTimes } from './startupTimes';
 import { StatusItem } from './statusItem';
 
 /** What `activate` returns: used by the extension's own tests, and by other extensions. */
@@ -22,14 +27,17 @@ export interface TerraceApi {
   config(folderUri?: string): Config;
   /** What the status item shows: its text and its tooltip's Markdown. */
   status(): { text: string; tooltip: string };
+  /** When the start-up steps happened, for what a new window's first diagnostics wait for. */
+  readonly startup: StartupTimes;
 }
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<TerraceApi> {
+  const startup = new StartupTimes();
   const output = vscode.window.createOutputChannel('Terrace', { log: true });
   const status = new StatusItem();
-  client = createLanguageClient(context, output);
+  client = createLanguageClient(context, output, () => startup.diagnosticsArrived());
   const running = client;
   const runs = new RunPlans(running, output);
   const server = new ServerReadiness(running);
@@ -57,6 +65,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri, layouts }),
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
+    running.onNotification(StartupTimingsNotification.type, (timings) => {
+      startup.server = timings;
+    }),
     // Restricted Mode ends without a reload: the server may start git again, and runs are allowed.
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       status.trusted();
@@ -71,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     }),
   );
   await running.start();
+  startup.clientRunningAt = Date.now();
   void environments.restore();
   return {
     client: running,
@@ -78,6 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
       running.state === State.Running ? 'running' : running.state === State.Starting ? 'starting' : 'stopped',
     config: (folderUri) => Config.of(folderUri),
     status: () => status.shown,
+    startup,
   };
 }
 

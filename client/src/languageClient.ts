@@ -11,6 +11,8 @@ import type { TerraceInitializationOptions } from '../../server/src/protocol';
 export function createLanguageClient(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
+  /** Told of each batch of diagnostics the server publishes, before VS Code shows it. */
+  onDiagnostics: () => void = () => undefined,
 ): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -30,6 +32,12 @@ export function createLanguageClient(
       { scheme: 'file', pattern: '**/*.hcl' },
     ],
     outputChannel: output,
+    middleware: {
+      handleDiagnostics: (uri, diagnostics, next) => {
+        onDiagnostics();
+        next(uri, diagnostics);
+      },
+    },
     // Asked at each start: a server restarted after the workspace was trusted may run git.
     initializationOptions: (): TerraceInitializationOptions => ({ trusted: vscode.workspace.isTrusted }),
     synchronize: { configurationSection: 'terrace' },

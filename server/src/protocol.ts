@@ -153,6 +153,27 @@ export namespace ServerStatusNotification {
   export const type = new NotificationType<ServerStatusParams>(method);
 }
 
+/**
+ * When the server's start-up steps happened, as epoch milliseconds (one clock on one machine): its
+ * process started, `initialize` arrived, the first folder's settings were read, its files' reading
+ * started, it was indexed, its diagnostics were published.
+ * Sent once, after the first publish, for what the editor measures from opening a window. Server → client.
+ */
+export interface StartupTimings {
+  processStartedAt: number;
+  initializedAt: number;
+  /** The first folder's settings read (the editor's `terrace` section, `.terrace.yaml`). */
+  settingsAt: number;
+  /** Its files' reading started (after the progress notification was shown). */
+  readingAt: number;
+  indexedAt: number;
+  publishedAt: number;
+}
+export namespace StartupTimingsNotification {
+  export const method = 'terrace/startupTimings';
+  export const type = new NotificationType<StartupTimings>(method);
+}
+
 /** The whole graph of one workspace folder (the first one when `folderUri` is absent). Client → server. */
 export interface GraphParams {
   folderUri?: string;

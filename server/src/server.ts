@@ -55,6 +55,7 @@ import {
   SelectEnvironmentRequest,
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
+  StartupTimingsNotification,
   type TerraceInitializationOptions,
   WorkspaceTrustedNotification,
 } from './protocol';
@@ -93,6 +94,15 @@ const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
 const published = new Map<string, Set<string>>();
 
 let folders: WorkspaceFolders;
+/** The start-up steps' times, sent once the first folder's diagnostics are out (`StartupTimings`). */
+const startup = {
+  processStartedAt: Math.round(performance.timeOrigin),
+  initializedAt: 0,
+  settingsAt: 0,
+  readingAt: 0,
+  indexedAt: 0,
+  sent: false,
+};
 
 /** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
 const runStateCache = new RunStateCache(
@@ -102,6 +112,7 @@ const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 let runStateTimer: NodeJS.Timeout | undefined;
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
+  startup.initializedAt = Date.now();
   // Restricted Mode: no process (git) until the client says the workspace is trusted.
   const options = (params.initializationOptions ?? {}) as TerraceInitializationOptions;
   folders = new WorkspaceFolders(
@@ -379,6 +390,7 @@ function markdown(value: string): Hover {
 }
 
 async function folderChanged(folder: FolderState): Promise<void> {
+  startup.indexedAt ||= Date.now();
   const reporter = progress.get(folder.root);
   if (reporter) {
     progress.delete(folder.root);
@@ -386,6 +398,18 @@ async function folderChanged(folder: FolderState): Promise<void> {
   }
   sendStatus();
   await publishDiagnostics(folder);
+  if (!startup.sent) {
+    startup.sent = true;
+    const { processStartedAt, initializedAt, settingsAt, readingAt, indexedAt } = startup;
+    void connection.sendNotification(StartupTimingsNotification.type, {
+      processStartedAt,
+      initializedAt,
+      settingsAt,
+      readingAt,
+      indexedAt,
+      publishedAt: Date.now(),
+    });
+  }
   void connection.sendNotification(GraphChangedNotification.type, {
     folderUri: pathToUri(folder.root),
     version: folder.version,
@@ -450,6 +474,8 @@ async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<strin
 }
 
 function reportProgress(root: string, done: number, total: number): Promise<void> {
+  // The first progress is reported once the folder's settings are in, and the reading waits for it.
+  startup.settingsAt ||= Date.now();
   let reporter = progress.get(root);
   if (!reporter) {
     reporter = connection.window.createWorkDoneProgress().then((created) => {
@@ -458,14 +484,15 @@ function reportProgress(root: string, done: number, total: number): Promise<void
     });
     progress.set(root, reporter);
   }
-  return reporter.then((created) =>
-    total === 0
-      ? created.report(0, 'Indexing Terraform modules: reading the files')
-      : created.report(
-          Math.round((done / Math.max(total, 1)) * 100),
-          `Indexing Terraform modules: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files`,
-        ),
-  );
+  return reporter.then((created) => {
+    startup.readingAt ||= Date.now();
+    if (total === 0) created.report(0, 'Indexing Terraform modules: reading the files');
+    else
+      created.report(
+        Math.round((done / Math.max(total, 1)) * 100),
+        `Indexing Terraform modules: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files`,
+      );
+  });
 }
 
 function sendStatus(): void {

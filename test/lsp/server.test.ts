@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node';
-import { ServerStatusNotification } from '../../server/src/protocol';
+import { ServerStatusNotification, StartupTimingsNotification } from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
 
 const VPC_TF = `terraform {
@@ -61,6 +61,34 @@ describe('language server (node dist/server.js --stdio)', () => {
     assert.equal(typeof status.message, 'string');
     assert.ok(Number.isInteger(status.modules) && status.modules >= 0, `modules: ${status.modules}`);
     assert.ok(Number.isInteger(status.cycles) && status.cycles >= 0, `cycles: ${status.cycles}`);
+  });
+
+  test('once its first diagnostics are out, the server says when each start-up step happened, once', async () => {
+    const spawned = Date.now();
+    const client = start();
+    await client.initialize(workspace);
+    const timings = await client.waitForNotification(StartupTimingsNotification.type);
+    const steps = [
+      timings.processStartedAt,
+      timings.initializedAt,
+      timings.settingsAt,
+      timings.readingAt,
+      timings.indexedAt,
+      timings.publishedAt,
+    ];
+    assert.ok(spawned <= timings.processStartedAt + 1, `the process started once spawned: ${spawned}, ${steps}`);
+    assert.deepEqual(
+      [...steps].sort((a, b) => a - b),
+      steps,
+      'in the order they happen',
+    );
+    assert.ok(timings.publishedAt <= Date.now());
+    // An edit publishes again, but start-up is said once.
+    const uri = await client.open(vpcFile, `${VPC_TF}\n# edited\n`);
+    await client.change(uri, `${VPC_TF}\n# edited again\n`, 2);
+    // Past the edits' debounce (150 ms): the folder analysed again, and published.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
   });
 
   test('opening and editing a .tf document keeps the server healthy', async () => {

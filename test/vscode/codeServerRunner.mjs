@@ -226,14 +226,22 @@ export async function runWithCodeServer(options) {
 
     const authority = `127.0.0.1:${port}`;
     const remote = (file) => `vscode-remote://${authority}${path.resolve(file)}`;
-    const payload = [
-      ['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)],
-      ['extensionTestsPath', remote(options.extensionTestsPath)],
-      ['extensionEnvironment', JSON.stringify({ ...options.env, TERRACE_VSCODE_EXTENSIONS_DIR: extensionsDir })],
-      ['skipWelcome', 'true'],
-    ];
-    const folder = encodeURIComponent(path.resolve(options.workspace)).replace(/%2F/g, '/');
-    const url = `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    // The workbench's address, made as the window is opened: the suite times its start-up from then.
+    const workbenchUrl = () => {
+      const environment = {
+        ...options.env,
+        TERRACE_VSCODE_EXTENSIONS_DIR: extensionsDir,
+        TERRACE_WINDOW_OPENED_AT: String(Date.now()),
+      };
+      const payload = [
+        ['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)],
+        ['extensionTestsPath', remote(options.extensionTestsPath)],
+        ['extensionEnvironment', JSON.stringify(environment)],
+        ['skipWelcome', 'true'],
+      ];
+      const folder = encodeURIComponent(path.resolve(options.workspace)).replace(/%2F/g, '/');
+      return `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    };
 
     context = await launchChromium(dir('chromium'), { viewport: { width: 1600, height: 1000 } });
     page = context.pages()[0] ?? (await context.newPage());
@@ -258,7 +266,7 @@ export async function runWithCodeServer(options) {
     });
     await page.exposeFunction('codeAutomationExit', (exitCode) => exited(exitCode));
     page.on('pageerror', (error) => console.error(stamp(), 'workbench error:', error.message));
-    await page.goto(url);
+    await page.goto(workbenchUrl());
 
     let timer;
     const timeout = new Promise((resolve) => {

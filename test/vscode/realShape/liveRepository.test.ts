@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
 import { GraphRequest } from '../../../server/src/protocol';
-import { assertShownWhole, runningApi, waitFor, workbenchPictures } from '../suite/helpers';
+import { assertShownWhole, runningApi, startupBreakdown, waitFor, workbenchPictures } from '../suite/helpers';
 
 /** Where the timings go (test-results/vscode), as the runner names it. */
 const resultsDir = process.env.TERRACE_VSCODE_RESULTS_DIR;
@@ -78,6 +78,9 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
     this.timeout(180_000);
     // Timed from a graph the server has: its first analysis of the folder is not the panel's time.
     const api = await runningApi();
+    // Where the window's start-up went, up to the server's first published diagnostics.
+    const startup = await startupBreakdown(api);
+    if (startup) times[`${UNITS} units, a fresh window's start-up, ms after the window opened`] = startup;
     const folderUri = vscode.workspace.workspaceFolders![0]!.uri.toString();
     // By method name: the installed extension's client has its own copy of the protocol's classes.
     await api.client.sendRequest(GraphRequest.method, { folderUri });

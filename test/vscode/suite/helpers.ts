@@ -117,3 +117,29 @@ export function assertShownWhole(drawn: RenderedReport): void {
     `drawing ${JSON.stringify(drawn.drawing)} at ${zoom.toFixed(3)} in a panel of ${JSON.stringify(drawn.panel)}`,
   );
 }
+
+/**
+ * Where a fresh window's start-up went, in milliseconds after the runner opened the window
+ * (TERRACE_WINDOW_OPENED_AT; none when the runner does not say): the extension host up, Terrace
+ * activated, its language client running, the server's process started, `initialize`, the first
+ * folder's settings read, its files' reading started (once the progress shows), indexed, its diagnostics published, and the first of them in the editor (none when the
+ * workspace has no problem to show). Waits for the server's report of its own steps.
+ */
+export async function startupBreakdown(api: TerraceApi): Promise<Record<string, number | null> | undefined> {
+  const opened = Number(process.env.TERRACE_WINDOW_OPENED_AT);
+  if (!opened) return undefined;
+  const server = await waitFor('the server’s start-up times', () => api.startup.server, 60_000);
+  const since = (at: number | undefined) => (at === undefined ? null : at - opened);
+  return {
+    extensionHostStarted: since(api.startup.hostStartedAt),
+    activated: since(api.startup.activatedAt),
+    clientRunning: since(api.startup.clientRunningAt),
+    serverProcessStarted: since(server.processStartedAt),
+    serverInitialized: since(server.initializedAt),
+    settingsRead: since(server.settingsAt),
+    readingStarted: since(server.readingAt),
+    indexed: since(server.indexedAt),
+    diagnosticsPublished: since(server.publishedAt),
+    firstDiagnosticsInEditor: since(api.startup.firstDiagnosticsAt),
+  };
+}

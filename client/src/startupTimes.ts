@@ -1,0 +1,19 @@
+import type { StartupTimings } from '../../server/src/protocol';
+
+/**
+ * When the extension's start-up steps happened (epoch milliseconds, the machine's one clock): the
+ * extension host's process started, Terrace was activated, its language client was running, the first
+ * diagnostics reached the editor; and the server's own steps (`StartupTimings`). What a window's first
+ * diagnostics wait for, measured where the user waits (the extension's API, for the vscode tier).
+ */
+export class StartupTimes {
+  readonly hostStartedAt = Math.round(performance.timeOrigin);
+  readonly activatedAt = Date.now();
+  clientRunningAt: number | undefined;
+  firstDiagnosticsAt: number | undefined;
+  server: StartupTimings | undefined;
+
+  diagnosticsArrived(): void {
+    this.firstDiagnosticsAt ??= Date.now();
+  }
+}

@@ -35,8 +35,9 @@ export class StatusItem implements vscode.Disposable {
     }
     const restricted = !vscode.workspace.isTrusted;
     if (restricted) this.item.text += ' $(shield)';
-    // The message can quote a file (an invalid .terrace.yaml): text, in a tooltip whose links run commands.
-    const tooltip = new vscode.MarkdownString('**Terrace**: ').appendText(status.message);
+    // The message can quote a file (an invalid .terrace.yaml): text (icons escaped too), in a tooltip whose
+    // links run commands.
+    const tooltip = new vscode.MarkdownString('**Terrace**: ', true).appendText(status.message);
     if (restricted)
       tooltip.appendMarkdown(
         "\n\n$(shield) **Restricted Mode**: Terrace reads the files only. No process is started (git, terraform, terragrunt): Run Plans, Apply Saved Plans, Check Drift and what changed since a base ref wait until the workspace is trusted, and `.terrace.yaml`'s `execution` section is ignored. [Manage Workspace Trust](command:workbench.trust.manage)",
@@ -44,7 +45,6 @@ export class StatusItem implements vscode.Disposable {
     tooltip.appendMarkdown(
       '\n\n[Show levels](command:terrace.showLevels) · [Show output](command:terrace.showOutput) · [Restart server](command:terrace.restartServer)',
     );
-    tooltip.supportThemeIcons = true;
     tooltip.isTrusted = {
       enabledCommands: ['terrace.showLevels', 'terrace.showOutput', 'terrace.restartServer', 'workbench.trust.manage'],
     };

@@ -22,7 +22,12 @@ import { type GeneratedJsonFigures, measureGeneratedJson } from './generatedJson
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
 import { generateMonorepo, type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
-import { measureTerragrunt, type TerragruntFigures } from './terragruntUnits';
+import {
+  measureRealShapedTerragrunt,
+  measureTerragrunt,
+  type RealShapedFigures,
+  type TerragruntFigures,
+} from './terragruntUnits';
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string' }, quick: { type: 'boolean' }, out: { type: 'string' }, only: { type: 'string' } },
@@ -236,6 +241,14 @@ async function main(): Promise<void> {
       `terragrunt ${units} units: cold ${last.cold.median.toFixed(0)} ms, unit edit ${last.unitEdit.median.toFixed(1)} ms, root.hcl edit ${last.rootEdit.median.toFixed(0)} ms\n`,
     );
   }
+  const realShaped: RealShapedFigures[] = [];
+  for (const units of jsonOnly || layoutOnly ? [] : [300]) {
+    realShaped.push(await measureRealShapedTerragrunt(units, quick));
+    const last = realShaped.at(-1)!;
+    process.stderr.write(
+      `terragrunt ${units} real-shaped units: cold ${last.cold.median.toFixed(0)} ms, terrace graph ${last.cli.median.toFixed(0)} ms\n`,
+    );
+  }
 
   const rows: [string, ...string[]][] = [
     ['figure (median, min–max)', ...figures.map((f) => `${f.modules.toLocaleString('en-US')} modules`)],
@@ -271,6 +284,12 @@ async function main(): Promise<void> {
         `| ${t.units.toLocaleString('en-US')} units | ${t.edges} | ${fmt(t.cold)} | ${fmt(t.unitEdit, 1)} | ${fmt(t.rootEdit)} |`,
     ),
     '',
+    '| Terragrunt live repository of real shape (`test/realShapes`) | edges | cold analysis in process, ms | `terrace graph --format json`, whole process, ms |',
+    '|---|---|---|---|',
+    ...realShaped.map(
+      (t) => `| ${t.units.toLocaleString('en-US')} units | ${t.edges} | ${fmt(t.cold)} | ${fmt(t.cli)} |`,
+    ),
+    '',
     '| graph layout (elkjs, the panel’s options, in Node) | ms, median (min–max) | edge crossings | one edge removed, laid out again: mean move, modules within a node’s height, crossings | in group boxes by first folder: ms, crossings |',
     '|---|---|---|---|---|',
     ...layoutRows,
@@ -286,7 +305,7 @@ async function main(): Promise<void> {
   const out = values.out ?? path.join(repoRoot, 'bench-results.json');
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, terragrunt, layouts, table }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, terragrunt, realShaped, layouts, table }, null, 2)}\n`,
   );
   console.log(
     `machine: ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(' ')}`,

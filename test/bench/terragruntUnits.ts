@@ -2,12 +2,14 @@
 // path_relative_to_include), run local modules and depend on earlier units through dependency
 // blocks. Cold analysis, an edit of one unit's terragrunt.hcl, and an edit of root.hcl (every
 // unit includes it), each to an updated graph, in the engine.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
+import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repeat, type Summary, summarize } from './samples';
 
 export interface TerragruntFigures {
@@ -94,4 +96,51 @@ export async function measureTerragrunt(units: number, quick: boolean): Promise<
     return elapsed;
   });
   return { units, edges, cold: summarize(colds), unitEdit, rootEdit };
+}
+
+export interface RealShapedFigures {
+  units: number;
+  edges: number;
+  /** The engine in this process, a new analysis each run. */
+  cold: Summary;
+  /** `terrace graph --format json` as a user runs it: a new Node process each run. */
+  cli: Summary;
+}
+
+/**
+ * A live repository of real shape (`test/realShapes/terragruntLive.ts`: six areas four to seven folders
+ * deep, remote `terraform { source }`, an `include` found with `find_in_parent_folders()`, a
+ * `read_terragrunt_config` of shared locals, three to four `dependency` blocks a unit), where the
+ * synthetic tree above is one folder deep with local sources.
+ */
+export async function measureRealShapedTerragrunt(units: number, quick: boolean): Promise<RealShapedFigures> {
+  const root = path.join(os.tmpdir(), `terrace-bench-terragrunt-live-${units}`);
+  const manifest = path.join(root, '.bench.json');
+  if (!existsSync(manifest)) {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    writeFileSync(manifest, JSON.stringify(writeTerragruntLive(root, { units })));
+  }
+  const colds: number[] = [];
+  let edges = 0;
+  for (let run = 0; run < (quick ? 3 : 7); run++) {
+    const start = performance.now();
+    const analysis = new WorkspaceAnalysis(root, defaultOptions());
+    await analysis.load();
+    const result = analysis.result();
+    colds.push(performance.now() - start);
+    if (result.modules.length !== units) throw new Error(`expected ${units} units, found ${result.modules.length}`);
+    edges = result.edges.length;
+  }
+  const cli = path.resolve(__dirname, '../../dist/cli.js');
+  const graphs = await repeat(quick ? 3 : 7, () => {
+    const start = performance.now();
+    const child = spawnSync(process.execPath, [cli, 'graph', root, '--format', 'json'], {
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const elapsed = performance.now() - start;
+    if (child.status !== 0) throw new Error(`terrace graph failed: ${child.stderr}`);
+    return elapsed;
+  });
+  return { units, edges, cold: summarize(colds), cli: graphs };
 }

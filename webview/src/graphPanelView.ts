@@ -100,18 +100,20 @@ export class GraphPanelView {
       canvas.element,
       canvas.root,
       (transform) => this.transformed(transform),
-      // A view the user has not moved since it was fitted stays fitted when the panel is resized, and once
-      // the resizing stops it is arranged again for the new shape: levels as columns or rows, tall ones
-      // wrapped (`columnWrap.ts`); an arrangement that stays the same is the layout already made.
+      // A view the user has not moved since it was fitted stays fitted when the drawing area is resized.
       () => {
-        if (!this.autoFit) return;
-        this.fit();
-        clearTimeout(this.rearrangeTimer);
-        this.rearrangeTimer = setTimeout(() => {
-          if (this.autoFit) this.redraw(true);
-        }, REARRANGE_AFTER_MS);
+        if (this.autoFit) this.fit();
       },
     );
+    // When the panel itself is resized (not a bar of its own that shows or hides), once the resizing stops
+    // a fitted view is arranged again for the new shape: levels as columns or rows, tall ones wrapped
+    // (`columnWrap.ts`); an arrangement that stays the same is the layout already made.
+    window.addEventListener('resize', () => {
+      clearTimeout(this.rearrangeTimer);
+      this.rearrangeTimer = setTimeout(() => {
+        if (this.autoFit) this.redraw(true);
+      }, REARRANGE_AFTER_MS);
+    });
     this.selection = new Selection(this.state, canvas, this.viewport, {
       highlight: () => this.highlight(),
       open: (id) => this.host.post({ type: 'openModule', id }),

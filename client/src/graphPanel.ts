@@ -7,6 +7,7 @@ import {
   type GraphModel,
   GraphRequest,
   type PanelCommand,
+  type PanelModel,
   type PanelToWebview,
   type WebviewToPanel,
   type WirePosition,
@@ -50,6 +51,8 @@ export class GraphPanel {
   private affectedBase: string | undefined;
   private lastBaseRef = 'origin/main';
   private ready = false;
+  /** The graph asked for as the panel was made, for the webview once it is ready. */
+  private prefetched: Promise<{ graph: GraphModel; panel: PanelModel } | undefined> | undefined;
 
   /** Shows the panel (creating it beside the editor), on `folderUri` or the folder the user works in. */
   static async createOrShow(
@@ -109,11 +112,16 @@ export class GraphPanel {
     this.pendingFocus = focus;
     this.updateTitle();
     panel.webview.html = this._getHtmlForWebview(panel.webview);
+    // Asked of the server while the webview loads (a few hundred milliseconds at 3,000 units), not after.
+    this.prefetched = this.fetchGraph(folderUri);
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
     panel.webview.onDidReceiveMessage((message: WebviewToPanel) => this.receive(message), null, this.disposables);
     this.disposables.push(
       onGraphChanged(ctx.client)((params) => {
-        if (sameFolder(params.folderUri, this.folderUri) && this.ready) void this.sendGraph();
+        if (!sameFolder(params.folderUri, this.folderUri)) return;
+        // A graph asked for before the change is stale: the webview gets the new one when it is ready.
+        this.prefetched = undefined;
+        if (this.ready) void this.sendGraph();
       }),
     );
   }
@@ -196,6 +204,7 @@ export class GraphPanel {
   private show(folderUri: string, focus: string | undefined): void {
     if (!sameFolder(folderUri, this.folderUri)) {
       this.folderUri = folderUri;
+      this.prefetched = undefined;
       // Another folder, another repository: its changes are not asked for unasked.
       if (this.affectedBase) {
         this.affectedBase = undefined;
@@ -211,19 +220,27 @@ export class GraphPanel {
     }
   }
 
-  private async sendGraph(): Promise<void> {
-    const folderUri = this.folderUri;
-    let graph: GraphModel | null;
+  /** The folder's graph from the server, as the webview gets it; undefined when the server could not say. */
+  private async fetchGraph(folderUri: string): Promise<{ graph: GraphModel; panel: PanelModel } | undefined> {
     try {
-      graph = await this.ctx.client.sendRequest(GraphRequest.type, { folderUri });
+      const graph = await this.ctx.client.sendRequest(GraphRequest.type, { folderUri });
+      return graph ? { graph, panel: toPanelModel(graph) } : undefined;
     } catch (error) {
       this.ctx.output.error(`graph panel: could not get the graph of ${folderUri}: ${String(error)}`);
-      return;
+      return undefined;
     }
-    if (!graph || folderUri !== this.folderUri) return;
+  }
+
+  private async sendGraph(): Promise<void> {
+    const folderUri = this.folderUri;
+    const asked = this.prefetched ?? this.fetchGraph(folderUri);
+    this.prefetched = undefined;
+    const fetched = await asked;
+    if (!fetched || folderUri !== this.folderUri) return;
+    const { graph } = fetched;
     this.graph = graph;
     this.times.graphSent = Date.now();
-    await this.post({ type: 'graph', graph: toPanelModel(graph), folderUri });
+    await this.post({ type: 'graph', graph: fetched.panel, folderUri });
     // An edit changes what is uncommitted: what it affects is asked again.
     if (this.affectedBase) await this.sendAffected(this.affectedBase);
     if (this.pendingFocus) {

@@ -4,7 +4,7 @@ import type { AffectedParams, AffectedResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 
 /** Why changes since a base ref are not counted in Restricted Mode. */
-export const UNTRUSTED_CHANGES =
+const UNTRUSTED_CHANGES =
   'Restricted Mode: Terrace asks git what changed only in a trusted workspace (Manage Workspace Trust to trust it)';
 
 /**

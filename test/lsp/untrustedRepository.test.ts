@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -16,27 +15,11 @@ import {
   type TerraceInitializationOptions,
   WorkspaceTrustedNotification,
 } from '../../server/src/protocol';
+import { programSpies, startedPrograms } from '../harness/programSpies.mjs';
 import { type HostileRepository, hostileRepository } from '../hostileRepository';
 import { LspTestClient } from './lspClient';
 
 const uri = (file: string) => pathToFileURL(file).href;
-
-/**
- * A `git` first on the server's PATH that writes each call's arguments to a log, then runs the real one:
- * what the server started, from outside it.
- */
-function gitSpy(): { path: string; calls(): string[]; dispose(): void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-git-spy-'));
-  const log = path.join(dir, 'calls.log');
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(path.join(dir, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
-  chmodSync(path.join(dir, 'git'), 0o755);
-  return {
-    path: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
-    calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 async function ready(folder: string, options: { env?: NodeJS.ProcessEnv; trusted?: boolean } = {}) {
   const client = LspTestClient.start({ env: options.env });
@@ -72,9 +55,11 @@ describe('an untrusted repository in the language server', () => {
   });
 
   test('Restricted Mode: no process at all; what needs git or terraform refused; trusting brings it back', async () => {
-    const spy = gitSpy();
+    const spies = mkdtempSync(path.join(os.tmpdir(), 'terrace-git-spy-'));
+    const spy = programSpies(spies, ['git']);
+    const calls = () => startedPrograms(spy.TERRACE_SPY_LOG);
     try {
-      const client = await ready(hostile.root, { env: { PATH: spy.path }, trusted: false });
+      const client = await ready(hostile.root, { env: { PATH: spy.PATH }, trusted: false });
       clients.push(client);
       const folderUri = uri(hostile.root);
       // The files alone: the ignore rules decide, so the lock file Git tracks is not seen.
@@ -90,7 +75,7 @@ describe('an untrusted repository in the language server', () => {
         kind: 'error',
         message: 'Restricted Mode: Terrace runs terraform only in a trusted workspace',
       });
-      assert.deepEqual(spy.calls(), [], 'no git started');
+      assert.deepEqual(calls(), [], 'no git started');
 
       const versionBefore = client.notifications.length;
       await client.connection.sendNotification(WorkspaceTrustedNotification.type);
@@ -105,14 +90,14 @@ describe('an untrusted repository in the language server', () => {
         'oidc',
       ]);
       assert.ok(
-        spy.calls().some((call) => call.includes('ls-files')),
-        `git asked once trusted: ${spy.calls().join('; ')}`,
+        calls().some((call) => call.includes('ls-files')),
+        `git asked once trusted: ${calls().join('; ')}`,
       );
       const changed = await client.connection.sendRequest(AffectedRequest.type, { folderUri, baseRef: 'main' });
       assert.equal(changed.kind, 'affected');
       assert.deepEqual(hostile.ran(), []);
     } finally {
-      spy.dispose();
+      rmSync(spies, { recursive: true, force: true });
     }
   });
 });

@@ -24,10 +24,11 @@
 // failed or could not run. With TERRACE_VSCODE_GREP set, the VSIX suite is left out (and says so), and the
 // example suite unless the pattern matches its name.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../harness/cache.mjs';
+import { programSpies } from '../harness/programSpies.mjs';
 import { runWithCodeServer } from './codeServerRunner.mjs';
 import { electronAvailability, runWithElectron } from './electronRunner.mjs';
 
@@ -111,24 +112,6 @@ async function runSuite(
     console.error(`vscode tier: the ${name} suite did not report results (exit code ${code})`);
     return undefined;
   }
-}
-
-/**
- * Spies named after the programs Terrace may start (git, terraform, terragrunt, tofu) in a folder to put
- * first on the PATH: each writes `<name> <arguments>` to the log, then runs the real program when there is one.
- */
-function programSpies(dir) {
-  const log = path.join(dir, 'started.log');
-  mkdirSync(dir, { recursive: true });
-  for (const name of ['git', 'terraform', 'terragrunt', 'tofu']) {
-    const real = (process.env.PATH ?? '')
-      .split(path.delimiter)
-      .map((folder) => path.join(folder, name))
-      .find((file) => existsSync(file));
-    const run = real ? `exec '${real}' "$@"` : 'exit 127';
-    writeFileSync(path.join(dir, name), `#!/bin/sh\necho "${name} $*" >> '${log}'\n${run}\n`, { mode: 0o755 });
-  }
-  return { PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}`, TERRACE_SPY_LOG: log };
 }
 
 /** The Restricted Mode suite's folder: examples/local (plannable offline), with examples/cycle as `cycle/`. */

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { GraphPanel } from '../../../client/src/graphPanel';
 import type { RunOutcome } from '../../../client/src/runPlans';
 import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
+import { startedPrograms } from '../../harness/programSpies.mjs';
 import { hoverTextAt, runningApi, waitFor } from '../suite/helpers';
 
 /**
@@ -15,8 +15,7 @@ import { hoverTextAt, runningApi, waitFor } from '../suite/helpers';
  * (`terrace-trust-workspace` on the console), as a user would with Manage Workspace Trust.
  */
 const spyLog = () => process.env.TERRACE_SPY_LOG ?? '';
-const started = (): string[] =>
-  existsSync(spyLog()) ? readFileSync(spyLog(), 'utf8').trim().split('\n').filter(Boolean) : [];
+const started = (): string[] => startedPrograms(spyLog());
 
 suite('Restricted Mode', () => {
   const folder = () => vscode.workspace.workspaceFolders![0]!.uri;

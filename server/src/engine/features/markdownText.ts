@@ -7,8 +7,9 @@
 
 /**
  * Characters that make inline markup (emphasis, code, links, images, HTML and autolinks, entities,
- * strikethrough, tables, icons); `>` only quotes at a line's start, which a line break made a space never is. Parentheses too: marked, which renders VS Code's hovers, still reads `\](` inside a link's text as
- * the link's end.
+ * strikethrough, tables, icons); `>` only quotes at a line's start, which `oneLine` leaves none of.
+ * Parentheses too: marked, which renders VS Code's hovers, still reads `\](` inside a link's text as the
+ * link's end.
  */
 const INLINE_MARKUP = /[\\`*[\]()<&~|$]/g;
 
@@ -18,8 +19,7 @@ const INLINE_MARKUP = /[\\`*[\]()<&~|$]/g;
  * emphasis there, and `terraform_remote_state` reads better without backslashes.
  */
 export function markdownText(text: string): string {
-  return text
-    .replace(/\r\n?|\n/g, ' ')
+  return oneLine(text)
     .replace(INLINE_MARKUP, (char) => `\\${char}`)
     .replace(/_/g, (char, at: number, all: string) =>
       /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? char : `\\${char}`,
@@ -28,7 +28,7 @@ export function markdownText(text: string): string {
 
 /** `text` as a code span, whatever backticks it holds. */
 export function markdownCode(text: string): string {
-  const flat = text.replace(/\r\n?|\n/g, ' ');
+  const flat = oneLine(text);
   const runs = flat.match(/`+/g) ?? [];
   let fence = 1;
   while (runs.some((run) => run.length === fence)) fence++;
@@ -48,6 +48,11 @@ export function markdownMessage(message: string): string {
     .split(/`([^`\r\n]*)`/)
     .map((piece, index) => (index % 2 === 1 ? markdownCode(piece) : markdownText(piece)))
     .join('');
+}
+
+/** Line breaks made spaces: in a hover's line, one could start a heading, a list or a quote. */
+function oneLine(text: string): string {
+  return text.replace(/\r\n?|\n/g, ' ');
 }
 
 /** A link to `url` (a `file:` URL the engine made) whose text is `text`. */

@@ -28,7 +28,7 @@ export {
   referenceLabel,
 } from './moduleEvaluation';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
-export { neutralFilters, safeGit, safeGitArgs } from './safeGit';
+export { neutralFilters, safeGit } from './safeGit';
 export {
   type ComponentCode,
   componentId,

@@ -30,7 +30,7 @@ function safeEnv(): NodeJS.ProcessEnv {
 }
 
 /** `git <args>` in `dir`, with the settings above; extra `-c` settings (from `neutralFilters`) come first. */
-export function safeGitArgs(dir: string, args: readonly string[], config: readonly string[] = []): string[] {
+function safeGitArgs(dir: string, args: readonly string[], config: readonly string[] = []): string[] {
   return ['--no-pager', ...SAFE_CONFIG, ...config, '-C', dir, ...args];
 }
 

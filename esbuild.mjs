@@ -30,7 +30,7 @@ const bundles = [
   },
   {
     ...common,
-    entryPoints: { server: 'server/src/server.ts' },
+    entryPoints: { server: 'server/src/languageServer/server.ts' },
     platform: 'node',
     format: 'cjs',
     outdir: 'dist',
@@ -46,7 +46,7 @@ const bundles = [
   },
   {
     ...common,
-    entryPoints: { cli: 'server/src/cli.ts' },
+    entryPoints: { cli: 'server/src/cli/cli.ts' },
     platform: 'node',
     format: 'cjs',
     banner: { js: '#!/usr/bin/env node' },

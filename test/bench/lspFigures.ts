@@ -6,7 +6,7 @@ import { LspTestClient } from '../lsp/lspClient';
 import { repeat, type Summary } from './samples';
 import { type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
 
-/** The server's debounce of edits (server/src/workspaceFolders.ts), subtracted from edit timings. */
+/** The server's debounce of edits (server/src/languageServer/workspaceFolders.ts), subtracted from edit timings. */
 export const DEBOUNCE_MS = 150;
 
 export interface LspFigures {

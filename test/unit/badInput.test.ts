@@ -30,7 +30,7 @@ function terrace(cwd: string, ...args: string[]) {
     [
       '--import',
       pathToFileURL(path.join(repo, 'node_modules/tsx/dist/loader.mjs')).href,
-      path.join(repo, 'server/src/cli.ts'),
+      path.join(repo, 'server/src/cli/cli.ts'),
       ...args,
     ],
     {
@@ -476,7 +476,7 @@ describe('inputs too large or too deep to follow', () => {
         '--max-old-space-size=320',
         '--import',
         pathToFileURL(path.join(repo, 'node_modules/tsx/dist/loader.mjs')).href,
-        path.join(repo, 'server/src/cli.ts'),
+        path.join(repo, 'server/src/cli/cli.ts'),
         'validate',
         space,
       ],

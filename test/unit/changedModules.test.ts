@@ -143,7 +143,7 @@ describe('changed modules', () => {
   test('terrace generate --changed-only: only the affected jobs; no change gives the no-op job', () => {
     git('checkout', '-q', 'eks-change');
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'server/src/cli.ts'), ...args], {
+      spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'server/src/cli/cli.ts'), ...args], {
         cwd: repo,
         encoding: 'utf8',
       });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { receivedSettings } from '../../server/src/editorSettings';
+import { receivedSettings } from '../../server/src/languageServer/editorSettings';
 
 /** The `terrace.*` settings package.json contributes, with their defaults, as the editor sends them. */
 function contributedDefaults(): Record<string, unknown> {

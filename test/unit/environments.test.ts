@@ -165,7 +165,7 @@ describe('environments', () => {
       [
         '--import',
         'tsx',
-        path.join(repo, 'server/src/cli.ts'),
+        path.join(repo, 'server/src/cli/cli.ts'),
         'levels',
         fixture('backend-files-by-name'),
         '--env',

@@ -46,7 +46,7 @@ function generateIn(dir: string, ...extra: string[]) {
     [
       '--import',
       'tsx',
-      'server/src/cli.ts',
+      'server/src/cli/cli.ts',
       'generate',
       dir,
       '--ci',

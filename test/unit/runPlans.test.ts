@@ -30,10 +30,10 @@ import {
   runTargets,
   TerraformNotFoundError,
 } from '../../runner/src';
+import { planCommand } from '../../server/src/cli/planCommand';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
 import { ParallelismError, RunCycleError, type RunEvent, type RunSelection } from '../../server/src/engine/run';
-import { planCommand } from '../../server/src/planCommand';
 
 /**
  * Run Plans against the real terraform binary, offline: the run-levels fixture (builtin
@@ -502,7 +502,17 @@ describe('run plans with the real terraform', () => {
     chmodSync(stubborn, 0o755);
     const cli = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(repo, 'server/src/cli.ts'), 'plan', root, '--module', VPC, '--binary', stubborn],
+      [
+        '--import',
+        'tsx',
+        path.join(repo, 'server/src/cli/cli.ts'),
+        'plan',
+        root,
+        '--module',
+        VPC,
+        '--binary',
+        stubborn,
+      ],
       { cwd: repo, stdio: 'ignore' },
     );
     const lock = path.join(root, '.terrace', 'locks', `${encodeURIComponent(VPC)}.lock`);
@@ -710,7 +720,7 @@ describe('run plans with the real terraform', () => {
     appendResource(root, DB, 'extra');
     const all = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(repo, 'server/src/cli.ts'), 'plan', root, '--parallelism', '4'],
+      ['--import', 'tsx', path.join(repo, 'server/src/cli/cli.ts'), 'plan', root, '--parallelism', '4'],
       { encoding: 'utf8', cwd: repo, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } },
     );
     assert.equal(all.status, 0, all.stderr);

@@ -9,7 +9,7 @@ import { type HostileRepository, hostileRepository } from '../hostileRepository'
 const repo = path.resolve(__dirname, '../..');
 
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'server/src/cli.ts'), ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'server/src/cli/cli.ts'), ...args], {
     cwd: repo,
     encoding: 'utf8',
   });

@@ -1,5 +1,5 @@
 import { analyzeDirectory } from '../../server/src/engine/analysis';
-import { toGraphModel } from '../../server/src/graphModel';
+import { toGraphModel } from '../../server/src/languageServer/graphModel';
 import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
 import { seededRandom } from '../seededRandom';
 

@@ -1,4 +1,4 @@
-import type { TerraceSettings } from './protocol';
+import type { TerraceSettings } from '../protocol';
 
 /**
  * The `terrace` settings a client sent, as far as the server can use them: each value of the

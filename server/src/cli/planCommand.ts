@@ -8,7 +8,7 @@ import {
   runTargets,
   TerraformNotFoundError,
   terraformEnv,
-} from '../../runner/src';
+} from '../../../runner/src';
 import {
   affectedModules,
   BrokenModulesError,
@@ -18,10 +18,10 @@ import {
   loadWorkspace,
   skippedAsBroken,
   skippedList,
-} from './engine/analysis';
-import { loadWorkspaceConfig } from './engine/config';
-import { problemLine } from './engine/features';
-import { ParallelismError, RunCycleError, UnknownModuleError } from './engine/run';
+} from '../engine/analysis';
+import { loadWorkspaceConfig } from '../engine/config';
+import { problemLine } from '../engine/features';
+import { ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
 
 export interface PlanFlags {
   parallelism?: string;

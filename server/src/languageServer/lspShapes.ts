@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { type Diagnostic, DiagnosticSeverity, type Location } from 'vscode-languageserver/node';
-import type { EngineDiagnostic } from './engine/features';
-import type { Range } from './engine/hcl';
+import type { EngineDiagnostic } from '../engine/features';
+import type { Range } from '../engine/hcl';
 
 /** Engine results as LSP shapes; the engine's ranges are already LSP-compatible. */
 const SEVERITY: Record<EngineDiagnostic['severity'], DiagnosticSeverity> = {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { type AnalysisResult, WorkspaceAnalysis } from '../engine/analysis';
+import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from '../engine/config';
+import { type TerraformSyntaxError, terraformSyntaxErrors } from '../engine/hcl';
+import { folderContains } from '../engine/workspace';
 import type { ReceivedSettings } from './editorSettings';
-import { type AnalysisResult, WorkspaceAnalysis } from './engine/analysis';
-import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from './engine/config';
-import { type TerraformSyntaxError, terraformSyntaxErrors } from './engine/hcl';
-import { folderContains } from './engine/workspace';
 
 /** One workspace folder's analysis and the version of its graph. */
 export interface FolderState {

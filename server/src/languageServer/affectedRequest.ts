@@ -1,6 +1,6 @@
-import { type AffectedModules, affectedModules, ChangedFilesError, changedFiles } from './engine/analysis';
-import { ConfigError, loadWorkspaceConfig } from './engine/config';
-import type { AffectedParams, AffectedResult } from './protocol';
+import { type AffectedModules, affectedModules, ChangedFilesError, changedFiles } from '../engine/analysis';
+import { ConfigError, loadWorkspaceConfig } from '../engine/config';
+import type { AffectedParams, AffectedResult } from '../protocol';
 import type { FolderState } from './workspaceFolders';
 
 /** Why changes since a base ref are not counted in Restricted Mode. */

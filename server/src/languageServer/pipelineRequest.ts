@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BrokenModulesError, ChangedFilesError } from '../engine/analysis';
+import { ConfigError, loadWorkspaceConfig } from '../engine/config';
+import { existingPipelineFile, generatePipeline, PipelineCycleError, PipelineTooBigError } from '../engine/pipeline';
+import type { PipelineParams, PipelineResult } from '../protocol';
 import { affectedSince } from './affectedRequest';
-import { BrokenModulesError, ChangedFilesError } from './engine/analysis';
-import { ConfigError, loadWorkspaceConfig } from './engine/config';
-import { existingPipelineFile, generatePipeline, PipelineCycleError, PipelineTooBigError } from './engine/pipeline';
-import type { PipelineParams, PipelineResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 
 /**

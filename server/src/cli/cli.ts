@@ -1,8 +1,8 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { loadWorkspace } from './engine/analysis';
-import { ConfigError, loadAnalysisOptions } from './engine/config';
+import { loadWorkspace } from '../engine/analysis';
+import { ConfigError, loadAnalysisOptions } from '../engine/config';
 import {
   cyclesOf,
   type GraphJson,
@@ -11,8 +11,8 @@ import {
   renderLevels,
   renderMermaid,
   renderText,
-} from './engine/features';
-import { UnknownEnvironmentError } from './engine/workspace';
+} from '../engine/features';
+import { UnknownEnvironmentError } from '../engine/workspace';
 import { generateCommand } from './generateCommand';
 import { planCommand } from './planCommand';
 

@@ -22,9 +22,7 @@ import {
   type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { affectedFor } from './affectedRequest';
-import { type ReceivedSettings, receivedSettings } from './editorSettings';
-import { CONFIG_FILE, TERRACI_CONFIG_FILES } from './engine/config';
+import { CONFIG_FILE, TERRACI_CONFIG_FILES } from '../engine/config';
 import {
   componentSourceAt,
   type EngineDiagnostic,
@@ -38,10 +36,7 @@ import {
   referenceHover,
   referenceOutcomesAt,
   workspaceDiagnostics,
-} from './engine/features';
-import { toGraphModel, toGraphModule } from './graphModel';
-import { toDiagnostic, toLocation } from './lspShapes';
-import { pipelineFor } from './pipelineRequest';
+} from '../engine/features';
 import {
   AffectedRequest,
   EnvironmentsRequest,
@@ -58,7 +53,12 @@ import {
   StartupTimingsNotification,
   type TerraceInitializationOptions,
   WorkspaceTrustedNotification,
-} from './protocol';
+} from '../protocol';
+import { affectedFor } from './affectedRequest';
+import { type ReceivedSettings, receivedSettings } from './editorSettings';
+import { toGraphModel, toGraphModule } from './graphModel';
+import { toDiagnostic, toLocation } from './lspShapes';
+import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
 import { type FolderState, WorkspaceFolders } from './workspaceFolders';

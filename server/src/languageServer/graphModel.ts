@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import type { AnalysisResult, ModuleSummary } from './engine/analysis';
-import { moduleLocation } from './engine/features';
-import { assumedValues } from './engine/state';
-import type { GraphModel, GraphModule } from './protocol';
+import type { AnalysisResult, ModuleSummary } from '../engine/analysis';
+import { moduleLocation } from '../engine/features';
+import { assumedValues } from '../engine/state';
+import type { GraphModel, GraphModule } from '../protocol';
 
 /** The analysis as the protocol's graph model: what the client and the graph panel receive. */
 export function toGraphModel(result: AnalysisResult, version: number): GraphModel {

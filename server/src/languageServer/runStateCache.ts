@@ -1,5 +1,5 @@
-import { hasRunState, moduleFingerprint, moduleRunStates, runTargets } from '../../runner/src';
-import type { ModuleRunState } from './engine/run';
+import { hasRunState, moduleFingerprint, moduleRunStates, runTargets } from '../../../runner/src';
+import type { ModuleRunState } from '../engine/run';
 import type { FolderState } from './workspaceFolders';
 
 /** How long computed run states are reused at most (they age: `terrace.planMaxAge`). */

@@ -6,9 +6,9 @@ import {
   changedFiles,
   loadWorkspace,
   skippedList,
-} from './engine/analysis';
-import { loadWorkspaceConfig } from './engine/config';
-import { problemLine } from './engine/features';
+} from '../engine/analysis';
+import { loadWorkspaceConfig } from '../engine/config';
+import { problemLine } from '../engine/features';
 import {
   CI_SYSTEMS,
   type CiSystem,
@@ -16,7 +16,7 @@ import {
   generatePipeline,
   PipelineCycleError,
   PipelineTooBigError,
-} from './engine/pipeline';
+} from '../engine/pipeline';
 
 export interface GenerateFlags {
   ci?: string;

@@ -1,9 +1,9 @@
-import { runTargets } from '../../runner/src';
+import { runTargets } from '../../../runner/src';
+import { BrokenModulesError, brokenModules, ChangedFilesError } from '../engine/analysis';
+import { ConfigError, loadWorkspaceConfig } from '../engine/config';
+import { UnknownModuleError } from '../engine/run';
+import type { RunTargetsParams, RunTargetsResult } from '../protocol';
 import { affectedSince } from './affectedRequest';
-import { BrokenModulesError, brokenModules, ChangedFilesError } from './engine/analysis';
-import { ConfigError, loadWorkspaceConfig } from './engine/config';
-import { UnknownModuleError } from './engine/run';
-import type { RunTargetsParams, RunTargetsResult } from './protocol';
 import type { FolderState } from './workspaceFolders';
 
 /**

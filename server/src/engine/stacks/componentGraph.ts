@@ -8,21 +8,15 @@ import {
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
-import { stackScope } from './componentInputs';
 import {
   type ComponentBlock,
   type EmbeddedStackBlock,
   keyName,
   type ProviderBlock,
   type StackAttribute,
-  type StackFile,
+  type StackSourceFile,
 } from './stackFile';
-
-/** A Stack's file with its path, as the component graph reads it. */
-export interface StackSourceFile {
-  path: string;
-  facts: StackFile;
-}
+import { stackScope } from './stackScope';
 
 /** A node of a Stack: a `component` block, or an embedded `stack` block. */
 export interface StackNode {

@@ -7,9 +7,8 @@ export {
   type StackGraph,
   type StackNode,
   type StackProblem,
-  type StackSourceFile,
 } from './componentGraph';
-export { componentInputs, deploymentVariables, type SelectedDeployment, stackScope } from './componentInputs';
+export { componentInputs } from './componentInputs';
 export {
   type RepositoryStack,
   type StackLink,
@@ -20,6 +19,8 @@ export {
   DEPLOYMENT_SUFFIX,
   type StackFile,
   type StackFileKind,
+  type StackSourceFile,
   stackFileFacts,
   stackFileKind,
 } from './stackFile';
+export { deploymentVariables, type SelectedDeployment, stackScope } from './stackScope';

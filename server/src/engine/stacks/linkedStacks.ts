@@ -1,8 +1,7 @@
 import { type ExpressionReference, evaluate, expressionReferences } from '../evaluation';
 import type { Expr, Range } from '../hcl';
-import type { StackSourceFile } from './componentGraph';
-import { deploymentLocals } from './componentInputs';
-import { keyName, type UpstreamInputBlock } from './stackFile';
+import { keyName, type StackSourceFile, type UpstreamInputBlock } from './stackFile';
+import { deploymentLocals } from './stackScope';
 
 /** A Stack of the repository: its folder (relative, `/`-separated) and its files. */
 export interface RepositoryStack {

@@ -202,3 +202,9 @@ export function keyName(key: Expr): string | undefined {
   if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
   return undefined;
 }
+
+/** A Stack's file with its path, as the component graph reads it. */
+export interface StackSourceFile {
+  path: string;
+  facts: StackFile;
+}

@@ -1,5 +1,6 @@
 import { type AnalysisOptions, loadAnalysisOptions } from '../config';
-import { type AnalysisResult, WorkspaceAnalysis } from './workspaceAnalysis';
+import type { AnalysisResult } from './analysisResult';
+import { WorkspaceAnalysis } from './workspaceAnalysis';
 
 /**
  * One-shot analysis of a folder with its `.terrace.yaml` (or the given options), as fast as it

@@ -1,5 +1,5 @@
 import { closure, compareIds } from '../graph';
-import type { AnalysisResult, ModuleSummary } from './workspaceAnalysis';
+import type { AnalysisResult, ModuleSummary } from './analysisResult';
 
 /** A module a pipeline or a run leaves out: it does not parse, or depends on one that does not. */
 export interface SkippedModule {

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { closure, compareIds } from '../graph';
 import { type FileFacts, folderContains, localSource, neutralFilters, safeGit } from '../workspace';
-import type { AnalysisResult } from './workspaceAnalysis';
+import type { AnalysisResult } from './analysisResult';
 
 /** Git could not tell what changed (not a repository, an unknown ref, no git). */
 export class ChangedFilesError extends Error {}

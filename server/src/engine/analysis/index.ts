@@ -1,4 +1,6 @@
 /** The analysis: scan, facts, matches and graph of one workspace, kept up to date as files change; the modules a Git change touches. */
+
+export type { AnalysisResult, ModuleSummary } from './analysisResult';
 export { analyzeDirectory, loadWorkspace } from './analyzeDirectory';
 export {
   BrokenModulesError,
@@ -15,4 +17,4 @@ export {
   changedFiles,
   type FactsSource,
 } from './changedModules';
-export { type AnalysisResult, type ModuleSummary, WorkspaceAnalysis } from './workspaceAnalysis';
+export { WorkspaceAnalysis } from './workspaceAnalysis';

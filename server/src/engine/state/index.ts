@@ -11,5 +11,6 @@ export {
   ReferenceMatcher,
   type UnmatchedReference,
   unreadableNote,
+  withUnreadableDirs,
   writerAddresses,
 } from './match';

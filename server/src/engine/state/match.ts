@@ -72,6 +72,14 @@ export function unreadableNote(dirs: readonly string[] | undefined): string {
   return `; ${dirs.length === 1 ? 'the folder' : 'the folders'} ${named} could not be read, and a module there may write it`;
 }
 
+/** A state nobody writes may be written from a folder that could not be read: such references say so. */
+export function withUnreadableDirs(unresolved: UnmatchedReference[], dirs: string[]): UnmatchedReference[] {
+  if (dirs.length === 0) return unresolved;
+  return unresolved.map((item) =>
+    item.address === undefined ? item : { ...item, reason: `${item.reason}${unreadableNote(dirs)}`, unreadable: dirs },
+  );
+}
+
 export interface MatchResult {
   edges: MatchedEdge[];
   unresolved: UnmatchedReference[];

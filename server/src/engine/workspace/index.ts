@@ -39,6 +39,7 @@ export {
   type StackEmbedding,
   stackSourceFiles,
 } from './stackComponents';
+export { factsOfText, syntaxOnlyFacts } from './textFacts';
 export { evaluateUnitModule } from './unitModule';
 export {
   emptyDir,

@@ -1,0 +1,92 @@
+import { DependencyGraph } from '../graph';
+import type { Range } from '../hcl';
+import type { MatchResult } from '../state';
+import type { ComponentFacts } from '../workspace';
+
+/** A root module as the analysis reports it. */
+export interface ModuleSummary {
+  id: string;
+  dir: string;
+  /**
+   * `unit`: a Terragrunt unit, run with terragrunt; `module`: a Terraform root module; `component`: a
+   * Terraform Stack's component or embedded stack (`<stack folder>/component.<name>`), planned by HCP
+   * Terraform only.
+   */
+  kind: 'module' | 'unit' | 'component';
+  /** A Stack's component: its block, its module's source, its `for_each` instances when known. */
+  component?: Omit<ComponentFacts, 'edges' | 'unknown'>;
+  /** A unit's other folders whose files its plan depends on: its local code's (`terraform.source`), its included files'. */
+  sourceDirs?: readonly string[];
+  /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes it. */
+  stackDir?: string;
+  segments: Record<string, string>;
+  level: number;
+  inCycle: boolean;
+  backend: { type: string; address: string | undefined; file: string; range: Range; headerRange: Range } | undefined;
+  /** The module's first `.tf` file (a unit's `terragrunt.hcl`), to open when it declares no backend. */
+  firstFile: string;
+  /**
+   * The syntax errors of the files its evaluation read (its own, its backend and variable files,
+   * its local child modules'): terraform cannot run it until they are fixed, and what Terrace
+   * knows of it comes from the blocks that still parse.
+   */
+  syntaxErrors: FileProblem[];
+}
+
+export interface FileProblem {
+  file: string;
+  range: Range | undefined;
+  message: string;
+  /**
+   * Set for an error, not a warning: what Terragrunt itself refuses (an include of the file itself),
+   * or a workspace too big to build a graph of (`MAX_WORKSPACE_READS`).
+   */
+  error?: 'refused-by-terragrunt' | 'too-many-reads';
+}
+
+export interface AnalysisResult extends MatchResult {
+  root: string;
+  /** Sorted by id. */
+  modules: ModuleSummary[];
+  graph: DependencyGraph;
+  levels: string[][];
+  /** Closed paths, `["a", "b", "a"]`, sorted. */
+  cycles: string[][];
+  /** The modules of each cycle (a strongly connected component), parallel to `cycles`. */
+  cycleMembers: string[][];
+  /**
+   * The modules that depend on a cycle's, directly or not, sorted: like the cycle's own, they have no
+   * level (nothing can run them until the cycle is broken), though `levels` files them where they
+   * would run.
+   */
+  waitingForCycles: string[];
+  syntaxErrors: FileProblem[];
+  /** Files that could not be read, module-level problems (duplicate locals, recursive module calls). */
+  problems: FileProblem[];
+  /** Set when the workspace reads too many states to build its graph (`MAX_WORKSPACE_READS`): why. */
+  tooBig?: string;
+}
+
+/** The result of a workspace too big to build a graph of: no module, no edge, and why. */
+export function tooBigResult(
+  root: string,
+  message: string,
+  syntaxErrors: FileProblem[],
+  problems: FileProblem[],
+): AnalysisResult {
+  return {
+    root,
+    edges: [],
+    unresolved: [],
+    ambiguous: [],
+    modules: [],
+    graph: new DependencyGraph(),
+    levels: [],
+    cycles: [],
+    cycleMembers: [],
+    waitingForCycles: [],
+    syntaxErrors,
+    problems,
+    tooBig: message,
+  };
+}

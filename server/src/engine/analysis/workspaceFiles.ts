@@ -1,0 +1,320 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { DiscoveryOptions } from '../config';
+import { FILE_START } from '../hcl';
+import {
+  EMPTY_FACTS,
+  emptyDir,
+  type FileFacts,
+  factsOfText,
+  fileRole,
+  folderContains,
+  nestedBackendOwner,
+  type ScannedDir,
+  type ScanProblem,
+  scanWorkspace,
+  syntaxOnlyFacts,
+  varFileOrder,
+} from '../workspace';
+import type { FileProblem } from './analysisResult';
+import { EncodingError, readSourceFile } from './sourceFile';
+
+interface CachedFile {
+  hash: string;
+  /**
+   * What the analysis uses: the text's facts, or, while the text does not parse, the facts of its
+   * last version that did, with the text's syntax errors (an edge does not blink out while its
+   * block is being typed).
+   */
+  facts: FileFacts;
+  /** The facts of the last version of the file that parsed, if any. */
+  good: FileFacts | undefined;
+}
+
+/** What the files tell the analysis that keeps them. */
+export interface FilesListener {
+  /** What a file's facts say that decides which nodes there are: when it changes, they are decided again. */
+  nodesKey(facts: FileFacts): string;
+  /** Which nodes there are must be decided again. */
+  nodesChanged(): void;
+  /** A file came or went that may name an environment, or change whose files are whose in one. */
+  environmentsChanged(): void;
+}
+
+/** The source files' kinds that a folder lists, all of which are read. */
+const FILE_LISTS = [
+  'tfFiles',
+  'varFiles',
+  'backendFiles',
+  'environmentVarFiles',
+  'terragruntFiles',
+  'stackFiles',
+] as const satisfies readonly (keyof ScannedDir)[];
+
+/**
+ * The folders of a workspace and the facts of their files, cached by content hash: many files are
+ * identical, and facts are dropped when no file has that content any more, so a long editing session
+ * does not keep every version it typed.
+ */
+export class WorkspaceFiles {
+  dirs = new Map<string, ScannedDir>();
+  gitRoots: string[] = [];
+  /** Folders the scan could not list, relative to the root. */
+  unreadableDirs: string[] = [];
+  private scanProblems: ScanProblem[] = [];
+  private readonly readProblems = new Map<string, string>();
+  private readonly files = new Map<string, CachedFile>();
+  private readonly factsByHash = new Map<string, { facts: FileFacts; uses: number }>();
+  /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
+  private readonly brokenFiles = new Set<string>();
+  /** `.tf` files the fast path skimmed, their syntax not yet checked (see `checkSkimmed`). */
+  private readonly skimmed = new Set<string>();
+  private readonly backendMatchers: ((name: string) => boolean)[];
+
+  constructor(
+    readonly root: string,
+    private readonly options: DiscoveryOptions,
+    private readonly listener: FilesListener,
+  ) {
+    this.backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
+  }
+
+  /** Scans the folder and reads every file it lists. `onProgress` is called as files are read. */
+  async load(onProgress?: (done: number, total: number) => void): Promise<void> {
+    const scan = await scanWorkspace(this.root, this.options);
+    this.dirs = scan.dirs;
+    this.scanProblems = scan.problems;
+    this.gitRoots = scan.gitRoots;
+    this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
+    const all = [...this.dirs.values()].flatMap((dir) => FILE_LISTS.flatMap((list) => dir[list]));
+    // Synchronous reads of small files are several times faster than fs.promises (one
+    // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
+    for (let start = 0; start < all.length; start += LOAD_BATCH) {
+      for (const file of all.slice(start, start + LOAD_BATCH)) this.readAndCache(file);
+      onProgress?.(Math.min(start + LOAD_BATCH, all.length), all.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * A file changed: `text` is its new content (an editor buffer), or undefined to read it from disk
+   * again. True when what the analysis knows of it changed, or it is new.
+   */
+  update(file: string, text: string | undefined): boolean {
+    const listed = this.ensureListed(file);
+    if (listed === 'ignored') return false;
+    // One file, typed or changed on disk: parsed whole, so that its syntax errors show at once.
+    const changed = text === undefined ? this.readAndCache(file, true) : this.cache(file, text, undefined, true);
+    if (listed === 'new') this.listener.nodesChanged();
+    return changed || listed === 'new';
+  }
+
+  /**
+   * Parses the `.tf` files the fast path skimmed, so that their syntax errors are reported as
+   * Terraform would report them; `changed` is told of each file that has some. True when any had.
+   */
+  async checkSkimmed(changed: (file: string) => void): Promise<boolean> {
+    const byHash = new Map<string, string[]>();
+    for (const file of this.skimmed) {
+      const hash = this.files.get(file)?.hash;
+      if (hash !== undefined) (byHash.get(hash) ?? byHash.set(hash, []).get(hash)!).push(file);
+    }
+    this.skimmed.clear();
+    let found = false;
+    let parsed = 0;
+    for (const [hash, files] of byHash) {
+      const shared = this.factsByHash.get(hash);
+      if (shared?.facts !== EMPTY_FACTS) continue;
+      let text: string;
+      try {
+        text = readSourceFile(files[0]!);
+      } catch {
+        continue; // Changed since it was read: its next read reports it.
+      }
+      if (contentHash(text) !== hash) continue;
+      const facts = syntaxOnlyFacts(text);
+      if (facts.syntaxErrors.length > 0) {
+        shared.facts = facts;
+        for (const file of files) {
+          this.files.set(file, { ...this.files.get(file)!, facts: shared.facts });
+          this.brokenFiles.add(file);
+          changed(file);
+        }
+        found = true;
+      }
+      if (++parsed % LOAD_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return found;
+  }
+
+  /** The file is gone: forget it. */
+  remove(file: string): void {
+    const dir = this.nestedBackendDir(file) ?? this.dirOf(path.dirname(file));
+    if (dir) {
+      for (const list of FILE_LISTS) {
+        const at = dir[list].indexOf(file);
+        if (at >= 0) dir[list].splice(at, 1);
+      }
+    }
+    this.forget(file);
+    this.readProblems.delete(file);
+  }
+
+  /** The facts of one file as last read or edited. */
+  factsOf(file: string): FileFacts | undefined {
+    return this.files.get(file)?.facts;
+  }
+
+  dirOf(folder: string): ScannedDir | undefined {
+    const relative = path.relative(this.root, folder);
+    return this.dirs.get(relative === '' ? '.' : relative.split(path.sep).join('/'));
+  }
+
+  /** The syntax errors of every file, or of the files in `dirs`, sorted by file and line. */
+  syntaxErrors(dirs?: ReadonlySet<string>): FileProblem[] {
+    const errors: FileProblem[] = [];
+    for (const file of this.brokenFiles) {
+      if (dirs && !dirs.has(path.dirname(file))) continue;
+      for (const error of this.files.get(file)?.facts.syntaxErrors ?? [])
+        errors.push({ file, range: error.range, message: error.message });
+    }
+    return errors.sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : a.range!.start.line - b.range!.start.line,
+    );
+  }
+
+  /** What the scan found wrong, then the files that could not be read. */
+  problems(): FileProblem[] {
+    return [
+      ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
+      ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
+    ];
+  }
+
+  /**
+   * Reads a file and caches its facts; true when what the analysis knows of it changed. `whole`:
+   * parse even a file the fast path would skim (see `factsOfText`).
+   */
+  private readAndCache(file: string, whole = false): boolean {
+    try {
+      const changed = this.cache(file, readSourceFile(file), undefined, whole);
+      return this.readProblems.delete(file) || changed;
+    } catch (error) {
+      if (error instanceof EncodingError) {
+        // Terraform fails on the file: an error on it, as a syntax error is, and the module marked.
+        const facts: FileFacts = { ...EMPTY_FACTS, syntaxErrors: [{ range: FILE_START, message: error.message }] };
+        const changed = this.cache(file, `\0${error.message}`, facts);
+        return this.readProblems.delete(file) || changed;
+      }
+      this.forget(file);
+      this.listener.nodesChanged();
+      this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+      return true;
+    }
+  }
+
+  /** Caches the facts of `text` for `file`; true when the content changed. */
+  private cache(file: string, text: string, known?: FileFacts, whole = false): boolean {
+    const hash = contentHash(text);
+    if (this.files.get(file)?.hash === hash) return false;
+    let shared = this.factsByHash.get(hash);
+    if (!shared) {
+      shared = { facts: known ?? factsOfText(file, text, this.backendMatchers, whole), uses: 0 };
+      this.factsByHash.set(hash, shared);
+    }
+    const previous = this.files.get(file);
+    const own = shared.facts;
+    const good = own.syntaxErrors.length === 0 ? own : previous?.good;
+    const facts = good && good !== own ? { ...good, syntaxErrors: own.syntaxErrors } : own;
+    if (!previous || this.listener.nodesKey(previous.facts) !== this.listener.nodesKey(facts))
+      this.listener.nodesChanged();
+    this.forget(file);
+    shared.uses++;
+    this.files.set(file, { hash, facts, good });
+    if (own.syntaxErrors.length > 0) this.brokenFiles.add(file);
+    if (own === EMPTY_FACTS) this.skimmed.add(file);
+    return true;
+  }
+
+  private forget(file: string): void {
+    const previous = this.files.get(file);
+    if (!previous) return;
+    this.files.delete(file);
+    this.brokenFiles.delete(file);
+    this.skimmed.delete(file);
+    const shared = this.factsByHash.get(previous.hash);
+    if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
+  }
+
+  /** Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the analysis does not read it. */
+  private ensureListed(file: string): 'listed' | 'new' | 'ignored' {
+    const folder = path.dirname(file);
+    const relative = path.relative(this.root, folder);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return 'ignored';
+    const nested = this.nestedBackendDir(file);
+    if (nested) {
+      if (nested.backendFiles.includes(file)) return 'listed';
+      nested.backendFiles.push(file);
+      nested.backendFiles.sort();
+      this.listener.environmentsChanged();
+      return 'new';
+    }
+    const role = fileRole(path.basename(file), this.backendMatchers);
+    if (role === undefined) return 'ignored';
+    let dir = this.dirOf(folder);
+    if (role === 'lock') {
+      // A lock file can make its folder a root module; it has no facts of its own.
+      if (!dir || dir.hasLockFile) return 'ignored';
+      dir.hasLockFile = true;
+      return 'new';
+    }
+    let status: 'listed' | 'new' = 'listed';
+    if (!dir) {
+      if ((role !== 'tfFiles' && role !== 'terragruntFiles' && role !== 'stackFiles') || this.isAliasFolder(folder))
+        return 'ignored';
+      const id = relative === '' ? '.' : relative.split(path.sep).join('/');
+      dir = emptyDir(folder, id);
+      this.dirs.set(id, dir);
+    }
+    const list = dir[role];
+    if (!list.includes(file)) {
+      list.push(file);
+      list.sort(role === 'varFiles' ? varFileOrder : undefined);
+      status = 'new';
+      // A new file may name a new environment, which changes whose backend files are whose.
+      this.listener.environmentsChanged();
+    }
+    return status;
+  }
+
+  /**
+   * A folder reached through a symbolic link to another folder of the workspace: its files are
+   * read at their real path only, as the scan does (see `scanWorkspace`).
+   */
+  private isAliasFolder(folder: string): boolean {
+    try {
+      const real = realpathSync(folder);
+      const root = realpathSync(this.root);
+      // Not behind a link: its real path is the root's, followed by the same names.
+      if (real === path.join(root, path.relative(this.root, folder))) return false;
+      return folderContains(root, real);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The root folder whose `backend/` or `config/<env>/` holds `file`, when it is one of its backend files. */
+  private nestedBackendDir(file: string): ScannedDir | undefined {
+    const owner = nestedBackendOwner(file);
+    return owner === undefined ? undefined : this.dirOf(owner);
+  }
+}
+
+/** Files read between two turns of the event loop while loading. */
+const LOAD_BATCH = 200;
+
+function contentHash(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
+}

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { type HclDocument, parseHcl, salvageBlocks, tfJsonDocument } from '../hcl';
+import { stackFileFacts, stackFileKind } from '../stacks';
+import { terragruntFileFacts, UNIT_FILE } from '../terragrunt';
+import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
+import { fileRole, nestedBackendOwner } from './workspaceScan';
+
+/**
+ * The facts of a file's text, by what the file is: `.tf.json`, a Stack's file, a `.hcl` file, a `.tf`
+ * file. `whole`: parse even a `.tf` file the fast path would skim (none of the words the facts come
+ * from: no facts, syntax unchecked), as for one file changed on disk or an editor's buffer.
+ */
+export function factsOfText(
+  file: string,
+  text: string,
+  backendMatchers: readonly ((name: string) => boolean)[],
+  whole = false,
+): FileFacts {
+  if (file.endsWith('.json')) return factsFromDocument(tfJsonDocument(text, { keepBody }));
+  if (stackFileKind(file) !== undefined) return stackFacts(file, text);
+  if (file.endsWith('.hcl')) return hclFacts(file, text, backendMatchers);
+  if (!mayHaveFacts(text) && !isAttributeFile(file)) return whole ? syntaxOnlyFacts(text) : EMPTY_FACTS;
+  const document = parseHcl(text, { keepBody });
+  // A syntax error must not take the blocks after it along: the module keeps what still parses.
+  return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, { keepBody }) : document);
+}
+
+/**
+ * A `.hcl` file: a backend configuration file (its attributes), a Terragrunt configuration, or
+ * both as far as the analysis knows. Syntax errors are reported for backend files and
+ * `terragrunt.hcl` only: other `.hcl` files (Packer, Vault policies, HCL1) may not be Terragrunt's.
+ */
+function hclFacts(file: string, text: string, backendMatchers: readonly ((name: string) => boolean)[]): FileFacts {
+  const document = parseHcl(text);
+  const kept: HclDocument = document.errors.length > 0 ? salvageBlocks(text, document, {}) : document;
+  const backendFile =
+    nestedBackendOwner(file) !== undefined || fileRole(path.basename(file), backendMatchers) === 'backendFiles';
+  const reported = backendFile || path.basename(file) === UNIT_FILE;
+  return {
+    ...factsFromDocument(kept),
+    terragrunt: terragruntFileFacts(kept),
+    syntaxErrors: reported ? document.errors : [],
+  };
+}
+
+function isAttributeFile(file: string): boolean {
+  return !file.endsWith('.tf');
+}
+
+/** A Terraform Stack's file: what it says, and its syntax errors (the blocks that still parse are kept). */
+function stackFacts(file: string, text: string): FileFacts {
+  const document = parseHcl(text);
+  const kept: HclDocument = document.errors.length > 0 ? salvageBlocks(text, document, {}) : document;
+  return { ...EMPTY_FACTS, stack: stackFileFacts(kept, stackFileKind(file)!), syntaxErrors: document.errors };
+}
+
+/**
+ * The facts of a file the fast path skims (none of the words facts come from), parsed for its syntax
+ * errors only: no block's body is kept. A new object, not `EMPTY_FACTS`: this one was checked.
+ */
+export function syntaxOnlyFacts(text: string): FileFacts {
+  return { ...EMPTY_FACTS, syntaxErrors: parseHcl(text, { keepBody: () => false }).errors };
+}

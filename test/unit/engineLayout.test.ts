@@ -90,7 +90,32 @@ describe('the engine in folders by stage', () => {
     assert.ok(order.indexOf('hcl') < order.indexOf('evaluation'));
     assert.ok(order.indexOf('evaluation') < order.indexOf('workspace'));
     assert.ok(order.indexOf('workspace') < order.indexOf('state'));
-    assert.ok(order.indexOf('state') < order.indexOf('analysis'));
+    assert.ok(order.indexOf('state') < order.indexOf('kinds'));
+    assert.ok(order.indexOf('kinds') < order.indexOf('analysis'));
+  });
+
+  test('each kind of node is a folder of kinds/, entered through its index.ts, and imports no other kind', () => {
+    const kindsDir = path.join(engine, 'kinds');
+    const kinds = readdirSync(kindsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    assert.ok(kinds.length >= 3, `${kinds.length} kinds`);
+    for (const kind of kinds) assert.ok(readdirSync(path.join(kindsDir, kind)).includes('index.ts'));
+    const kindOf = (file: string): string | undefined => {
+      const first = path.relative(kindsDir, file).split(path.sep)[0]!;
+      return kinds.includes(first) ? first : undefined;
+    };
+    for (const file of tsFiles(engine)) {
+      for (const specifier of imports(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = path.resolve(path.dirname(file), specifier);
+        const to = kindOf(target);
+        if (to === undefined || to === kindOf(file)) continue;
+        const where = `${path.relative(repo, file)} imports ${specifier}`;
+        assert.equal(kindOf(file), undefined, `${where}: a kind of another`);
+        assert.equal(path.relative(path.join(kindsDir, to), target).replace(/^index$/, ''), '', `${where}, not ${to}`);
+      }
+    }
   });
 
   test('code outside the engine enters it through index.ts (the protocol takes one type from its own file)', () => {

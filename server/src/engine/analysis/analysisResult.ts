@@ -1,5 +1,6 @@
 import { DependencyGraph } from '../graph';
 import type { Range } from '../hcl';
+import type { KindProblem } from '../kinds';
 import type { MatchResult } from '../state';
 import type { ComponentFacts } from '../workspace';
 
@@ -65,6 +66,12 @@ export interface AnalysisResult extends MatchResult {
   problems: FileProblem[];
   /** Set when the workspace reads too many states to build its graph (`MAX_WORKSPACE_READS`): why. */
   tooBig?: string;
+}
+
+/** A module's or a kind's problem as the analysis reports it: an error when Terragrunt refuses it. */
+export function fileProblem(problem: KindProblem): FileProblem {
+  const { error, ...rest } = problem;
+  return error ? { ...rest, error: 'refused-by-terragrunt' } : rest;
 }
 
 /** The result of a workspace too big to build a graph of: no module, no edge, and why. */

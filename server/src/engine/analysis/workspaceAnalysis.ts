@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { AnalysisOptions } from '../config';
-import type { EvalScope } from '../evaluation';
 import {
   closure,
   compareIds,
@@ -10,58 +9,17 @@ import {
   levelLists,
   numberedLevels,
 } from '../graph';
-import { FILE_START } from '../hcl';
+import { type FoundNodes, failedNode, type KindWorkspace, NODE_KINDS, type NodeKind } from '../kinds';
+import { type MatchResult, mergeMatches, ReferenceMatcher, withUnreadableDirs, writerAddresses } from '../state';
 import {
-  componentGraph,
-  componentInputs,
-  deploymentVariables,
-  type StackGraph,
-  type StackLink,
-  type StackNode,
-  stackLinks,
-  stackScope,
-} from '../stacks';
-import {
-  type MatchResult,
-  mergeMatches,
-  ReferenceMatcher,
-  withComponentEdges,
-  withDependencies,
-  withUnreadableDirs,
-  writerAddresses,
-} from '../state';
-import { evaluateUnit, STACK_FILE, UNIT_FILE, type UnitSource, withGeneratedUnits } from '../terragrunt';
-import {
-  type ChildModules,
-  type ComponentCode,
-  type ComponentFacts,
-  componentModule,
-  componentSourceDir,
-  type DiscoveredUnits,
-  discoverRoots,
-  discoverStackComponents,
-  discoverUnits,
-  EMPTY_FACTS,
   type Environment,
   type EvaluatedModule,
-  emptyPatternHint,
   environmentNames,
-  evaluateModule,
-  evaluateUnitModule,
   type FileFacts,
-  type FileInput,
-  localSource,
-  type ModuleProblem,
   moduleSegments,
-  NO_UNITS,
   resolveEnvironment,
-  type ScannedDir,
-  type StackComponentRef,
-  type StackEmbedding,
-  stackSourceFiles,
-  withOverrides,
 } from '../workspace';
-import { type AnalysisResult, type FileProblem, type ModuleSummary, tooBigResult } from './analysisResult';
+import { type AnalysisResult, type FileProblem, fileProblem, type ModuleSummary, tooBigResult } from './analysisResult';
 import { unionOverEnvironments } from './environmentUnion';
 import { WorkspaceFiles } from './workspaceFiles';
 
@@ -74,22 +32,24 @@ interface LastGraph {
 
 /**
  * The analysis of one workspace folder, kept current file by file: per-file facts are cached by
- * content hash, a change re-evaluates only the root modules that read the changed folder, and the
- * graph (matching, cycles, levels: linear in the number of references) is rebuilt from those.
+ * content hash, a change re-evaluates only the nodes whose evaluation read the changed folder, and the
+ * graph (matching, cycles, levels: linear in the number of references) is rebuilt from those. What a
+ * node is and how it is evaluated is its kind's (`NODE_KINDS`); the analysis knows no kind.
  */
 export class WorkspaceAnalysis {
   private readonly files: WorkspaceFiles;
+  private readonly kinds: readonly NodeKind[];
+  /** Each node id's kind; decided with the nodes. */
+  private readonly kindOf = new Map<string, NodeKind>();
   private readonly evaluated = new Map<string, EvaluatedModule>();
-  /** For each root id, the folders its evaluation read (itself and its local child modules). */
-  private readonly readDirs = new Map<string, Set<string>>();
+  /** For each node id, the folders its evaluation read (itself, its local child modules, what it includes). */
+  private readonly readDirs = new Map<string, ReadonlySet<string>>();
   private cached: AnalysisResult | undefined;
-  /** The root module ids, sorted; undefined when they must be decided again. */
+  /** The node ids, sorted; undefined when they must be decided again. */
   private roots: string[] | undefined;
-  /** Why a TerraCi pattern found no module, when Terrace's own discovery would (see `emptyPatternHint`). */
-  private discoveryHint: { file: string; message: string } | undefined;
-  /** Each root id's position among the sorted roots: its node number in the graph. */
+  /** Each node id's position among the sorted nodes: its node number in the graph. */
   private rootNumbers = new Map<string, number>();
-  /** What the last graph was made of, by root number; forgotten when the roots change. */
+  /** What the last graph was made of, by node number; forgotten when the nodes change. */
   private lastGraph: LastGraph | undefined;
   private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
   /** The union over environments of a module's matches, while its evaluation and the writers hold. */
@@ -99,31 +59,8 @@ export class WorkspaceAnalysis {
   >();
   /** The selected environment, resolved against the environments the files name; reset when files come and go. */
   private environment: Environment | undefined;
-
-  private selectedEnvironment(): Environment | undefined {
-    const name = this.options.environment;
-    if (name === undefined) return undefined;
-    this.environment ??= resolveEnvironment(name, this.options.environments, this.environmentNames());
-    return this.environment;
-  }
-
   /** Every environment resolved, for their union; undefined until needed, and when files come and go. */
   private everyEnvironment: Environment[] | undefined;
-
-  private forgetEnvironments(): void {
-    this.environment = undefined;
-    this.everyEnvironment = undefined;
-  }
-
-  /** Every environment: configured in `.terrace.yaml`, named by a tfvars or backend file, or a Stack's deployment. */
-  environmentNames(): string[] {
-    const names = environmentNames(this.files.dirs.values(), this.options.environments);
-    const deployments = [...this.files.dirs.values()].flatMap((dir) =>
-      dir.stackFiles.flatMap((file) => this.files.factsOf(file)?.stack?.deployments.map(({ name }) => name) ?? []),
-    );
-    return deployments.length > 0 ? [...new Set([...names, ...deployments])].sort() : names;
-  }
-
   private readonly matcher: ReferenceMatcher;
 
   constructor(
@@ -132,19 +69,48 @@ export class WorkspaceAnalysis {
   ) {
     this.matcher = new ReferenceMatcher(root);
     this.files = new WorkspaceFiles(root, options.discovery, {
-      nodesKey: decidesRoots,
+      nodesKey: (facts) => this.nodesKey(facts),
       nodesChanged: () => {
         this.roots = undefined;
       },
       environmentsChanged: () => this.forgetEnvironments(),
     });
+    const files = this.files;
+    const workspace: KindWorkspace = {
+      root,
+      options,
+      dirs: () => files.dirs,
+      dirOf: (folder) => files.dirOf(folder),
+      factsOf: (file) => files.factsOf(file),
+      gitRoots: () => files.gitRoots,
+    };
+    this.kinds = NODE_KINDS.map((kind) => kind(workspace));
+  }
+
+  private selectedEnvironment(): Environment | undefined {
+    const name = this.options.environment;
+    if (name === undefined) return undefined;
+    this.environment ??= resolveEnvironment(name, this.options.environments, this.environmentNames());
+    return this.environment;
+  }
+
+  private forgetEnvironments(): void {
+    this.environment = undefined;
+    this.everyEnvironment = undefined;
+  }
+
+  /** Every environment: configured in `.terrace.yaml`, named by a tfvars or backend file, or by a kind's files. */
+  environmentNames(): string[] {
+    const names = environmentNames(this.files.dirs.values(), this.options.environments);
+    const more = this.kinds.flatMap((kind) => kind.environmentNames());
+    return more.length > 0 ? [...new Set([...names, ...more])].sort() : names;
   }
 
   /** Scans the folder and reads every Terraform file. `onProgress` is called as files are read. */
   async load(onProgress?: (done: number, total: number) => void): Promise<void> {
     this.forgetEnvironments();
     await this.files.load(onProgress);
-    // An environment nobody names is the caller's mistake: said before any analysis (a deployment names one too).
+    // An environment nobody names is the caller's mistake: said before any analysis.
     this.selectedEnvironment();
     this.evaluated.clear();
     this.roots = undefined;
@@ -198,12 +164,9 @@ export class WorkspaceAnalysis {
       if (reads > MAX_WORKSPACE_READS) return this.tooManyReads(rootIds.length, modules.length + 1);
       modules.push(module);
     }
-    const matches = this.withStackEdges(
-      modules,
-      this.withUnitDependencies(modules, this.withEnvironments(modules, this.matcher.matchEach(modules))),
-    );
+    const matches = this.withKindEdges(modules, this.withEnvironments(modules, this.matcher.matchEach(modules)));
     const last = this.lastGraph;
-    // Positions are root numbers; what a module's evaluation and matches decide is reused from
+    // Positions are node numbers; what a module's evaluation and matches decide is reused from
     // the last graph wherever they are the same objects (all but the edited modules).
     const dependencies = matches.map((own, n) =>
       last?.matches[n] === own ? last.dependencies[n]! : this.dependencyNumbers(own),
@@ -264,7 +227,7 @@ export class WorkspaceAnalysis {
     return tooBigResult(this.root, message, this.files.syntaxErrors(), problems);
   }
 
-  /** The numbers (positions among the roots) of the modules that one module's matches depend on. */
+  /** The numbers (positions among the nodes) of the modules that one module's matches depend on. */
   private dependencyNumbers(own: MatchResult): number[] {
     const numbers: number[] = [];
     for (const edge of own.edges) {
@@ -274,24 +237,26 @@ export class WorkspaceAnalysis {
     return numbers;
   }
 
+  /** What a file says that decides which nodes there are, for every kind: when it changes, they are found again. */
+  private nodesKey(facts: FileFacts): string {
+    return this.kinds.map((kind) => kind.nodesKey(facts)).join('|');
+  }
+
   /**
-   * The root modules, decided again only when something that decides them changed: a file added
-   * or removed, or a file whose backend blocks or module calls changed.
+   * The nodes of every kind, found again only when something that decides them changed: a file added
+   * or removed, or a file whose facts that decide them changed (see `nodesKey`).
    */
   private rootIds(): string[] {
     if (!this.roots) {
-      const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.factsOf(file) ?? EMPTY_FACTS);
-      this.units = discoverUnits(this.files.dirs, this.unitSource);
-      this.components = discoverStackComponents(this.files.dirs, (file) => this.files.factsOf(file));
-      this.stackGraphs.clear();
-      this.stackScopes.clear();
-      this.links = undefined;
-      this.embeddings = undefined;
-      // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
-      for (const id of this.units.generated.keys()) this.evaluated.delete(id);
-      const discovered = discoverRoots(this.files.dirs, factsOf, this.options.discovery, this.units);
-      this.discoveryHint = emptyPatternHint(this.files.dirs, factsOf, this.options.discovery, this.units, discovered);
-      const roots = [...discovered, ...this.components.keys()].sort(compareIds);
+      const found: FoundNodes[] = [];
+      this.kindOf.clear();
+      for (const kind of this.kinds) {
+        const nodes = kind.discover(found);
+        for (const id of nodes.stale) this.evaluated.delete(id);
+        for (const id of nodes.ids) if (!this.kindOf.has(id)) this.kindOf.set(id, kind);
+        found.push(nodes);
+      }
+      const roots = found.flatMap((nodes) => nodes.ids).sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.lastGraph = undefined;
       for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
@@ -303,264 +268,19 @@ export class WorkspaceAnalysis {
   private evaluatedModule(id: string): EvaluatedModule {
     const cached = this.evaluated.get(id);
     if (cached) return cached;
+    const kind = this.kindOf.get(id)!;
+    let module: EvaluatedModule;
+    let read: ReadonlySet<string>;
     try {
-      return this.evaluatedAfresh(id);
+      ({ module, read } = kind.evaluate(id, kind.hasEnvironments ? this.selectedEnvironment() : undefined));
     } catch (error) {
       // One module's input must not take the analysis (and the language server) down with it.
-      const failed = this.failedModule(id, error);
-      this.evaluated.set(id, failed);
-      this.readDirs.set(id, new Set([path.dirname(failed.problems[0]!.file)]));
-      return failed;
+      module = failedNode(id, kind, error);
+      read = new Set([path.dirname(module.problems[0]!.file)]);
     }
-  }
-
-  /** A module whose evaluation threw: no backend and no reads, one problem saying why, on its first file. */
-  private failedModule(id: string, error: unknown): EvaluatedModule {
-    const component = this.components.get(id);
-    const dir = this.files.dirs.get(component?.stackId ?? id)?.dir ?? path.join(this.root, id);
-    const kind = this.units.ids.has(id) ? 'unit' : component ? 'component' : 'module';
-    const file = kind === 'unit' ? path.join(dir, UNIT_FILE) : (this.files.dirs.get(id)?.tfFiles[0] ?? dir);
-    const why =
-      error instanceof RangeError ? `${error.message} (nesting or sizes past what Terrace reads)` : String(error);
-    return {
-      id,
-      dir,
-      kind,
-      backend: undefined,
-      references: [],
-      dependencies: [],
-      problems: [{ file, range: FILE_START, message: `Terrace could not evaluate this module: ${why}` }],
-    };
-  }
-
-  private evaluatedAfresh(id: string): EvaluatedModule {
-    if (this.units.ids.has(id)) return this.evaluatedUnit(id);
-    if (this.components.has(id)) return this.evaluatedComponent(id);
-    const dir = this.files.dirs.get(id)!;
-    // The folders whose changes re-evaluate this root: its own, and those of backend files kept in its sub-folders.
-    const read = new Set<string>([dir.dir, ...dir.backendFiles.map((file) => path.dirname(file))]);
-    const module = this.evaluateIn(id, this.selectedEnvironment(), read);
     this.evaluated.set(id, module);
     this.readDirs.set(id, read);
     return module;
-  }
-
-  /** The Terragrunt files of the workspace, for units' evaluation. */
-  private get unitSource(): UnitSource {
-    // Kept while the units and git roots stay: built afresh for each unit, 10,000 generated units took a minute.
-    const memo = this.unitSourceMemo;
-    if (memo?.units === this.units && memo.source.gitRoots === this.files.gitRoots) return memo.source;
-    const files: UnitSource = {
-      workspaceRoot: this.root,
-      gitRoots: this.files.gitRoots,
-      configOf: (file) => this.files.factsOf(file)?.terragrunt,
-    };
-    const source = withGeneratedUnits(files, this.units.generated.values());
-    this.unitSourceMemo = { units: this.units, source };
-    return source;
-  }
-
-  private unitSourceMemo: { units: DiscoveredUnits; source: UnitSource } | undefined;
-
-  private units: DiscoveredUnits = NO_UNITS;
-  /** The nodes of the workspace's Terraform Stacks, by id; decided with the roots. */
-  private components = new Map<string, StackComponentRef>();
-  /** Each Stack's graph, by its folder id; forgotten when a file of its folder changes. */
-  private readonly stackGraphs = new Map<string, StackGraph>();
-
-  /** A Stack's component or embedded stack, from its Stack's graph and what it reads of other Stacks. */
-  private evaluatedComponent(id: string): EvaluatedModule {
-    const { stackId, address } = this.components.get(id)!;
-    const dir = this.files.dirs.get(stackId)!;
-    const graph = this.stackGraph(stackId)!;
-    const node = graph.nodes.find((candidate) => candidate.address === address)!;
-    const links = this.stackLinks().filter((link) => link.from === stackId);
-    const embeddedBy = this.stackEmbeddings().get(stackId) ?? [];
-    const embeds = node.kind === 'stack' ? this.embeddedStack(dir, node) : undefined;
-    // The folders of its upstream Stacks, of the Stacks that embed it and of the one it embeds decide its edges too.
-    const others = [
-      ...links.flatMap((link) => (link.to === undefined ? [] : [link.to])),
-      ...embeddedBy.map((embedding) => embedding.stackId),
-      ...(embeds ? [embeds.stackId] : []),
-    ];
-    const read = new Set([dir.dir, ...others.map((other) => this.files.dirs.get(other)?.dir ?? '')]);
-    const code = this.componentCode(dir, node, read);
-    const module = componentModule(
-      id,
-      dir,
-      graph,
-      node,
-      { links, graphOf: (other) => this.stackGraph(other), embeddedBy, embeds },
-      code,
-      this.sourceFile(dir, node, code),
-    );
-    this.evaluated.set(id, module);
-    this.readDirs.set(id, read);
-    return module;
-  }
-
-  /** The Stack an embedded `stack` block's local `source` names, with its graph. */
-  private embeddedStack(dir: ScannedDir, node: StackNode): { stackId: string; graph: StackGraph } | undefined {
-    const source = componentSourceDir(dir.dir, node.source);
-    const embedded = source === undefined ? undefined : this.files.dirOf(source);
-    const graph = embedded && embedded.stackFiles.length > 0 ? this.stackGraph(embedded.id) : undefined;
-    return embedded && graph ? { stackId: embedded.id, graph } : undefined;
-  }
-
-  /** By Stack folder, the `stack` blocks of other Stacks that embed it (their local `source` is its folder). */
-  private stackEmbeddings(): ReadonlyMap<string, StackEmbedding[]> {
-    if (!this.embeddings) {
-      const embeddings = new Map<string, StackEmbedding[]>();
-      for (const dir of this.files.dirs.values()) {
-        if (dir.stackFiles.length === 0) continue;
-        for (const node of this.stackGraph(dir.id)?.nodes ?? []) {
-          const embedded = node.kind === 'stack' ? this.embeddedStack(dir, node) : undefined;
-          if (embedded)
-            embeddings.set(embedded.stackId, [...(embeddings.get(embedded.stackId) ?? []), { stackId: dir.id, node }]);
-        }
-      }
-      this.embeddings = embeddings;
-    }
-    return this.embeddings;
-  }
-
-  private embeddings: Map<string, StackEmbedding[]> | undefined;
-
-  /** The file a node's local `source` opens: its module's `main.tf` (else first file), an embedded Stack's first file. */
-  private sourceFile(dir: ScannedDir, node: StackNode, code: ComponentCode | undefined): string | undefined {
-    if (code) {
-      const files = code.files.map((input) => input.file);
-      return files.find((file) => path.basename(file) === 'main.tf') ?? files[0];
-    }
-    const stackDir = node.kind === 'stack' ? componentSourceDir(dir.dir, node.source) : undefined;
-    return stackDir === undefined ? undefined : this.files.dirOf(stackDir)?.stackFiles[0];
-  }
-
-  /** A component's module in a folder of the workspace, given the component's inputs in the selected deployment. */
-  private componentCode(dir: ScannedDir, node: StackNode, read: Set<string>): ComponentCode | undefined {
-    const codeDir = node.kind === 'component' ? componentSourceDir(dir.dir, node.source) : undefined;
-    if (codeDir === undefined) return undefined;
-    read.add(codeDir);
-    return {
-      dir: codeDir,
-      files: this.fileInputs(this.files.dirOf(codeDir)?.tfFiles ?? []),
-      variables: componentInputs(node, this.stackScope(dir)),
-      children: this.childModules(read),
-    };
-  }
-
-  /** A Stack's `var` and `local` in the selected deployment, once for all its components; forgotten with its graph. */
-  private stackScope(dir: ScannedDir): EvalScope {
-    let scope = this.stackScopes.get(dir.id);
-    if (!scope) {
-      const files = stackSourceFiles(dir, (file) => this.files.factsOf(file));
-      const name = this.options.environment;
-      scope = stackScope(files, name === undefined ? undefined : { name, variables: deploymentVariables(files, name) });
-      this.stackScopes.set(dir.id, scope);
-    }
-    return scope;
-  }
-
-  private readonly stackScopes = new Map<string, EvalScope>();
-
-  /** Files as an evaluation reads them: Terraform's files with their override files merged over them. */
-  private fileInputs(files: readonly string[]): readonly FileInput[] {
-    return withOverrides(files.map((file) => ({ file, facts: this.files.factsOf(file) ?? EMPTY_FACTS })));
-  }
-
-  /** The files of the local child modules a module calls; each folder asked for is added to `read`. */
-  private childModules(read: Set<string>): ChildModules {
-    return (childDir) => {
-      read.add(childDir);
-      const child = this.files.dirOf(childDir);
-      return child ? this.fileInputs(child.tfFiles) : undefined;
-    };
-  }
-
-  private stackGraph(stackId: string): StackGraph | undefined {
-    const dir = this.files.dirs.get(stackId);
-    if (!dir) return undefined;
-    let graph = this.stackGraphs.get(stackId);
-    if (!graph) {
-      graph = componentGraph(stackSourceFiles(dir, (file) => this.files.factsOf(file)));
-      this.stackGraphs.set(stackId, graph);
-    }
-    return graph;
-  }
-
-  /** The links between the workspace's Stacks by `upstream_input`; forgotten when a Stack's file changes. */
-  private stackLinks(): readonly StackLink[] {
-    this.links ??= stackLinks(
-      [...this.files.dirs.values()]
-        .filter((dir) => dir.stackFiles.length > 0)
-        .map((dir) => ({ folder: dir.id, files: stackSourceFiles(dir, (file) => this.files.factsOf(file)) })),
-    );
-    return this.links;
-  }
-
-  private links: StackLink[] | undefined;
-
-  /** Stack components' edges, added to their matches; cached per matches. */
-  private withStackEdges(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
-    if (this.components.size === 0) return matches;
-    return matches.map((own, n) => {
-      const module = modules[n]!;
-      if (!module.component) return own;
-      let result = this.componentEdgeCache.get(own);
-      if (!result) {
-        result = withComponentEdges(module, own);
-        this.componentEdgeCache.set(own, result);
-      }
-      return result;
-    });
-  }
-
-  private readonly componentEdgeCache = new WeakMap<MatchResult, MatchResult>();
-
-  /** A Terragrunt unit: its configuration with what it includes, then its Terraform code with its inputs. */
-  private evaluatedUnit(id: string): EvaluatedModule {
-    // A unit of a stack file lives where `terragrunt stack generate` puts it; its configuration is its source's.
-    const generated = this.units.generated.get(id);
-    const folder = generated?.dir ?? this.files.dirs.get(id)!.dir;
-    const unit = evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
-    // Where it looked too: a root.hcl created above it, say, is found by find_in_parent_folders().
-    const read = new Set<string>([folder, ...unit.read.map((file) => path.dirname(file)), ...unit.lookedIn]);
-    if (generated) read.add(path.dirname(generated.source));
-    const code = unit.codeDir === undefined ? undefined : this.files.dirOf(unit.codeDir);
-    if (unit.codeDir !== undefined) read.add(unit.codeDir);
-    const module = evaluateUnitModule(
-      {
-        id,
-        unit,
-        code: this.fileInputs(code?.tfFiles ?? []),
-        terraformWorkspace: this.options.terraformWorkspace,
-        backendConfig: this.options.backendConfig,
-      },
-      this.childModules(read),
-    );
-    this.evaluated.set(id, module);
-    this.readDirs.set(id, read);
-    return module;
-  }
-
-  /** A root evaluated in `environment` (none: every backend file, no variables); adds the folders it read to `read`. */
-  private evaluateIn(id: string, environment: Environment | undefined, read: Set<string>): EvaluatedModule {
-    const dir = this.files.dirs.get(id)!;
-    const chosen = environment?.inputs(dir);
-    return evaluateModule(
-      {
-        id,
-        dir: dir.dir,
-        files: this.fileInputs(dir.tfFiles),
-        // Terraform's order: terraform.tfvars, *.auto.tfvars, then the -var-files in the order given.
-        varFiles: this.fileInputs(chosen ? [...dir.varFiles, ...chosen.varFiles] : dir.varFiles),
-        backendFiles: this.fileInputs(chosen ? chosen.backendFiles : dir.backendFiles),
-        terraformWorkspace: environment?.workspace ?? this.options.terraformWorkspace,
-        variables: environment?.variables,
-        backendConfig: this.options.backendConfig,
-      },
-      this.childModules(read),
-    );
   }
 
   /**
@@ -580,13 +300,13 @@ export class WorkspaceAnalysis {
     const version = this.matcher.writersVersion;
     return matches.map((own, n) => {
       const module = modules[n]!;
-      // A unit has no environments of its own (no tfvars of its own: its inputs are its variables), nor a Stack's component.
-      if (own.unresolved.length === 0 || module.kind !== 'module') return own;
+      const kind = this.kindOf.get(module.id)!;
+      if (own.unresolved.length === 0 || !kind.hasEnvironments) return own;
       const cached = this.unions.get(module);
       if (cached && cached.version === version && cached.base === own) return cached.result;
       const perEnvironment = environments.map((environment) => ({
         environment: environment.name,
-        matches: this.matcher.matchAgainstLast(this.evaluateIn(module.id, environment, new Set()))!,
+        matches: this.matcher.matchAgainstLast(kind.evaluate(module.id, environment).module)!,
       }));
       const result = unionOverEnvironments(own, perEnvironment);
       this.unions.set(module, { version, base: own, result });
@@ -594,28 +314,11 @@ export class WorkspaceAnalysis {
     });
   }
 
-  /** Units' `dependency` edges, added to their matches; cached per matches while the roots hold. */
-  private withUnitDependencies(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
-    if (this.units.ids.size === 0) return matches;
+  /** Each module's matches with the edges its kind adds beside its state reads. */
+  private withKindEdges(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
     const numbers = this.rootNumbers;
-    const units = this.units.ids;
-    const unitAt = (dir: string): string | undefined => {
-      const relative = path.relative(this.root, dir).split(path.sep).join('/');
-      const id = relative === '' ? '.' : relative;
-      return units.has(id) && numbers.has(id) ? id : undefined;
-    };
-    return matches.map((own, n) => {
-      const module = modules[n]!;
-      if (module.dependencies.length === 0) return own;
-      const cached = this.withDependencyCache.get(own);
-      if (cached && cached.numbers === numbers) return cached.result;
-      const result = withDependencies(module, own, unitAt);
-      this.withDependencyCache.set(own, { numbers, result });
-      return result;
-    });
+    return matches.map((own, n) => this.kindOf.get(modules[n]!.id)!.withEdges(modules[n]!, own, numbers));
   }
-
-  private readonly withDependencyCache = new WeakMap<MatchResult, { numbers: object; result: MatchResult }>();
 
   private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
     let base = this.summaries.get(module);
@@ -628,8 +331,7 @@ export class WorkspaceAnalysis {
 
   /** What a module's summary says apart from its place in the graph; cached per evaluation. */
   private summaryBase(module: EvaluatedModule): ModuleSummary {
-    const generated = this.units.generated.get(module.id);
-    const dir = this.files.dirs.get(module.id);
+    const { folder, shown } = this.kindOf.get(module.id)!.describe(module);
     const backend = module.backend;
     const own = writerAddresses(module, 'default', this.root);
     const address = own.length === 1 && own[0]!.known ? own[0]!.address : undefined;
@@ -638,11 +340,7 @@ export class WorkspaceAnalysis {
       dir: module.dir,
       kind: module.kind,
       ...(module.sourceDirs !== undefined ? { sourceDirs: module.sourceDirs } : {}),
-      // A component's segments are its Stack folder's: `component.x` is no folder of the pattern.
-      segments: moduleSegments(
-        module.component ? path.relative(this.root, module.dir).split(path.sep).join('/') || '.' : module.id,
-        this.options.discovery.pattern,
-      ),
+      segments: moduleSegments(folder, this.options.discovery.pattern),
       level: 0,
       inCycle: false,
       backend: backend && {
@@ -652,31 +350,16 @@ export class WorkspaceAnalysis {
         range: backend.range,
         headerRange: backend.headerRange,
       },
-      // A unit of a stack file opens at the stack file that declares it; a component at its Stack's file.
-      firstFile: generated
-        ? path.join(generated.stackDir, STACK_FILE)
-        : module.component
-          ? module.component.file
-          : module.kind === 'unit'
-            ? path.join(module.dir, UNIT_FILE)
-            : dir!.tfFiles[0]!,
-      ...(generated ? { stackDir: generated.stackDir } : {}),
-      ...(module.component ? { component: componentSummary(module.component) } : {}),
+      ...shown,
       syntaxErrors: this.files.syntaxErrors(this.readDirs.get(module.id)),
     };
   }
 
-  /** Scan, read and module problems; a child module called from several roots reports its problem once. */
+  /** Scan, read, module and kind problems; a child module called from several roots reports its problem once. */
   private problems(modules: readonly EvaluatedModule[]): FileProblem[] {
     const all: FileProblem[] = this.files.problems();
-    for (const module of modules) for (const problem of module.problems) all.push(refusedOrNot(problem));
-    for (const problem of this.units.problems) all.push(refusedOrNot(problem));
-    if (this.discoveryHint) all.push({ ...this.discoveryHint, range: undefined });
-    // A Stack's upstream inputs that find no Stack, or read what it does not publish: said once per input.
-    if (this.components.size > 0)
-      for (const link of this.stackLinks())
-        if (link.problem !== undefined)
-          all.push({ file: link.file, range: link.range, message: `upstream_input "${link.input}": ${link.problem}` });
+    for (const module of modules) for (const problem of module.problems) all.push(fileProblem(problem));
+    for (const kind of this.kinds) for (const problem of kind.problems()) all.push(fileProblem(problem));
     const seen = new Set<string>();
     return all.filter((problem) => {
       const key = `${problem.file}:${problem.range?.start.line ?? ''}:${problem.message}`;
@@ -686,17 +369,9 @@ export class WorkspaceAnalysis {
     });
   }
 
-  /** Forgets the evaluation of every root that read `folder`. */
+  /** Forgets the evaluation of every node that read `folder`, and what the kinds computed from it. */
   private invalidate(folder: string): void {
-    const stack = this.files.dirOf(folder);
-    if (stack) {
-      this.stackGraphs.delete(stack.id);
-      this.stackScopes.delete(stack.id);
-    }
-    if (stack?.stackFiles.length) {
-      this.links = undefined;
-      this.embeddings = undefined;
-    }
+    for (const kind of this.kinds) kind.forget(folder);
     for (const [id, read] of this.readDirs) {
       if (read.has(folder)) {
         this.evaluated.delete(id);
@@ -705,47 +380,6 @@ export class WorkspaceAnalysis {
     }
     this.cached = undefined;
   }
-}
-
-/**
- * What a file says that decides which folders are root modules: backends and module sources; in a
- * Terragrunt file, its includes, Terraform source and stack blocks (which units there are, and
- * which folders are their code). A changed `dependency` or input only re-evaluates its units.
- */
-function decidesRoots(facts: FileFacts): string {
-  const sources = facts.moduleCalls.map((call) => localSource(call.source) ?? '');
-  const terragrunt = facts.terragrunt;
-  const units = terragrunt
-    ? withoutRanges([
-        terragrunt.includes.map((include) => include.path),
-        terragrunt.source?.expr,
-        terragrunt.stackEntries,
-      ])
-    : '';
-  // A Stack's nodes are roots: a component added, renamed or removed changes them.
-  const stack = facts.stack
-    ? [...facts.stack.components, ...facts.stack.stacks].map((block) => block.name).join(',')
-    : '';
-  return `${facts.backends.length > 0}|${sources.join('|')}|${units}|${stack}`;
-}
-
-/** What a summary keeps of a component: not its edges, which the graph has. */
-function componentSummary(component: ComponentFacts): NonNullable<ModuleSummary['component']> {
-  const { address, file, range, headerRange, source, sourceLink, instances } = component;
-  return { address, file, range, headerRange, source, sourceLink, instances };
-}
-
-/** Expressions as text without their places: the same when only lines moved. */
-function withoutRanges(value: unknown): string {
-  return (
-    JSON.stringify(value, (key, inner: unknown) => (key === 'range' || key === 'headerRange' ? undefined : inner)) ?? ''
-  );
-}
-
-/** A module's or a stack file's problem as the analysis reports it: an error when Terragrunt refuses it. */
-function refusedOrNot(problem: ModuleProblem): FileProblem {
-  const { error, ...rest } = problem;
-  return error ? { ...rest, error: 'refused-by-terragrunt' } : rest;
 }
 
 /**

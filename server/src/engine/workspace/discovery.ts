@@ -20,33 +20,45 @@ import type { ScannedDir } from './workspaceScan';
  * Which folders are root modules. `auto`: a folder whose files declare a backend or `cloud {}`
  * block is a root; one that only holds a `.terraform.lock.hcl` is a root unless some module
  * calls it as a child (then it is a library). `pattern`: the folders at the pattern's depth, and
- * one level deeper (submodules), that hold `.tf` files. Terragrunt units (`discoverUnits`) are
- * roots too, and the folders of their Terraform code are not.
+ * one level deeper (submodules), that hold `.tf` files. The nodes of another kind (`claimed`:
+ * Terragrunt units) are not root modules, nor are the folders of their Terraform code.
  */
 export function discoverRoots(
   dirs: ReadonlyMap<string, ScannedDir>,
   factsOf: (dir: ScannedDir) => readonly FileFacts[],
   options: DiscoveryOptions,
-  units: DiscoveredUnits = NO_UNITS,
+  claimed: ClaimedFolders = NO_UNITS,
 ): string[] {
-  const included = options.include.map((glob) => picomatch(glob, { dot: true }));
-  const isIncluded = (id: string) => included.length === 0 || included.some((matches) => matches(id));
-  const roots = new Set([...units.ids].filter(isIncluded));
+  const isIncluded = includedBy(options);
+  const roots: string[] = [];
   if (options.mode === 'pattern') {
     const depth = patternNames(options.pattern).length;
     for (const [id, dir] of dirs)
-      if (isIncluded(id) && dir.tfFiles.length > 0 && [depth, depth + 1].includes(idDepth(id))) roots.add(id);
-    return [...roots];
+      if (isIncluded(id) && !claimed.ids.has(id) && dir.tfFiles.length > 0 && [depth, depth + 1].includes(idDepth(id)))
+        roots.push(id);
+    return roots;
   }
   const called = calledDirs(dirs, factsOf);
   for (const [id, dir] of dirs) {
     // A unit's Terraform code is run by the unit: its own backend block is the unit's.
-    if (!isIncluded(id) || units.codeDirs.has(dir.dir)) continue;
+    if (!isIncluded(id) || claimed.ids.has(id) || claimed.codeDirs.has(dir.dir)) continue;
     const declaresBackend = factsOf(dir).some((facts) => facts.backends.length > 0);
     // A lock file beside Terraform code only: a Stack's folder keeps one too (`terraform stacks providers-lock`).
-    if (declaresBackend || (dir.hasLockFile && dir.tfFiles.length > 0 && !called.has(dir.dir))) roots.add(id);
+    if (declaresBackend || (dir.hasLockFile && dir.tfFiles.length > 0 && !called.has(dir.dir))) roots.push(id);
   }
-  return [...roots];
+  return roots;
+}
+
+/** Folders that are nodes of another kind, and the folders of their code. */
+export interface ClaimedFolders {
+  ids: ReadonlySet<string>;
+  codeDirs: ReadonlySet<string>;
+}
+
+/** Whether a folder id is one the discovery's `include` globs keep (all, when there are none). */
+export function includedBy(options: DiscoveryOptions): (id: string) => boolean {
+  const included = options.include.map((glob) => picomatch(glob, { dot: true }));
+  return (id) => included.length === 0 || included.some((matches) => matches(id));
 }
 
 /**
@@ -58,12 +70,12 @@ export function emptyPatternHint(
   dirs: ReadonlyMap<string, ScannedDir>,
   factsOf: (dir: ScannedDir) => readonly FileFacts[],
   options: DiscoveryOptions,
-  units: DiscoveredUnits,
+  claimed: ClaimedFolders,
   roots: readonly string[],
 ): { file: string; message: string } | undefined {
   const file = options.patternFrom;
-  if (options.mode !== 'pattern' || file === undefined || roots.some((id) => !units.ids.has(id))) return undefined;
-  const found = discoverRoots(dirs, factsOf, { ...options, mode: 'auto' }, units).length - roots.length;
+  if (options.mode !== 'pattern' || file === undefined || roots.length > 0) return undefined;
+  const found = discoverRoots(dirs, factsOf, { ...options, mode: 'auto' }, claimed).length;
   if (found <= 0) return undefined;
   const depth = patternNames(options.pattern).length;
   return {

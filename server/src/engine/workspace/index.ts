@@ -1,9 +1,11 @@
 /** The workspace: its folders scanned, modules discovered, the facts of each file, each module's evaluated backend and remote-state reads. */
 export {
+  type ClaimedFolders,
   type DiscoveredUnits,
   discoverRoots,
   discoverUnits,
   emptyPatternHint,
+  includedBy,
   localSource,
   moduleSegments,
   NO_UNITS,

@@ -1,0 +1,2 @@
+/** Terragrunt's units as nodes of the graph. */
+export { TerragruntUnitKind } from './terragruntUnitKind';

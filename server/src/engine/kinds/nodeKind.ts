@@ -57,12 +57,13 @@ export interface NodeKind {
   nodesKey(facts: FileFacts): string;
   /** Its nodes, given those the kinds before it found; what it kept of the previous ones is dropped. */
   discover(before: readonly FoundNodes[]): FoundNodes;
-  /** One of its nodes, in the selected environment (undefined: none). */
+  /** One of its nodes evaluated in `environment`: the selected one, or each in turn for their union (undefined: none). */
   evaluate(id: string, environment: Environment | undefined): NodeEvaluation;
   /** Where a node whose evaluation failed is: its folder, and the file its problem is reported on. */
   placeOf(id: string): { dir: string; file: string };
   /** One node's matches with the edges the kind adds beside its state reads; `numbers`: the nodes' positions. */
   withEdges(module: EvaluatedModule, own: MatchResult, numbers: ReadonlyMap<string, number>): MatchResult;
+  /** What one of its nodes' summary says beside its evaluation. */
   describe(module: EvaluatedModule): NodeDescription;
   /** The files of `folder` changed: what the kind computed from them is forgotten. */
   forget(folder: string): void;

@@ -39,8 +39,8 @@ interface LastGraph {
 export class WorkspaceAnalysis {
   private readonly files: WorkspaceFiles;
   private readonly kinds: readonly NodeKind[];
-  /** Each node id's kind; decided with the nodes. */
-  private readonly kindOf = new Map<string, NodeKind>();
+  /** Each node's kind, by node number; decided with the nodes. */
+  private kindAt: NodeKind[] = [];
   private readonly evaluated = new Map<string, EvaluatedModule>();
   /** For each node id, the folders its evaluation read (itself, its local child modules, what it includes). */
   private readonly readDirs = new Map<string, ReadonlySet<string>>();
@@ -249,15 +249,16 @@ export class WorkspaceAnalysis {
   private rootIds(): string[] {
     if (!this.roots) {
       const found: FoundNodes[] = [];
-      this.kindOf.clear();
+      const kindOf = new Map<string, NodeKind>();
       for (const kind of this.kinds) {
         const nodes = kind.discover(found);
         for (const id of nodes.stale) this.evaluated.delete(id);
-        for (const id of nodes.ids) if (!this.kindOf.has(id)) this.kindOf.set(id, kind);
+        for (const id of nodes.ids) if (!kindOf.has(id)) kindOf.set(id, kind);
         found.push(nodes);
       }
       const roots = found.flatMap((nodes) => nodes.ids).sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
+      this.kindAt = roots.map((id) => kindOf.get(id)!);
       this.lastGraph = undefined;
       for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
       this.roots = roots;
@@ -265,10 +266,14 @@ export class WorkspaceAnalysis {
     return this.roots;
   }
 
+  private kindOf(id: string): NodeKind {
+    return this.kindAt[this.rootNumbers.get(id)!]!;
+  }
+
   private evaluatedModule(id: string): EvaluatedModule {
     const cached = this.evaluated.get(id);
     if (cached) return cached;
-    const kind = this.kindOf.get(id)!;
+    const kind = this.kindOf(id);
     let module: EvaluatedModule;
     let read: ReadonlySet<string>;
     try {
@@ -300,7 +305,7 @@ export class WorkspaceAnalysis {
     const version = this.matcher.writersVersion;
     return matches.map((own, n) => {
       const module = modules[n]!;
-      const kind = this.kindOf.get(module.id)!;
+      const kind = this.kindAt[n]!;
       if (own.unresolved.length === 0 || !kind.hasEnvironments) return own;
       const cached = this.unions.get(module);
       if (cached && cached.version === version && cached.base === own) return cached.result;
@@ -317,7 +322,7 @@ export class WorkspaceAnalysis {
   /** Each module's matches with the edges its kind adds beside its state reads. */
   private withKindEdges(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
     const numbers = this.rootNumbers;
-    return matches.map((own, n) => this.kindOf.get(modules[n]!.id)!.withEdges(modules[n]!, own, numbers));
+    return matches.map((own, n) => this.kindAt[n]!.withEdges(modules[n]!, own, numbers));
   }
 
   private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
@@ -331,7 +336,7 @@ export class WorkspaceAnalysis {
 
   /** What a module's summary says apart from its place in the graph; cached per evaluation. */
   private summaryBase(module: EvaluatedModule): ModuleSummary {
-    const { folder, shown } = this.kindOf.get(module.id)!.describe(module);
+    const { folder, shown } = this.kindOf(module.id).describe(module);
     const backend = module.backend;
     const own = writerAddresses(module, 'default', this.root);
     const address = own.length === 1 && own[0]!.known ? own[0]!.address : undefined;

@@ -271,8 +271,11 @@ export class WorkspaceAnalysis {
   }
 
   private evaluatedModule(id: string): EvaluatedModule {
-    const cached = this.evaluated.get(id);
-    if (cached) return cached;
+    // Every node is asked for on each graph, nearly all cached: the rest is apart, to keep this small.
+    return this.evaluated.get(id) ?? this.evaluatedAfresh(id);
+  }
+
+  private evaluatedAfresh(id: string): EvaluatedModule {
     const kind = this.kindOf(id);
     let module: EvaluatedModule;
     let read: ReadonlySet<string>;

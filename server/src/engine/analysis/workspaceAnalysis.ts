@@ -37,6 +37,7 @@ import {
   writerAddresses,
 } from '../state';
 import {
+  type EvaluatedUnit,
   evaluateUnit,
   STACK_FILE,
   terragruntFileFacts,
@@ -476,7 +477,8 @@ export class WorkspaceAnalysis {
   private rootIds(): string[] {
     if (!this.roots) {
       const factsOf = (dir: ScannedDir) => dir.tfFiles.map((file) => this.files.get(file)?.facts ?? EMPTY_FACTS);
-      this.units = discoverUnits(this.dirs, this.unitSource);
+      this.units = discoverUnits(this.dirs, this.unitFiles);
+      this.unitsAsDiscovered = this.units.evaluated;
       this.components = discoverStackComponents(this.dirs, (file) => this.files.get(file)?.facts);
       this.stackGraphs.clear();
       this.stackScopes.clear();
@@ -540,20 +542,27 @@ export class WorkspaceAnalysis {
     return module;
   }
 
-  /** The Terragrunt files of the workspace, for units' evaluation. */
-  private get unitSource(): UnitSource {
-    // Kept while the units and git roots stay: built afresh for each unit, 10,000 generated units took a minute.
-    const memo = this.unitSourceMemo;
-    if (memo?.units === this.units && memo.source.gitRoots === this.gitRoots) return memo.source;
-    const files: UnitSource = {
+  /** The Terragrunt files of the workspace as they are on disk (and in open editors). */
+  private get unitFiles(): UnitSource {
+    return {
       workspaceRoot: this.root,
       gitRoots: this.gitRoots,
       configOf: (file) => this.files.get(file)?.facts.terragrunt,
     };
-    const source = withGeneratedUnits(files, this.units.generated.values());
+  }
+
+  /** The Terragrunt files of the workspace with the units stacks generate, for units' evaluation. */
+  private get unitSource(): UnitSource {
+    // Kept while the units and git roots stay: built afresh for each unit, 10,000 generated units took a minute.
+    const memo = this.unitSourceMemo;
+    if (memo?.units === this.units && memo.source.gitRoots === this.gitRoots) return memo.source;
+    const source = withGeneratedUnits(this.unitFiles, this.units.generated.values());
     this.unitSourceMemo = { units: this.units, source };
     return source;
   }
+
+  /** Discovery's evaluation of each unit (the same as the analysis's), until a file changes: not done twice. */
+  private unitsAsDiscovered: ReadonlyMap<string, EvaluatedUnit> = new Map();
 
   private unitSourceMemo: { units: DiscoveredUnits; source: UnitSource } | undefined;
 
@@ -717,7 +726,9 @@ export class WorkspaceAnalysis {
     // A unit of a stack file lives where `terragrunt stack generate` puts it; its configuration is its source's.
     const generated = this.units.generated.get(id);
     const folder = generated?.dir ?? this.dirs.get(id)!.dir;
-    const unit = evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
+    const unit =
+      this.unitsAsDiscovered.get(id) ??
+      evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
     // Where it looked too: a root.hcl created above it, say, is found by find_in_parent_folders().
     const read = new Set<string>([folder, ...unit.read.map((file) => path.dirname(file)), ...unit.lookedIn]);
     if (generated) read.add(path.dirname(generated.source));
@@ -1069,6 +1080,7 @@ export class WorkspaceAnalysis {
         this.readDirs.delete(id);
       }
     }
+    this.unitsAsDiscovered = new Map();
     this.cached = undefined;
   }
 }

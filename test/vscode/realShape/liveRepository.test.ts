@@ -137,9 +137,11 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
     // An edit that removes one dependency of a unit: the panel redraws the new graph.
     const panel = first.panel;
     const document = await vscode.workspace.openTextDocument(editorFile);
-    const block = /dependency "[^"]+" \{[^}]*\}\n/.exec(document.getText());
+    // The whole block, with its `mock_outputs = { … }`: the file stays valid HCL and loses one edge.
+    const block = /dependency "[^"]+" \{(?:[^{}]|\{[^{}]*\})*\}\n/.exec(document.getText());
     assert.ok(block, `${editorFile.fsPath} has a dependency block`);
     const version = panel.currentGraph?.version ?? 0;
+    const edges = panel.currentGraph?.edges.length ?? 0;
     const edit = new vscode.WorkspaceEdit();
     const start = document.positionAt(block.index);
     edit.delete(editorFile, new vscode.Range(start, document.positionAt(block.index + block[0].length)));
@@ -148,6 +150,7 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
     assert.ok(await vscode.workspace.applyEdit(edit));
     const redrawn = await panel.waitForRender((report) => report.version > version, 30_000);
     times[`${UNITS} units, an edit that removes one dependency, redrawn`] = timing(started, redrawn);
+    assert.equal(panel.currentGraph?.edges.length, edges - 1, 'the edit removed one edge');
     // The file as it was, saved: nothing of the edit stays behind.
     const restore = new vscode.WorkspaceEdit();
     restore.replace(

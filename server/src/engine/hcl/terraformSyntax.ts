@@ -31,9 +31,12 @@ function load(): Parse {
  * is used, as that file's message.
  */
 export function startTerraformSyntax(): void {
+  if (started) return;
+  started = true;
   // One small parse compiles the parser's code too (WebAssembly is compiled function by function, on first call).
-  void terraformSyntaxErrors('start.tf', 'locals {\n  a = "${b}"\n}\n');
+  void terraformSyntaxErrors('start.tf', 'locals {\n  a = b\n}\n');
 }
+let started = false;
 
 /** The syntax errors of one file; empty when it parses. */
 export async function terraformSyntaxErrors(file: string, text: string): Promise<TerraformSyntaxError[]> {

@@ -6,12 +6,15 @@ import { LspTestClient } from '../lsp/lspClient';
 import { repeat, type Summary } from './samples';
 import { type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
 
-/** The server's debounce of edits (server/src/languageServer/workspaceFolders.ts), subtracted from edit timings. */
-export const DEBOUNCE_MS = 150;
+/**
+ * The server's debounce of edits (server/src/languageServer/workspaceFolders.ts): an edit after a quiet moment this
+ * long is applied at once, so each measured edit waits this long (and a little more) first.
+ */
+const DEBOUNCE_MS = 150;
 
 export interface LspFigures {
   indexMs: number;
-  /** didChange → publishDiagnostics for that file, minus the debounce. */
+  /** didChange → publishDiagnostics for that file, one edit after a quiet moment (not debounced). */
   editToDiagnostics: Summary;
   /** hover request → response on a remote_state block. */
   hover: Summary;
@@ -48,6 +51,7 @@ export async function measureLsp(
         (n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri,
       ).length;
     const edit = async (text: string, expectWarning: boolean): Promise<number> => {
+      await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS + 50));
       const before = published();
       const sent = performance.now();
       await client.change(uri, text, ++version);
@@ -59,7 +63,7 @@ export async function measureLsp(
           published() > before,
         30_000,
       );
-      return performance.now() - sent - DEBOUNCE_MS;
+      return performance.now() - sent;
     };
     // The first edit also loads Terraform's own parser for exact syntax messages: not measured.
     await edit(broken, true);

@@ -257,7 +257,7 @@ async function main(): Promise<void> {
     ['read floor, ms', ...figures.map((f) => fmt(f.floor))],
     ['analysis / floor', ...figures.map((f) => `${f.ratio.toFixed(1)}×`)],
     ['edit → graph updated, ms', ...figures.map((f) => fmt(f.editToGraph, 2))],
-    ['edit → diagnostics (LSP, after debounce), ms', ...figures.map((f) => fmt(f.lsp.editToDiagnostics, 1))],
+    ['edit → diagnostics (LSP), ms', ...figures.map((f) => fmt(f.lsp.editToDiagnostics, 1))],
     ['hover (LSP round trip), ms', ...figures.map((f) => fmt(f.lsp.hover, 2))],
     ['GitLab pipeline, ms', ...figures.map((f) => fmt(f.gitlab, 1))],
     ['GitHub workflow, ms', ...figures.map((f) => fmt(f.github, 1))],

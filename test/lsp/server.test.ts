@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node';
-import { ServerStatusNotification, StartupTimingsNotification } from '../../server/src/protocol';
+import {
+  GraphChangedNotification,
+  ServerStatusNotification,
+  StartupTimingsNotification,
+} from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
 
 const VPC_TF = `terraform {
@@ -89,6 +93,28 @@ describe('language server (node dist/server.js --stdio)', () => {
     // Past the edits' debounce (150 ms): the folder analysed again, and published.
     await new Promise((resolve) => setTimeout(resolve, 600));
     assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
+  });
+
+  test('one edit after a quiet moment is analysed at once; the edits that follow it, once typing pauses', async () => {
+    const client = start();
+    await client.initialize(workspace);
+    await client.waitForNotification(StartupTimingsNotification.type);
+    const analysed = () => client.notifications.filter((n) => n.method === GraphChangedNotification.method).length;
+    const uri = await client.open(vpcFile, VPC_TF);
+    await client.waitForNotification(GraphChangedNotification.type, () => analysed() >= 2);
+    // Quiet for longer than the debounce (150 ms): the next edit is not held back.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const before = analysed();
+    const keys = ['a', 'b', 'c', 'd'].map((k) => VPC_TF.replace('vpc/terraform', `vpc-${k}/terraform`));
+    for (const [n, text] of keys.entries()) await client.change(uri, text, n + 2);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // The first edit at once, the three typed after it together: two analyses, not four and not one.
+    assert.equal(analysed() - before, 2);
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 4 },
+    })) as { contents: { value: string } } | null;
+    assert.match(hover?.contents.value ?? '', /vpc-d\/terraform\.tfstate/);
   });
 
   test('opening and editing a .tf document keeps the server healthy', async () => {

@@ -10,8 +10,9 @@
 //      workspace trust on, the folder (examples/local with examples/cycle) not trusted, spies for git,
 //      terraform, terragrunt and tofu first on the PATH; the suite has the runner trust the folder halfway;
 //   5. the real-shape suite of test/vscode/realShape (dist/test/vscode/realShape.js): the same VSIX on
-//      generated Terragrunt live repositories (test/realShapes) of 300 units, then of 3,000: the graph
-//      panel's timings (test-results/vscode/panel-times-<units>.json) and the README's pictures of the first.
+//      a generated plain monorepo of 50 roots, then Terragrunt live repositories (test/realShapes) of 300
+//      units, then of 3,000: a fresh window's start-up and the graph panel's timings
+//      (test-results/vscode/panel-times-{plain,300,3000}.json), and the README's pictures of 300 units.
 //
 // Runners (TERRACE_VSCODE_RUNNER):
 //   electron     desktop VS Code through @vscode/test-electron (needs a download or a cached build)
@@ -205,27 +206,32 @@ if (runner !== 'code-server') {
   );
 }
 
-// The panel on repositories of real size: generated Terragrunt live repositories of 300 units (timings
-// and the README's pictures) and of 3,000 (timings), the VSIX installed.
-for (const units of [300, 3000]) {
+// Repositories of real shape and size, the VSIX installed: generated Terragrunt live repositories of 300
+// units (timings and the README's pictures) and of 3,000 (timings), and a plain monorepo of 50 roots (a
+// fresh window's start-up and the panel on a small graph).
+const realShapes = [
+  { name: 'real-shape-plain', shape: 'plain-subscriptions', args: [] },
+  { name: 'real-shape', shape: 'terragrunt-live', args: ['--units', '300'], units: 300 },
+  { name: 'real-shape-3000', shape: 'terragrunt-live', args: ['--units', '3000'], units: 3000 },
+];
+for (const { name, shape, args, units } of realShapes) {
   if (grep || !vsix) break;
-  const live = path.join(tmp, `live-repository-${units}`);
+  const folder = path.join(tmp, `${name}-repository`);
   const written = await new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/realShapes/write.ts', 'terragrunt-live', live, '--units', String(units)],
-      { cwd: repoRoot, stdio: 'inherit' },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/realShapes/write.ts', shape, folder, ...args], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
     child.on('close', (code) => resolve(code === 0));
   });
   suites.push(
     written && vsix
-      ? await runSuite(units === 300 ? 'real-shape' : `real-shape-${units}`, {
+      ? await runSuite(name, {
           extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
           extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'realShape.js'),
           installExtensions: [vsix],
-          folder: live,
-          env: { TERRACE_REAL_SHAPE_UNITS: String(units) },
+          folder,
+          env: { TERRACE_REAL_SHAPE: shape, ...(units ? { TERRACE_REAL_SHAPE_UNITS: String(units) } : {}) },
         })
       : undefined,
   );

@@ -196,6 +196,7 @@ documents.onDidChangeContent((event) => {
   const file = uriToPath(event.document.uri);
   if (file) folders.fileChanged(file, event.document.getText());
 });
+documents.onDidOpen(() => startExactSyntax());
 documents.onDidClose((event) => {
   const file = uriToPath(event.document.uri);
   if (file) folders.fileChanged(file);
@@ -409,6 +410,7 @@ async function folderChanged(folder: FolderState): Promise<void> {
       indexedAt,
       publishedAt: Date.now(),
     });
+    startExactSyntax();
   }
   void connection.sendNotification(GraphChangedNotification.type, {
     folderUri: pathToUri(folder.root),
@@ -446,6 +448,14 @@ async function publishDiagnostics(folder: FolderState): Promise<void> {
   for (const [file, list] of byFile)
     void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: list.map(toDiagnostic) });
   published.set(folder.root, new Set(byFile.keys()));
+}
+
+/**
+ * Terraform's syntax messages check what is typed: hcl2json is started, in the background, once the
+ * first diagnostics are out and a document is open, so that the first edit does not wait for its start.
+ */
+function startExactSyntax(): void {
+  if (startup.sent && documents.all().length > 0) folders.startExactSyntax();
 }
 
 async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<string, EngineDiagnostic[]>): Promise<void> {

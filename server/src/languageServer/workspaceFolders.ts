@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { type AnalysisResult, WorkspaceAnalysis } from '../engine/analysis';
 import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from '../engine/config';
-import { type TerraformSyntaxError, terraformSyntaxErrors } from '../engine/hcl';
+import { startTerraformSyntax, type TerraformSyntaxError, terraformSyntaxErrors } from '../engine/hcl';
 import { folderContains } from '../engine/workspace';
 import type { ReceivedSettings } from './editorSettings';
 
@@ -37,6 +37,8 @@ export const EXACT_SYNTAX_MAX_CHARS = 256 * 1024;
 export class WorkspaceFolders {
   private readonly folders = new Map<string, FolderState>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
+  /** When each buffer last changed: a change after a quiet moment is not debounced. */
+  private readonly lastEdit = new Map<string, number>();
   private readonly exactSyntax = new Map<string, { hash: string; errors: TerraformSyntaxError[] }>();
   /** The environment each folder is analysed in, by root; absent: all of them. */
   private readonly environments = new Map<string, string>();
@@ -114,11 +116,16 @@ export class WorkspaceFolders {
     for (const root of [...this.folders.keys()]) this.add(root);
   }
 
-  /** A file's content changed: `text` is an editor buffer, undefined means read the disk. Debounced for buffers. */
+  /**
+   * A file's content changed: `text` is an editor buffer, undefined means read the disk. A buffer's
+   * change after a quiet moment applies at once (one edit: a paste, an undo, a code action); the
+   * changes that follow within the debounce are applied together once typing pauses.
+   */
   fileChanged(file: string, text?: string): void {
     const folder = this.forFile(file);
     if (!folder) return;
-    clearTimeout(this.pending.get(file));
+    const waiting = this.pending.get(file);
+    clearTimeout(waiting);
     const apply = async () => {
       this.pending.delete(file);
       await folder.ready;
@@ -126,7 +133,11 @@ export class WorkspaceFolders {
       await folder.analysis.updateFile(file, text);
       this.bump(folder);
     };
-    if (text === undefined) void apply();
+    const now = Date.now();
+    const quiet = waiting === undefined && now - (this.lastEdit.get(file) ?? 0) >= this.debounce;
+    if (text !== undefined) this.lastEdit.set(file, now);
+    else this.lastEdit.delete(file);
+    if (text === undefined || quiet) void apply();
     else
       this.pending.set(
         file,
@@ -158,6 +169,11 @@ export class WorkspaceFolders {
     const errors = await terraformSyntaxErrors(file, content);
     this.exactSyntax.set(file, { hash, errors });
     return errors;
+  }
+
+  /** Starts hcl2json ahead of the first `exactSyntaxErrors`: its start takes a few hundred milliseconds. */
+  startExactSyntax(): void {
+    startTerraformSyntax();
   }
 
   private async index(folder: FolderState): Promise<void> {

@@ -2,66 +2,14 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
 import { GraphRequest } from '../../../server/src/protocol';
 import { assertShownWhole, runningApi, startupBreakdown, waitFor, workbenchPictures } from '../suite/helpers';
+import { median, showGraph, type Timing, timing } from './panelTimings';
 
 /** Where the timings go (test-results/vscode), as the runner names it. */
 const resultsDir = process.env.TERRACE_VSCODE_RESULTS_DIR;
 /** How many units the runner generated (`test/realShapes/write.ts --units`). */
 const UNITS = Number(process.env.TERRACE_REAL_SHAPE_UNITS ?? 300);
-
-interface Timing {
-  /** Milliseconds from the command (or the edit) to the drawing's report in the extension host. */
-  ms: number;
-  /** Where they went: to the panel made, to its webview loaded and ready, to the graph sent to it. */
-  toPanelMs?: number;
-  toReadyMs?: number;
-  /** Of the webview's load, the part after its page started: its own script's. */
-  pageMs?: number;
-  toGraphMs?: number;
-  /** Of which the webview's own share, from the graph message to the drawing, and the layout's. */
-  inPanelMs: number;
-  layoutMs: number;
-  layoutIn: RenderedReport['layoutIn'];
-  nodes: number;
-  folded: number;
-}
-
-function timing(started: number, drawn: RenderedReport): Timing {
-  return {
-    ms: Date.now() - started,
-    inPanelMs: drawn.ms,
-    layoutMs: drawn.layoutMs,
-    layoutIn: drawn.layoutIn,
-    nodes: drawn.nodes,
-    folded: drawn.groups,
-  };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** Show Graph from the command palette's command, timed to the drawing. */
-async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }> {
-  const started = Date.now();
-  const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
-  assert.ok(panel, 'Show Graph opened the panel');
-  const drawn = await panel.waitForRender(undefined, 60_000);
-  const { created, ready, pageMs, graphSent } = panel.times;
-  return {
-    panel,
-    timing: {
-      ...timing(started, drawn),
-      toPanelMs: created - started,
-      toReadyMs: (ready ?? created) - started,
-      pageMs,
-      toGraphMs: (graphSent ?? created) - started,
-    },
-  };
-}
 
 /**
  * A Terragrunt live repository of 300 units in six areas, about 1,000 dependencies (or of 3,000 units,
@@ -137,9 +85,11 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
     // An edit that removes one dependency of a unit: the panel redraws the new graph.
     const panel = first.panel;
     const document = await vscode.workspace.openTextDocument(editorFile);
-    const block = /dependency "[^"]+" \{[^}]*\}\n/.exec(document.getText());
+    // The whole block, with its `mock_outputs = { … }`: the file stays valid HCL and loses one edge.
+    const block = /dependency "[^"]+" \{(?:[^{}]|\{[^{}]*\})*\}\n/.exec(document.getText());
     assert.ok(block, `${editorFile.fsPath} has a dependency block`);
     const version = panel.currentGraph?.version ?? 0;
+    const edges = panel.currentGraph?.edges.length ?? 0;
     const edit = new vscode.WorkspaceEdit();
     const start = document.positionAt(block.index);
     edit.delete(editorFile, new vscode.Range(start, document.positionAt(block.index + block[0].length)));
@@ -148,6 +98,7 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
     assert.ok(await vscode.workspace.applyEdit(edit));
     const redrawn = await panel.waitForRender((report) => report.version > version, 30_000);
     times[`${UNITS} units, an edit that removes one dependency, redrawn`] = timing(started, redrawn);
+    assert.equal(panel.currentGraph?.edges.length, edges - 1, 'the edit removed one edge');
     // The file as it was, saved: nothing of the edit stays behind.
     const restore = new vscode.WorkspaceEdit();
     restore.replace(

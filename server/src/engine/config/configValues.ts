@@ -1,5 +1,3 @@
-import { parse } from 'yaml';
-
 /**
  * Checked reads of configuration values (`.terrace.yaml`, `.terraci.yaml`): each either returns
  * the value in the expected shape or throws a `ConfigError` that names the file, the key (as a
@@ -90,15 +88,6 @@ export function unknownKey(file: string, at: string, expected: readonly string[]
 /** `a, b or c`. */
 export function orList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
-}
-
-/** YAML text to a value; an empty file is an empty mapping. */
-export function parseYaml(text: string, file: string): unknown {
-  try {
-    return parse(text) ?? {};
-  } catch (error) {
-    throw new ConfigError(file, error instanceof Error ? error.message : String(error));
-  }
 }
 
 export function pattern(value: string, at: string, file: string): string {

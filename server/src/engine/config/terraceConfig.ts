@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AnalysisOptions, defaultOptions, type EnvironmentConfig } from './analysisOptions';
-import { ConfigError, folders, oneOf, parseYaml, pattern, record, string, strings, unknownKey } from './configValues';
+import { ConfigError, folders, oneOf, pattern, record, string, strings, unknownKey } from './configValues';
 import { defaultPipelineOptions, type PipelineOptions, readExecution, readGithub, readGitlab } from './pipelineConfig';
 import { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';
+import { parseYaml } from './yamlText';
 
 export { ConfigError };
 

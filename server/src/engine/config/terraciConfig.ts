@@ -6,7 +6,6 @@ import {
   folders,
   integer,
   oneOf,
-  parseYaml,
   pattern,
   record,
   records,
@@ -22,6 +21,7 @@ import {
   gitlabJobSettings,
   type PipelineOptions,
 } from './pipelineConfig';
+import { parseYaml } from './yamlText';
 
 /** TerraCi's configuration files, read when a workspace has no `.terrace.yaml`. */
 export const TERRACI_CONFIG_FILES = ['.terraci.yaml', '.terraci.yml'];

@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { Value } from './value';
 import { EvaluationError } from './valueConversion';
 
@@ -9,9 +9,13 @@ import { EvaluationError } from './valueConversion';
  * leaves JavaScript-shaped (which empty matches count, how `$1` expands) follows Go here.
  */
 
+/** RE2JS, loaded at the first regular expression: most workspaces use none, and each start paid for it. */
+let re2js: typeof import('re2js') | undefined;
+
 export function compileGoRegexp(pattern: string): RE2JS {
+  re2js ??= require('re2js') as typeof import('re2js');
   try {
-    return RE2JS.compile(pattern);
+    return re2js.RE2JS.compile(pattern);
   } catch (error) {
     throw new EvaluationError(`invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
   }

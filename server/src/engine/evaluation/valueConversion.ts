@@ -7,8 +7,10 @@ import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, type Unknown
  */
 
 /**
- * What evaluation throws and catches on its hot path, made without a stack trace: nothing reads it,
- * and capturing it took a tenth of a Terragrunt analysis.
+ * What evaluation throws and catches at an operation's edge, made without a stack trace: nothing
+ * reads it, and capturing it took a tenth of a Terragrunt analysis. Unknown values travel as values
+ * (`unknown(…)`); a throw is left only where an operation cannot go on: counted over a whole
+ * analysis of each corpus repository, 0 to 77 throws, about 1.5 µs each.
  */
 class EvaluationSignal extends Error {
   constructor(message: string) {

@@ -19,5 +19,5 @@ export { parseHcl } from './hclSyntaxParser';
 export { findLine, lineStarts } from './lineIndex';
 export type { Location, Position, Range } from './position';
 export { FILE_START } from './position';
-export { type TerraformSyntaxError, terraformSyntaxErrors } from './terraformSyntax';
+export { startTerraformSyntax, type TerraformSyntaxError, terraformSyntaxErrors } from './terraformSyntax';
 export { tfJsonDocument } from './tfJsonDocument';

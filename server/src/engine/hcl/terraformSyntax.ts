@@ -25,6 +25,19 @@ function load(): Parse {
   return loaded;
 }
 
+/**
+ * Starts hcl2json in the background: its start (unzipping, compiling and starting the Go runtime)
+ * would otherwise fall on the first edit whose syntax it checks. A failure to load is said where it
+ * is used, as that file's message.
+ */
+export function startTerraformSyntax(): void {
+  if (started) return;
+  started = true;
+  // One small parse compiles the parser's code too (WebAssembly is compiled function by function, on first call).
+  void terraformSyntaxErrors('start.tf', 'locals {\n  a = b\n}\n');
+}
+let started = false;
+
 /** The syntax errors of one file; empty when it parses. */
 export async function terraformSyntaxErrors(file: string, text: string): Promise<TerraformSyntaxError[]> {
   const name = path.basename(file);

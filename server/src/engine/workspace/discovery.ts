@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
 import type { Value } from '../evaluation';
 import {
+  type EvaluatedUnit,
   evaluateUnit,
   expandStack,
   STACK_FILE,
@@ -97,9 +98,20 @@ export interface DiscoveredUnits {
   generated: ReadonlyMap<string, StackUnit>;
   /** What the stack files say that cannot be expanded. */
   problems: StackExpansion['problems'];
+  /**
+   * Each unit's configuration as discovery evaluated it (to find its code), by id: the analysis
+   * takes it instead of evaluating the unit again, until a file changes.
+   */
+  evaluated: ReadonlyMap<string, EvaluatedUnit>;
 }
 
-export const NO_UNITS: DiscoveredUnits = { ids: new Set(), codeDirs: new Set(), generated: new Map(), problems: [] };
+export const NO_UNITS: DiscoveredUnits = {
+  ids: new Set(),
+  codeDirs: new Set(),
+  generated: new Map(),
+  problems: [],
+  evaluated: new Map(),
+};
 
 /**
  * Terragrunt units: folders with a `terragrunt.hcl` that has Terraform code to run, unless another
@@ -122,17 +134,20 @@ export function discoverUnits(dirs: ReadonlyMap<string, ScannedDir>, source: Uni
   const units = candidates.filter(([, file]) => !included.has(file) && !stacks.sources.has(file));
   const all = withGeneratedUnits(source, stacks.generated.values());
   const codeDirs = new Set<string>();
-  const codeOf = (file: string, values: Value = null) => {
-    const codeDir = evaluateUnit(file, all, values).codeDir;
-    if (codeDir !== undefined && codeDir !== path.dirname(file)) codeDirs.add(codeDir);
+  const evaluated = new Map<string, EvaluatedUnit>();
+  const codeOf = (id: string, file: string, values: Value = null) => {
+    const unit = evaluateUnit(file, all, values);
+    evaluated.set(id, unit);
+    if (unit.codeDir !== undefined && unit.codeDir !== path.dirname(file)) codeDirs.add(unit.codeDir);
   };
-  for (const [, file] of units) codeOf(file);
-  for (const unit of stacks.generated.values()) codeOf(unit.file, unit.values);
+  for (const [id, file] of units) codeOf(id, file);
+  for (const [id, unit] of stacks.generated) codeOf(id, unit.file, unit.values);
   return {
     ids: new Set([...units.map(([id]) => id), ...stacks.generated.keys()]),
     codeDirs,
     generated: stacks.generated,
     problems: stacks.problems,
+    evaluated,
   };
 }
 

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { type MatchResult, withDependencies } from '../../state';
-import { evaluateUnit, STACK_FILE, UNIT_FILE, type UnitSource, withGeneratedUnits } from '../../terragrunt';
+import {
+  type EvaluatedUnit,
+  evaluateUnit,
+  STACK_FILE,
+  UNIT_FILE,
+  type UnitSource,
+  withGeneratedUnits,
+} from '../../terragrunt';
 import {
   type DiscoveredUnits,
   discoverUnits,
@@ -19,6 +26,8 @@ export class TerragruntUnitKind implements NodeKind {
   /** A unit has no environments of its own (no tfvars of its own: its inputs are its variables). */
   readonly hasEnvironments = false;
   private units: DiscoveredUnits = NO_UNITS;
+  /** Discovery's evaluation of each unit (the same as the analysis's), until a file changes: not done twice. */
+  private unitsAsDiscovered: ReadonlyMap<string, EvaluatedUnit> = new Map();
   private unitSourceMemo: { units: DiscoveredUnits; source: UnitSource } | undefined;
   /** `dependency` edges added to a unit's matches, while the nodes' numbers hold. */
   private readonly withDependencyCache = new WeakMap<MatchResult, { numbers: object; result: MatchResult }>();
@@ -41,7 +50,8 @@ export class TerragruntUnitKind implements NodeKind {
   }
 
   discover(): FoundNodes {
-    this.units = discoverUnits(this.workspace.dirs(), this.unitSource);
+    this.units = discoverUnits(this.workspace.dirs(), this.unitFiles);
+    this.unitsAsDiscovered = this.units.evaluated;
     const isIncluded = includedBy(this.workspace.options.discovery);
     // A stack file's values reach its units without a file of theirs: evaluated again with the stacks.
     return {
@@ -56,7 +66,9 @@ export class TerragruntUnitKind implements NodeKind {
     // A unit of a stack file lives where `terragrunt stack generate` puts it; its configuration is its source's.
     const generated = this.units.generated.get(id);
     const folder = generated?.dir ?? this.workspace.dirs().get(id)!.dir;
-    const unit = evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
+    const unit =
+      this.unitsAsDiscovered.get(id) ??
+      evaluateUnit(path.join(folder, UNIT_FILE), this.unitSource, generated?.values ?? null);
     // Where it looked too: a root.hcl created above it, say, is found by find_in_parent_folders().
     const read = new Set<string>([folder, ...unit.read.map((file) => path.dirname(file)), ...unit.lookedIn]);
     if (generated) read.add(path.dirname(generated.source));
@@ -105,7 +117,10 @@ export class TerragruntUnitKind implements NodeKind {
     return { folder: module.id, shown };
   }
 
-  forget(): void {}
+  /** Any file changed: discovery's evaluations of the units are no longer taken. */
+  forget(): void {
+    this.unitsAsDiscovered = new Map();
+  }
 
   environmentNames(): readonly string[] {
     return [];
@@ -116,18 +131,21 @@ export class TerragruntUnitKind implements NodeKind {
     return this.units.problems;
   }
 
-  /** The Terragrunt files of the workspace, for units' evaluation. */
+  /** The Terragrunt files of the workspace as they are on disk (and in open editors). */
+  private get unitFiles(): UnitSource {
+    return {
+      workspaceRoot: this.workspace.root,
+      gitRoots: this.workspace.gitRoots(),
+      configOf: (file) => this.workspace.factsOf(file)?.terragrunt,
+    };
+  }
+
+  /** The Terragrunt files of the workspace with the units stacks generate, for units' evaluation. */
   private get unitSource(): UnitSource {
     // Kept while the units and git roots stay: built afresh for each unit, 10,000 generated units took a minute.
     const memo = this.unitSourceMemo;
-    const gitRoots = this.workspace.gitRoots();
-    if (memo?.units === this.units && memo.source.gitRoots === gitRoots) return memo.source;
-    const files: UnitSource = {
-      workspaceRoot: this.workspace.root,
-      gitRoots,
-      configOf: (file) => this.workspace.factsOf(file)?.terragrunt,
-    };
-    const source = withGeneratedUnits(files, this.units.generated.values());
+    if (memo?.units === this.units && memo.source.gitRoots === this.workspace.gitRoots()) return memo.source;
+    const source = withGeneratedUnits(this.unitFiles, this.units.generated.values());
     this.unitSourceMemo = { units: this.units, source };
     return source;
   }

@@ -1,0 +1,56 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
+
+/** How long the panel took, where users wait: what the real-shape suites write to test-results/vscode. */
+export interface Timing {
+  /** Milliseconds from the command (or the edit) to the drawing's report in the extension host. */
+  ms: number;
+  /** Where they went: to the panel made, to its webview loaded and ready, to the graph sent to it. */
+  toPanelMs?: number;
+  toReadyMs?: number;
+  /** Of the webview's load, the part after its page started: its own script's. */
+  pageMs?: number;
+  toGraphMs?: number;
+  /** Of which the webview's own share, from the graph message to the drawing, and the layout's. */
+  inPanelMs: number;
+  layoutMs: number;
+  layoutIn: RenderedReport['layoutIn'];
+  nodes: number;
+  folded: number;
+}
+
+export function timing(started: number, drawn: RenderedReport): Timing {
+  return {
+    ms: Date.now() - started,
+    inPanelMs: drawn.ms,
+    layoutMs: drawn.layoutMs,
+    layoutIn: drawn.layoutIn,
+    nodes: drawn.nodes,
+    folded: drawn.groups,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Show Graph from the command palette's command, timed to the drawing. */
+export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }> {
+  const started = Date.now();
+  const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+  assert.ok(panel, 'Show Graph opened the panel');
+  const drawn = await panel.waitForRender(undefined, 60_000);
+  const { created, ready, pageMs, graphSent } = panel.times;
+  return {
+    panel,
+    timing: {
+      ...timing(started, drawn),
+      toPanelMs: created - started,
+      toReadyMs: (ready ?? created) - started,
+      pageMs,
+      toGraphMs: (graphSent ?? created) - started,
+    },
+  };
+}

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { analyzeDirectory, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import {
   defaultOptions,
@@ -271,5 +273,35 @@ describe('OpenTofu runs', () => {
     const terraform = jobCommands('module', { ...execution, varFiles });
     assert.equal(terraform.init, 'terraform init -input=false');
     assert.equal(terraform.plan, `terraform plan -input=false -out=plan.tfplan ${loop}`);
+  });
+});
+
+describe('OpenTofu pipelines', () => {
+  test('terrace generate --ci github --env prod: the OpenTofu setup action, tofu init and plan with the tfvars files', () => {
+    const root = path.resolve(__dirname, '../fixtures/opentofu-early-evaluation');
+    const cli = path.resolve(__dirname, '../../server/src/cli/cli.ts');
+    const generated = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', cli, 'generate', root, '--ci', 'github', '--env', 'prod'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(generated.status, 0, generated.stderr);
+    const workflow = parseYaml(generated.stdout) as {
+      jobs: Record<string, { steps: { uses?: string; run?: string }[] }>;
+    };
+    const steps = workflow.jobs['plan-network']!.steps;
+    const loop = `$(for f in prod.tfvars prod.tfvars.json; do [ -f "$f" ] && printf ' -var-file=%s' "$f"; done)`;
+    assert.deepEqual(
+      steps
+        .filter((step) => step.uses?.startsWith('opentofu/') || step.run?.startsWith('tofu'))
+        .map((step) => step.uses ?? step.run),
+      [
+        'opentofu/setup-opentofu@v1',
+        `tofu init -input=false ${loop}`,
+        `tofu plan -input=false -out=plan.tfplan ${loop}`,
+      ],
+    );
   });
 });

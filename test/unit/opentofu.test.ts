@@ -15,7 +15,7 @@ import {
 } from '../../server/src/engine/config';
 import { graphJson } from '../../server/src/engine/features';
 import { jobCommands } from '../../server/src/engine/pipeline';
-import { engineFiles, isOverrideFile } from '../../server/src/engine/workspace';
+import { engineFiles, fileRole, isOverrideFile, scanWorkspace } from '../../server/src/engine/workspace';
 
 /** OpenTofu's workspaces: which engine reads a workspace, and the files OpenTofu reads that Terraform does not. */
 const fixture = path.resolve(__dirname, '../fixtures/opentofu-files');
@@ -47,6 +47,24 @@ describe('OpenTofu files', () => {
     );
     assert.deepEqual(engineFiles(['/w/main.tf'], ['/w/main.tofu'], 'terraform'), ['/w/main.tf']);
     assert.deepEqual(engineFiles(['/w/main.tf.json'], ['/w/main.tofu'], 'tofu'), ['/w/main.tf.json', '/w/main.tofu']);
+  });
+
+  test('the scan lists .tf and .tofu files apart, and the signs of OpenTofu; the engine picks a folder’s files after', async () => {
+    const scan = await scanWorkspace(fixture, defaultOptions().discovery);
+    const names = (files: readonly string[]) => files.map((file) => path.relative(fixture, file));
+    const network = scan.dirs.get('network')!;
+    assert.deepEqual(
+      [names(network.terraformFiles), names(network.tofuFiles), names(network.tfFiles)],
+      [['network/main.tf'], ['network/main.tofu'], ['network/main.tf']],
+    );
+    assert.deepEqual(names(scan.dirs.get('db')!.tfFiles), [], 'a folder of .tofu.json files only is listed');
+    assert.deepEqual(scan.tofuSigns, []);
+    assert.deepEqual(
+      ['main.tofu', 'x.tofu.json', '.hidden.tofu', 'main.tofu~', '.opentofu-version', '.tofu-version'].map((name) =>
+        fileRole(name, []),
+      ),
+      ['tofuFiles', 'tofuFiles', undefined, undefined, 'tofuSign', 'tofuSign'],
+    );
   });
 
   test('override files in their .tofu forms', () => {

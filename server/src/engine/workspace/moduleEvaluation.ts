@@ -321,7 +321,7 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
 
 /**
  * The locals that the module's remote-state blocks and local module calls use, directly or through other
- * locals; `early`: also its backend's and every module source's (OpenTofu evaluates them).
+ * locals; `early`: also its backend's and the module sources' (OpenTofu evaluates them).
  */
 function reachedLocals(
   files: readonly FileInput[],
@@ -345,7 +345,8 @@ function reachedLocals(
     }
     if (early) for (const backend of facts.backends) use(backend.config);
     for (const call of facts.moduleCalls) {
-      if (early) use(call.source);
+      // A source made of variables and locals may be a local path once OpenTofu evaluates it.
+      if (early && call.source !== undefined && expressionReferences(call.source).length > 0) use(call.source);
       else if (localSource(call.source) === undefined) continue;
       use(call.forEach);
       use(call.count);

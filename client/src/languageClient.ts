@@ -27,6 +27,9 @@ export function createLanguageClient(
     documentSelector: [
       { scheme: 'file', pattern: '**/*.tf' },
       { scheme: 'file', pattern: '**/*.tf.json' },
+      // OpenTofu's own files.
+      { scheme: 'file', pattern: '**/*.tofu' },
+      { scheme: 'file', pattern: '**/*.tofu.json' },
       { scheme: 'file', pattern: '**/*.tfvars' },
       // Terragrunt configurations (terragrunt.hcl, root.hcl, env.hcl, …) and backend files.
       { scheme: 'file', pattern: '**/*.hcl' },

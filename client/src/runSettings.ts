@@ -19,7 +19,9 @@ export function runSettingsFor(
     binary: terraformPath?.trim() || execution.binary,
     binarySetting: terraformPath
       ? settingId('terraformPath')
-      : `${settingId('terraformPath')} (or execution.binary in .terrace.yaml)`,
+      : execution.binary === 'tofu' && !execution.binaryChosen
+        ? `${settingId('terraformPath')} (this workspace is OpenTofu's, so Terrace runs tofu; execution.binary in .terrace.yaml chooses another)`
+        : `${settingId('terraformPath')} (or execution.binary in .terrace.yaml)`,
     terragrunt: terragruntPath?.trim() || execution.terragrunt,
     terragruntSetting: terragruntPath
       ? settingId('terragruntPath')
@@ -27,6 +29,7 @@ export function runSettingsFor(
     parallelism: parallelism ?? config.explicit('parallelism') ?? execution.parallelism,
     initArgs: execution.initArgs,
     planArgs: execution.planArgs,
+    varFiles: execution.varFiles,
     env: execution.env,
     retries: execution.retries,
     init: execution.init,

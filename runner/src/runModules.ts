@@ -1,5 +1,6 @@
-import { createWriteStream, existsSync, mkdirSync, type WriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, type WriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import {
   checkRunnable,
   deriveRunState,
@@ -58,6 +59,11 @@ export interface RunSettings {
   parallelism?: number;
   initArgs?: string[];
   planArgs?: string[];
+  /**
+   * Tfvars files (names or globs) given as `-var-file` to `plan` where a module's folder holds them, and
+   * to `init` too when the binary is OpenTofu (its backend may read variables): the selected environment's.
+   */
+  varFiles?: string[];
   /** Extra environment of every terraform process. */
   env?: Record<string, string>;
   /** `auto` (the default): when `.terraform/` is missing or `.terraform.lock.hcl` changed since the last init. */
@@ -325,6 +331,7 @@ class ModuleRun {
       'init',
       '-input=false',
       '-no-color',
+      ...(this.context.binary.version.startsWith('OpenTofu') ? this.varFileArgs() : []),
       ...(this.context.request.settings.initArgs ?? []),
     ]);
     this.initRan = true;
@@ -334,6 +341,20 @@ class ModuleRun {
       r.init = { time: new Date().toISOString(), lockFileHash: after };
     });
     return undefined;
+  }
+
+  /** `-var-file=` for each of the environment's tfvars files the module's folder holds, in the order they are named. */
+  private varFileArgs(): string[] {
+    const patterns = this.context.request.settings.varFiles ?? [];
+    if (patterns.length === 0) return [];
+    let names: string[];
+    try {
+      names = readdirSync(this.target.dir).sort();
+    } catch {
+      return [];
+    }
+    const files = patterns.flatMap((pattern) => names.filter((name) => picomatch(pattern, { dot: true })(name)));
+    return [...new Set(files)].map((file) => `-var-file=${file}`);
   }
 
   async plan(dir: string, logFile: string): Promise<ExecutorOutcome<ModuleOutcome>> {
@@ -357,6 +378,7 @@ class ModuleRun {
       '-no-color',
       '-detailed-exitcode',
       `-out=${planFile}`,
+      ...this.varFileArgs(),
       ...(settings.planArgs ?? []),
     ]);
     const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');

@@ -298,7 +298,7 @@ export type RunTargetsResult =
       /** The workspace folder (where `.terrace/` is). */
       root: string;
       targets: RunTargetWire[];
-      /** The `execution` section of `.terrace.yaml`, as the engine reads it. */
+      /** The `execution` section of `.terrace.yaml`, as the engine reads it, for the workspace's engine and environment. */
       execution: ExecutionOptions;
       /** How many of the chosen nodes are Terraform Stacks components, which HCP Terraform plans, not a run. */
       components: number;

@@ -566,3 +566,61 @@ describe('Terragrunt units: test/fixtures/terragrunt-units', () => {
     assert.deepEqual(await latestDiagnostics(client, dns, (list) => list.length === 0), []);
   });
 });
+
+describe('OpenTofu: test/fixtures/opentofu-files', () => {
+  const root = fixture('opentofu-files');
+  const network = path.join(root, 'network/main.tofu');
+  const app = path.join(root, 'app/main.tf');
+  let client: LspTestClient;
+  before(async () => {
+    client = await started(root);
+  });
+  after(() => client.dispose());
+
+  test('the status says OpenTofu reads the folder; the hover on a .tofu backend names an OpenTofu module', async () => {
+    const statuses = client.notifications.filter((n) => n.method === 'terrace/serverStatus');
+    assert.equal((statuses.at(-1)!.params as ServerStatusParams).message, '3 modules, 0 cycles · read as OpenTofu');
+    const hover = await client.connection.sendRequest<Hover | null>('textDocument/hover', {
+      textDocument: { uri: uri(network) },
+      position: pos(1),
+    });
+    const text = (hover?.contents as { value: string }).value;
+    assert.equal(text.split('\n')[0], '**OpenTofu module `network`** · level 0');
+  });
+
+  test('an unsaved edit of a .tofu backend re-keys its root: the reader sees the state unwritten, then written again', async () => {
+    const original = readFileSync(network, 'utf8');
+    const docUri = await client.open(network, original, 'opentofu');
+    await client.change(docUri, original.replace('network/terraform.tfstate', 'network/moved.tfstate'), 2);
+    const unwritten = await latestDiagnostics(client, app, (list) => list.some((d) => d.code === 'unwritten-state'));
+    assert.deepEqual(
+      unwritten.map((d) => [d.range.start.line, d.code]),
+      [[8, 'unwritten-state']],
+    );
+    assert.match(String(unwritten[0]!.message), /s3:\/\/acme-state\/network\/terraform\.tfstate/);
+    await client.change(docUri, original, 3);
+    assert.deepEqual(await latestDiagnostics(client, app, (list) => list.length === 0), []);
+  });
+
+  test('the .tf file a .tofu file replaces is not read: a syntax error there is not reported', async () => {
+    const shadowed = path.join(root, 'network/main.tf');
+    const original = readFileSync(shadowed, 'utf8');
+    const shadowedUri = await client.open(shadowed, original);
+    await client.change(shadowedUri, `${original}\nthis does not parse {{{\n`, 2);
+    // An edit after it that does count: once its diagnostics are out, the first edit was applied too.
+    const tofu = readFileSync(network, 'utf8');
+    const tofuUri = await client.open(network, tofu, 'opentofu');
+    await client.change(tofuUri, tofu.replace('network/terraform.tfstate', 'network/moved.tfstate'), 2);
+    await latestDiagnostics(client, app, (list) => list.some((d) => d.code === 'unwritten-state'));
+    const published = client.notifications.filter(
+      (n) =>
+        n.method === 'textDocument/publishDiagnostics' &&
+        (n.params as PublishDiagnosticsParams).uri === uri(shadowed) &&
+        (n.params as PublishDiagnosticsParams).diagnostics.length > 0,
+    );
+    assert.deepEqual(published, []);
+    await client.change(tofuUri, tofu, 3);
+    await client.change(shadowedUri, original, 3);
+    assert.deepEqual(await latestDiagnostics(client, app, (list) => list.length === 0), []);
+  });
+});

@@ -133,6 +133,8 @@ describe('run states in the language server', () => {
     ]);
     assert.deepEqual(result.execution, {
       binary: 'terraform',
+      binaryChosen: false,
+      varFiles: [],
       terragrunt: 'terragrunt',
       parallelism: 0,
       initArgs: [],

@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * The real client for the generated GitLab pipeline: gitlab-ci-local (a devDependency; it needs
@@ -289,5 +290,48 @@ describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
     } finally {
       rmSync(stack, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * An OpenTofu workspace whose backends read variables (the opentofu-early-evaluation fixture), generated
+ * for one environment: the jobs run tofu, and give the environment's tfvars file to init (the backend
+ * needs it) as well as to plan, where the module's folder holds it.
+ */
+describe('gitlab-ci-local reads the pipeline of an OpenTofu workspace', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-tofu-'));
+    cpSync(path.join(repo, 'test/fixtures/opentofu-early-evaluation'), dir, { recursive: true });
+    generateIn(dir, '--env', 'prod');
+    const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('remote', 'add', 'origin', 'git@gitlab.example.com:acme/tofu.git');
+    git('add', '-A');
+    git('-c', 'user.name=T', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'fixture');
+  });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--preview: tofu init and plan with the environment’s -var-file; the needs follow the edges', () => {
+    const preview = ciLocalIn(dir, '--preview');
+    assert.equal(preview.status, 0, preview.stderr);
+    const varFiles = `$(for f in prod.tfvars prod.tfvars.json; do [ -f "$f" ] && printf ' -var-file=%s' "$f"; done)`;
+    const scripts = (job: string) =>
+      (parseYaml(preview.stdout) as Record<string, { script: string[] }>)[job]?.script ?? [];
+    assert.deepEqual(scripts('plan-network'), [
+      'cd network',
+      `tofu init -input=false ${varFiles}`,
+      `tofu plan -input=false -out=plan.tfplan ${varFiles}`,
+    ]);
+    assert.deepEqual(scripts('apply-app'), [
+      'cd app',
+      `tofu init -input=false ${varFiles}`,
+      'tofu apply -input=false plan.tfplan',
+    ]);
+    const listed = JSON.parse(ciLocalIn(dir, '--list-json').stdout) as { name: string; needs: { job: string }[] }[];
+    const needs = Object.fromEntries(listed.map((job) => [job.name, job.needs.map((need) => need.job).sort()]));
+    assert.deepEqual(needs['plan-app'], ['apply-dns', 'apply-network']);
   });
 });

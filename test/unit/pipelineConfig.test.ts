@@ -64,6 +64,8 @@ github:
     assert.deepEqual(pipeline.libraryModules, ['modules', 'shared/lib']);
     assert.deepEqual(pipeline.execution, {
       binary: 'tofu',
+      binaryChosen: true,
+      varFiles: [],
       terragrunt: '/opt/terragrunt/bin/terragrunt',
       parallelism: 4,
       initArgs: ['-upgrade'],
@@ -121,7 +123,7 @@ github:
       ['github: []', 'c.yaml: github must be a mapping of keys to values'],
       [
         'pipeline: {}',
-        "c.yaml: unknown key 'pipeline'; expected discovery, terraformWorkspace, environments, backendConfig, execution, gitlab or github",
+        "c.yaml: unknown key 'pipeline'; expected engine, discovery, terraformWorkspace, environments, backendConfig, execution, gitlab or github",
       ],
     ];
     for (const [text, message] of cases) {

@@ -117,6 +117,31 @@ function slowTerraform(seconds: number, onlyPlan = true): string {
   return file;
 }
 
+/**
+ * OpenTofu's stand-in (no tofu can be installed here): answers `version` as OpenTofu does, writes each
+ * command line to `log`, and is the real terraform otherwise, without the `-var-file`s of `init` (which
+ * only OpenTofu takes).
+ */
+function tofuStandIn(log: string): string {
+  const file = path.join(scratch, 'tofu');
+  const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+  writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      'if [ "$1" = version ]; then echo "OpenTofu v1.8.0"; exit 0; fi',
+      `echo "$*" >> '${log}'`,
+      'if [ "$1" = init ]; then',
+      '  for arg in "$@"; do shift; case "$arg" in -var-file=*) ;; *) set -- "$@" "$arg" ;; esac; done',
+      'fi',
+      `exec ${real} "$@"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
 /** Processes (pid, process group, command line) from /proc. */
 function processes(): { pid: number; pgid: number; cmdline: string }[] {
   const list: { pid: number; pgid: number; cmdline: string }[] = [];
@@ -301,6 +326,31 @@ describe('run plans with the real terraform', () => {
         'tofu-not-installed-here was not found on PATH; install it or set terrace.terraformPath or execution.binary to its path',
     });
     assert.ok(!existsSync(path.join(root, '.terrace')));
+  });
+
+  test('the environment’s tfvars files: -var-file to plan where the module keeps them, and to init with OpenTofu', async () => {
+    const root = workspace();
+    writeFileSync(path.join(root, VPC, 'prod.tfvars'), 'unused = "prod"\n');
+    const log = path.join(scratch, `tofu-${copies}.log`);
+    const varFiles = ['prod.tfvars', 'prod.tfvars.json'];
+    const report = await run(
+      root,
+      'plan',
+      { binary: tofuStandIn(log), init: 'always', varFiles },
+      { modules: [VPC, AUDIT] },
+    );
+    assert.deepEqual(
+      [...byId(report)].map(([id, result]) => [id, result.status]).sort(),
+      [AUDIT, VPC].map((id) => [id, 'succeeded']).sort(),
+    );
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const commands = (word: string, flag: string) =>
+      lines.filter((line) => line.startsWith(word)).map((line) => line.includes(flag));
+    assert.deepEqual(commands('init', '-var-file=prod.tfvars').sort(), [false, true], 'init: the vpc only');
+    assert.deepEqual(commands('plan', '-var-file=prod.tfvars').sort(), [false, true], 'plan: the vpc only');
+    const terraform = await run(root, 'plan', { init: 'always', varFiles }, { modules: [VPC] });
+    const logFile = byId(terraform).get(VPC)!.value!.logFile;
+    assert.match(readFileSync(logFile, 'utf8'), /undeclared variable|unused/, 'terraform plan read prod.tfvars');
   });
 
   test('Terragrunt units run with terragrunt: when it is not installed, the run says so and names the units, before anything starts', async () => {

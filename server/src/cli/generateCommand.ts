@@ -7,7 +7,7 @@ import {
   loadWorkspace,
   skippedList,
 } from '../engine/analysis';
-import { loadWorkspaceConfig } from '../engine/config';
+import { executionFor, loadWorkspaceConfig } from '../engine/config';
 import { problemLine } from '../engine/features';
 import {
   CI_SYSTEMS,
@@ -93,7 +93,11 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   try {
     const pipeline = generatePipeline(result, {
       ci,
-      options: config.pipeline,
+      // Jobs run the workspace's engine (tofu for OpenTofu's) with the environment's tfvars files.
+      options: {
+        ...config.pipeline,
+        execution: executionFor(config.pipeline.execution, result.engine, flags.env, config.analysis.environments),
+      },
       ...(changed ? { changed } : {}),
       skipBroken: flags['skip-broken'] === true,
     });

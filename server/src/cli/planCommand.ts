@@ -19,7 +19,7 @@ import {
   skippedAsBroken,
   skippedList,
 } from '../engine/analysis';
-import { loadWorkspaceConfig } from '../engine/config';
+import { executionFor, loadWorkspaceConfig } from '../engine/config';
 import { problemLine } from '../engine/features';
 import { ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
 
@@ -69,9 +69,9 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) io.err(`Warning: ${warning}\n`);
-  const execution = config.pipeline.execution;
   const analysis = await loadWorkspace(root, { ...config.analysis, environment: flags.env });
   const result = analysis.result();
+  const execution = executionFor(config.pipeline.execution, result.engine, flags.env, config.analysis.environments);
 
   let modules: string[] | undefined = flags.module;
   if (flags['changed-only']) {
@@ -140,7 +140,13 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   io.err(
     ranBy(
       binary,
-      flags.binary ? '--binary' : binary === 'terraform' ? 'the default' : `execution.binary in ${configName}`,
+      flags.binary
+        ? '--binary'
+        : execution.binaryChosen
+          ? `execution.binary in ${configName}`
+          : binary === 'tofu'
+            ? 'the default of an OpenTofu workspace'
+            : 'the default',
       execution.env,
       configName,
     ),
@@ -170,6 +176,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
         parallelism: parallelism ?? execution.parallelism,
         initArgs: execution.initArgs,
         planArgs: execution.planArgs,
+        varFiles: execution.varFiles,
         env: execution.env,
         init: execution.init,
         retries: retries ?? execution.retries,

@@ -1,6 +1,6 @@
 import { runTargets } from '../../../runner/src';
 import { BrokenModulesError, brokenModules, ChangedFilesError } from '../engine/analysis';
-import { ConfigError, loadWorkspaceConfig } from '../engine/config';
+import { ConfigError, executionFor, loadWorkspaceConfig } from '../engine/config';
 import { UnknownModuleError } from '../engine/run';
 import type { RunTargetsParams, RunTargetsResult } from '../protocol';
 import { affectedSince } from './affectedRequest';
@@ -43,7 +43,14 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
     const components = result.modules.filter(
       (module) => module.kind === 'component' && (!chosen || chosen.has(module.id)),
     ).length;
-    return { kind: 'targets', root: folder.root, targets, execution: config.pipeline.execution, components };
+    // Run with the workspace's engine (tofu for OpenTofu's) and the selected environment's tfvars files.
+    const execution = executionFor(
+      config.pipeline.execution,
+      result.engine,
+      folder.analysis.options.environment,
+      folder.analysis.options.environments,
+    );
+    return { kind: 'targets', root: folder.root, targets, execution, components };
   } catch (error) {
     if (error instanceof ChangedFilesError || error instanceof ConfigError || error instanceof UnknownModuleError)
       return { kind: 'error', message: error.message };

@@ -149,6 +149,11 @@ connection.onInitialized(() => {
       watchers: [
         '**/*.tf',
         '**/*.tf.json',
+        '**/*.tofu',
+        '**/*.tofu.json',
+        // Signs of OpenTofu: a version pin decides which engine reads the workspace.
+        '**/.opentofu-version',
+        '**/.tofu-version',
         '**/*.tfvars',
         '**/*.tfvars.json',
         '**/*.tfbackend',
@@ -462,7 +467,13 @@ async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<strin
   const open = documents
     .all()
     .flatMap((document) => uriToPath(document.uri) ?? [])
-    .filter((file) => folders.forFile(file) === folder && /\.tf(\.json)?$/.test(file));
+    // Only the files the engine reads: not a `.tf` file its `.tofu` namesake replaces, nor `.tofu` files in Terraform's.
+    .filter(
+      (file) =>
+        folders.forFile(file) === folder &&
+        /\.(tf|tofu)(\.json)?$/.test(file) &&
+        folder.analysis.factsOf(file) !== undefined,
+    );
   const broken = [...byFile].filter(([, list]) => list.some((d) => d.code === 'hcl-syntax')).map(([file]) => file);
   for (const file of new Set([...open, ...broken])) {
     const text = documents.get(pathToUri(file))?.getText();
@@ -511,12 +522,14 @@ function sendStatus(): void {
   const indexing = all.length === 0 || all.some((folder) => folder.indexing);
   let modules = 0;
   let cycles = 0;
+  let tofu = 0;
   if (!indexing) {
     for (const folder of all) {
       if (folder.error) continue;
       const result = folder.analysis.result();
       modules += result.modules.length;
       cycles += result.cycles.length;
+      if (result.engine === 'tofu') tofu++;
     }
   }
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -526,10 +539,16 @@ function sendStatus(): void {
       ? (failed.error ?? '')
       : indexing
         ? 'indexing'
-        : `${plural(modules, 'module')}, ${plural(cycles, 'cycle')}`,
+        : `${plural(modules, 'module')}, ${plural(cycles, 'cycle')}${engineNote(tofu, all.length)}`,
     modules,
     cycles,
   });
+}
+
+/** Which folders OpenTofu reads (Terraform reads the others, as by default): ` · read as OpenTofu`. */
+function engineNote(tofu: number, folderCount: number): string {
+  if (tofu === 0) return '';
+  return tofu === folderCount ? ' · read as OpenTofu' : ` · ${tofu} of ${folderCount} folders read as OpenTofu`;
 }
 
 function forgetFolder(root: string): void {

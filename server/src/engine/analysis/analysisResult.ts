@@ -2,7 +2,7 @@ import { DependencyGraph } from '../graph';
 import type { Range } from '../hcl';
 import type { KindProblem } from '../kinds';
 import type { MatchResult } from '../state';
-import type { ComponentFacts } from '../workspace';
+import type { ComponentFacts, Engine } from '../workspace';
 
 /** A root module as the analysis reports it. */
 export interface ModuleSummary {
@@ -40,13 +40,15 @@ export interface FileProblem {
   message: string;
   /**
    * Set for an error, not a warning: what Terragrunt itself refuses (an include of the file itself),
-   * or a workspace too big to build a graph of (`MAX_WORKSPACE_READS`).
+   * a variable in a backend Terraform reads, or a workspace too big to build a graph of (`MAX_WORKSPACE_READS`).
    */
-  error?: 'refused-by-terragrunt' | 'too-many-reads';
+  error?: 'refused-by-terragrunt' | 'variables-not-allowed' | 'too-many-reads';
 }
 
 export interface AnalysisResult extends MatchResult {
   root: string;
+  /** The engine that reads the workspace, and runs it unless `execution.binary` says otherwise. */
+  engine: Engine;
   /** Sorted by id. */
   modules: ModuleSummary[];
   graph: DependencyGraph;
@@ -71,18 +73,21 @@ export interface AnalysisResult extends MatchResult {
 /** A module's or a kind's problem as the analysis reports it: an error when Terragrunt refuses it. */
 export function fileProblem(problem: KindProblem): FileProblem {
   const { error, ...rest } = problem;
-  return error ? { ...rest, error: 'refused-by-terragrunt' } : rest;
+  if (error === undefined) return rest;
+  return { ...rest, error: error === true ? 'refused-by-terragrunt' : error };
 }
 
 /** The result of a workspace too big to build a graph of: no module, no edge, and why. */
 export function tooBigResult(
   root: string,
+  engine: Engine,
   message: string,
   syntaxErrors: FileProblem[],
   problems: FileProblem[],
 ): AnalysisResult {
   return {
     root,
+    engine,
     edges: [],
     unresolved: [],
     ambiguous: [],

@@ -1,7 +1,15 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { closure, compareIds } from '../graph';
-import { type FileFacts, folderContains, localSource, neutralFilters, safeGit } from '../workspace';
+import {
+  type FileFacts,
+  folderContains,
+  isTerraformFile,
+  isTofuFile,
+  localSource,
+  neutralFilters,
+  safeGit,
+} from '../workspace';
 import type { AnalysisResult } from './analysisResult';
 
 /** Git could not tell what changed (not a repository, an unknown ref, no git). */
@@ -155,7 +163,7 @@ function terraformFiles(dir: string, listings: Map<string, string[]>): string[] 
 function readTerraformFiles(dir: string): string[] {
   try {
     return readdirSync(dir)
-      .filter((name) => name.endsWith('.tf') || name.endsWith('.tf.json'))
+      .filter((name) => isTerraformFile(name) || isTofuFile(name))
       .map((name) => path.join(dir, name));
   } catch {
     return [];

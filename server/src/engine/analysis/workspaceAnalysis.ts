@@ -12,6 +12,7 @@ import {
 import { type FoundNodes, failedNode, type KindWorkspace, NODE_KINDS, type NodeKind } from '../kinds';
 import { type MatchResult, mergeMatches, ReferenceMatcher, withUnreadableDirs, writerAddresses } from '../state';
 import {
+  type Engine,
   type Environment,
   type EvaluatedModule,
   environmentNames,
@@ -68,13 +69,19 @@ export class WorkspaceAnalysis {
     readonly options: AnalysisOptions,
   ) {
     this.matcher = new ReferenceMatcher(root);
-    this.files = new WorkspaceFiles(root, options.discovery, {
-      nodesKey: (facts) => this.nodesKey(facts),
-      nodesChanged: () => {
-        this.roots = undefined;
+    this.files = new WorkspaceFiles(
+      root,
+      options.discovery,
+      {
+        nodesKey: (facts) => this.nodesKey(facts),
+        nodesChanged: () => {
+          this.roots = undefined;
+        },
+        environmentsChanged: () => this.forgetEnvironments(),
+        engineChanged: () => this.forgetEvaluations(),
       },
-      environmentsChanged: () => this.forgetEnvironments(),
-    });
+      options.engine,
+    );
     const files = this.files;
     const workspace: KindWorkspace = {
       root,
@@ -83,6 +90,7 @@ export class WorkspaceAnalysis {
       dirOf: (folder) => files.dirOf(folder),
       factsOf: (file) => files.factsOf(file),
       gitRoots: () => files.gitRoots,
+      engine: () => files.engine,
     };
     this.kinds = NODE_KINDS.map((kind) => kind(workspace));
   }
@@ -193,6 +201,7 @@ export class WorkspaceAnalysis {
     const merged = mergeMatches(matches);
     return {
       root: this.root,
+      engine: this.files.engine,
       ...merged,
       unresolved: withUnreadableDirs(merged.unresolved, this.files.unreadableDirs),
       modules: summaries,
@@ -224,7 +233,7 @@ export class WorkspaceAnalysis {
       ...this.problems([]),
       { file: this.root, range: undefined, message, error: 'too-many-reads' as const },
     ];
-    return tooBigResult(this.root, message, this.files.syntaxErrors(), problems);
+    return tooBigResult(this.root, this.files.engine, message, this.files.syntaxErrors(), problems);
   }
 
   /** The numbers (positions among the nodes) of the modules that one module's matches depend on. */
@@ -375,6 +384,20 @@ export class WorkspaceAnalysis {
       seen.add(key);
       return true;
     });
+  }
+
+  /** Another engine reads the workspace: every node is found and evaluated again. */
+  private forgetEvaluations(): void {
+    for (const dir of this.files.dirs.values()) for (const kind of this.kinds) kind.forget(dir.dir);
+    this.evaluated.clear();
+    this.readDirs.clear();
+    this.roots = undefined;
+    this.cached = undefined;
+  }
+
+  /** The engine that reads the workspace: Terraform or OpenTofu. */
+  engine(): Engine {
+    return this.files.engine;
   }
 
   /** Forgets the evaluation of every node that read `folder`, and what the kinds computed from it. */

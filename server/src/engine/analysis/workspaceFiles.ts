@@ -5,12 +5,16 @@ import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
 import { FILE_START } from '../hcl';
 import {
+  decideEngine,
   EMPTY_FACTS,
+  type Engine,
   emptyDir,
+  engineFiles,
   type FileFacts,
   factsOfText,
   fileRole,
   folderContains,
+  isTofuLockFile,
   nestedBackendOwner,
   type ScannedDir,
   type ScanProblem,
@@ -41,6 +45,8 @@ export interface FilesListener {
   nodesChanged(): void;
   /** A file came or went that may name an environment, or change whose files are whose in one. */
   environmentsChanged(): void;
+  /** The workspace's engine changed (a `.tofu` file or a sign of OpenTofu came or went): every folder reads other files. */
+  engineChanged(): void;
 }
 
 /** The source files' kinds that a folder lists, all of which are read. */
@@ -52,6 +58,9 @@ const FILE_LISTS = [
   'terragruntFiles',
   'stackFiles',
 ] as const satisfies readonly (keyof ScannedDir)[];
+
+/** The configuration files a folder lists, of which the engine reads some (`tfFiles`). */
+const CONFIGURATION_LISTS = ['terraformFiles', 'tofuFiles'] as const satisfies readonly (keyof ScannedDir)[];
 
 /**
  * The folders of a workspace and the facts of their files, cached by content hash: many files are
@@ -72,12 +81,18 @@ export class WorkspaceFiles {
   /** `.tf` files the fast path skimmed, their syntax not yet checked (see `checkSkimmed`). */
   private readonly skimmed = new Set<string>();
   private readonly backendMatchers: ((name: string) => boolean)[];
+  /** The engine that reads the workspace: configured, or decided from its files (see `decideEngine`). */
+  engine: Engine;
+  /** Files that say the workspace is OpenTofu's beside `.tofu` files: version pins, lock files from its registry. */
+  private readonly tofuSigns = new Set<string>();
 
   constructor(
     readonly root: string,
     private readonly options: DiscoveryOptions,
     private readonly listener: FilesListener,
+    private readonly configuredEngine?: Engine,
   ) {
+    this.engine = configuredEngine ?? 'terraform';
     this.backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   }
 
@@ -88,6 +103,11 @@ export class WorkspaceFiles {
     this.scanProblems = scan.problems;
     this.gitRoots = scan.gitRoots;
     this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
+    this.tofuSigns.clear();
+    for (const file of scan.tofuSigns) this.tofuSigns.add(file);
+    // The scan lists files before the engine is known: decided from what it found, then applied.
+    this.engine = this.decidedEngine();
+    for (const dir of this.dirs.values()) dir.tfFiles = engineFiles(dir.terraformFiles, dir.tofuFiles, this.engine);
     const all = [...this.dirs.values()].flatMap((dir) => FILE_LISTS.flatMap((list) => dir[list]));
     // Synchronous reads of small files are several times faster than fs.promises (one
     // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
@@ -105,6 +125,8 @@ export class WorkspaceFiles {
   update(file: string, text: string | undefined): boolean {
     const listed = this.ensureListed(file);
     if (listed === 'ignored') return false;
+    // A `.tf` file its `.tofu` namesake replaces, or a `.tofu` file Terraform does not read.
+    if (listed === 'unread') return false;
     // One file, typed or changed on disk: parsed whole, so that its syntax errors show at once.
     const changed = text === undefined ? this.readAndCache(file, true) : this.cache(file, text, undefined, true);
     if (listed === 'new') this.listener.nodesChanged();
@@ -153,13 +175,15 @@ export class WorkspaceFiles {
   remove(file: string): void {
     const dir = this.nestedBackendDir(file) ?? this.dirOf(path.dirname(file));
     if (dir) {
-      for (const list of FILE_LISTS) {
+      for (const list of [...FILE_LISTS, ...CONFIGURATION_LISTS]) {
         const at = dir[list].indexOf(file);
         if (at >= 0) dir[list].splice(at, 1);
       }
     }
     this.forget(file);
     this.readProblems.delete(file);
+    this.tofuSigns.delete(file);
+    if (!this.decideAgain() && dir) this.relist(dir);
   }
 
   /** The facts of one file as last read or edited. */
@@ -248,8 +272,47 @@ export class WorkspaceFiles {
     if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
   }
 
-  /** Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the analysis does not read it. */
-  private ensureListed(file: string): 'listed' | 'new' | 'ignored' {
+  /** OpenTofu when configured so or when the files say so (see `decideEngine`). */
+  private decidedEngine(): Engine {
+    const hasTofuFiles = [...this.dirs.values()].some((dir) => dir.tofuFiles.length > 0);
+    return decideEngine(this.configuredEngine, hasTofuFiles, this.tofuSigns.size);
+  }
+
+  /**
+   * Decides the engine again; when it changed, every folder's files are listed again for it (`changing`:
+   * the file being updated, not read here). True when it changed.
+   */
+  private decideAgain(changing?: string): boolean {
+    const engine = this.decidedEngine();
+    if (engine === this.engine) return false;
+    this.engine = engine;
+    for (const dir of this.dirs.values()) this.relist(dir, changing);
+    this.listener.engineChanged();
+    return true;
+  }
+
+  /**
+   * The files the engine reads in `dir`, listed again after one came or went: a file it no longer
+   * reads is forgotten (its errors too), one it reads now is read, but for `changing`, the file being
+   * updated (an editor's buffer may be all there is of it). True when they changed.
+   */
+  private relist(dir: ScannedDir, changing?: string): boolean {
+    const before = new Set(dir.tfFiles);
+    dir.tfFiles = engineFiles(dir.terraformFiles, dir.tofuFiles, this.engine);
+    const after = new Set(dir.tfFiles);
+    for (const file of before) if (!after.has(file)) this.forget(file);
+    for (const file of after)
+      if (!before.has(file) && file !== changing && !this.files.has(file)) this.readAndCache(file, true);
+    const changed = before.size !== after.size || [...after].some((file) => !before.has(file));
+    if (changed) this.listener.nodesChanged();
+    return changed;
+  }
+
+  /**
+   * Lists a file the scan did not (created since): `new`; `listed` when known; `ignored` when the
+   * analysis does not read it; `unread` for a configuration file listed that the engine does not read.
+   */
+  private ensureListed(file: string): 'listed' | 'new' | 'ignored' | 'unread' {
     const folder = path.dirname(file);
     const relative = path.relative(this.root, folder);
     if (relative.startsWith('..') || path.isAbsolute(relative)) return 'ignored';
@@ -263,6 +326,19 @@ export class WorkspaceFiles {
     }
     const role = fileRole(path.basename(file), this.backendMatchers);
     if (role === undefined) return 'ignored';
+    if (role === 'tofuSign') {
+      this.tofuSigns.add(file);
+      this.decideAgain(file);
+      return 'ignored';
+    }
+    if (role === 'lock') {
+      const sign = isTofuLockFile(file);
+      if (sign !== this.tofuSigns.has(file)) {
+        if (sign) this.tofuSigns.add(file);
+        else this.tofuSigns.delete(file);
+        this.decideAgain();
+      }
+    }
     let dir = this.dirOf(folder);
     if (role === 'lock') {
       // A lock file can make its folder a root module; it has no facts of its own.
@@ -272,8 +348,9 @@ export class WorkspaceFiles {
     }
     let status: 'listed' | 'new' = 'listed';
     if (!dir) {
-      if ((role !== 'tfFiles' && role !== 'terragruntFiles' && role !== 'stackFiles') || this.isAliasFolder(folder))
-        return 'ignored';
+      const holdsModules =
+        role === 'terraformFiles' || role === 'tofuFiles' || role === 'terragruntFiles' || role === 'stackFiles';
+      if (!holdsModules || this.isAliasFolder(folder)) return 'ignored';
       const id = relative === '' ? '.' : relative.split(path.sep).join('/');
       dir = emptyDir(folder, id);
       this.dirs.set(id, dir);
@@ -285,6 +362,10 @@ export class WorkspaceFiles {
       status = 'new';
       // A new file may name a new environment, which changes whose backend files are whose.
       this.listener.environmentsChanged();
+    }
+    if (role === 'terraformFiles' || role === 'tofuFiles') {
+      if (status === 'new' && !this.decideAgain(file)) this.relist(dir, file);
+      if (!dir.tfFiles.includes(file)) return 'unread';
     }
     return status;
   }

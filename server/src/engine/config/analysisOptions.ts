@@ -17,7 +17,14 @@ export interface AnalysisOptions {
    * the root's path in the workspace, `{name}` for its folder's name.
    */
   backendConfig: Record<string, string>;
+  /** The engine that reads the workspace (`engine` in `.terrace.yaml`); undefined: decided from its files. */
+  engine: Engine | undefined;
 }
+
+/** The tool that reads (and runs) a workspace: Terraform, or OpenTofu with its own files and early evaluation. */
+export type Engine = 'terraform' | 'tofu';
+
+export const ENGINES: readonly Engine[] = ['terraform', 'tofu'];
 
 /** One environment: what `terraform` is given when it runs there. */
 export interface EnvironmentConfig {
@@ -54,6 +61,11 @@ export interface DiscoveryOptions {
   askGit: boolean;
 }
 
+/** The tfvars files (names or globs) of an environment: configured, else `<name>.tfvars` and `<name>.tfvars.json`. */
+export function environmentVarFiles(name: string, configured: Readonly<Record<string, EnvironmentConfig>>): string[] {
+  return configured[name]?.varFiles ?? [`${name}.tfvars`, `${name}.tfvars.json`];
+}
+
 export const DEFAULT_PATTERN = '{service}/{environment}/{region}/{module}';
 
 /**
@@ -84,5 +96,6 @@ export function defaultOptions(): AnalysisOptions {
     environments: {},
     environment: undefined,
     backendConfig: {},
+    engine: undefined,
   };
 }

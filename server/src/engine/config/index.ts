@@ -1,9 +1,17 @@
 /** The settings: .terrace.yaml, terraci's config, the analysis and pipeline options with their defaults. */
-export { type AnalysisOptions, type DiscoveryOptions, defaultOptions, type EnvironmentConfig } from './analysisOptions';
+export {
+  type AnalysisOptions,
+  type DiscoveryOptions,
+  defaultOptions,
+  type Engine,
+  type EnvironmentConfig,
+  environmentVarFiles,
+} from './analysisOptions';
 export type { ConfigRecord } from './configValues';
 export {
   defaultPipelineOptions,
   type ExecutionOptions,
+  executionFor,
   type GithubOptions,
   type GitlabJobKey,
   type GitlabJobSettings,

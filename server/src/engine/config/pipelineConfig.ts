@@ -1,3 +1,4 @@
+import { type Engine, type EnvironmentConfig, environmentVarFiles } from './analysisOptions';
 import {
   boolean,
   ConfigError,
@@ -28,7 +29,15 @@ export interface PipelineOptions {
 }
 
 export interface ExecutionOptions {
+  /** `terraform` or `tofu`; by default the workspace's engine's (see `executionFor`). */
   binary: 'terraform' | 'tofu';
+  /** Whether `binary` was configured: otherwise the workspace's engine chooses it. */
+  binaryChosen: boolean;
+  /**
+   * Tfvars files (names or globs, relative to a root's folder) each job gives `plan` as `-var-file` where the
+   * root has them, and `init` too with `tofu` (a backend may read variables): the selected environment's.
+   */
+  varFiles: string[];
   /** The command that runs Terragrunt units: `terragrunt`, or a path. */
   terragrunt: string;
   /** Modules run at once by Run Plans; 0 means Terraform's default, 10. */
@@ -112,6 +121,8 @@ export function defaultPipelineOptions(): PipelineOptions {
   return {
     execution: {
       binary: 'terraform',
+      binaryChosen: false,
+      varFiles: [],
       terragrunt: 'terragrunt',
       parallelism: 0,
       initArgs: [],
@@ -161,6 +172,7 @@ export function readExecution(
     switch (key) {
       case 'binary':
         options.binary = oneOf(value, at, file, ['terraform', 'tofu']);
+        options.binaryChosen = true;
         break;
       case 'terragrunt':
         options.terragrunt = nonEmptyString(value, at, file);
@@ -185,6 +197,23 @@ export function readExecution(
         throw unknownKey(file, at, EXECUTION_KEYS);
     }
   }
+}
+
+/**
+ * How a workspace's modules run: with `tofu` in an OpenTofu workspace unless `binary` is configured, and
+ * with the selected environment's tfvars files (`environment`, as `.terrace.yaml` names them or by default).
+ */
+export function executionFor(
+  execution: ExecutionOptions,
+  engine: Engine,
+  environment: string | undefined,
+  environments: Readonly<Record<string, EnvironmentConfig>>,
+): ExecutionOptions {
+  return {
+    ...execution,
+    binary: execution.binaryChosen ? execution.binary : engine,
+    varFiles: environment === undefined ? [] : environmentVarFiles(environment, environments),
+  };
 }
 
 const GITLAB_KEYS = [

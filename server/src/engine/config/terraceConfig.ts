@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type AnalysisOptions, defaultOptions, type EnvironmentConfig } from './analysisOptions';
+import { type AnalysisOptions, defaultOptions, ENGINES, type EnvironmentConfig } from './analysisOptions';
 import { ConfigError, folders, oneOf, pattern, record, string, strings, unknownKey } from './configValues';
 import { defaultPipelineOptions, type PipelineOptions, readExecution, readGithub, readGitlab } from './pipelineConfig';
 import { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';
@@ -67,7 +67,16 @@ export function parseAnalysisOptions(
   return parseTerraceConfig(text, file, base).analysis;
 }
 
-const TOP_KEYS = ['discovery', 'terraformWorkspace', 'environments', 'backendConfig', 'execution', 'gitlab', 'github'];
+const TOP_KEYS = [
+  'engine',
+  'discovery',
+  'terraformWorkspace',
+  'environments',
+  'backendConfig',
+  'execution',
+  'gitlab',
+  'github',
+];
 
 /** A `.terrace.yaml` text: its analysis options over `base`, and its pipeline options over the defaults. */
 export function parseTerraceConfig(
@@ -84,6 +93,9 @@ export function parseTerraceConfig(
   const top = record(parseYaml(text, file), '', file);
   for (const [key, value] of Object.entries(top)) {
     switch (key) {
+      case 'engine':
+        options.engine = oneOf(value, key, file, ENGINES);
+        break;
       case 'discovery':
         readDiscovery(record(value, key, file), options, pipeline, file);
         break;

@@ -115,6 +115,7 @@ function readExecution(section: ConfigRecord, pipeline: PipelineOptions, file: s
     switch (key) {
       case 'binary':
         pipeline.execution.binary = oneOf(value, at, file, ['terraform', 'tofu']);
+        pipeline.execution.binaryChosen = true;
         break;
       case 'parallelism':
         pipeline.execution.parallelism = integer(value, at, file, 0);
@@ -150,6 +151,7 @@ function readGitlab(section: ConfigRecord, pipeline: PipelineOptions, file: stri
     switch (key) {
       case 'terraform_binary':
         pipeline.execution.binary = oneOf(value, at, file, ['terraform', 'tofu']);
+        pipeline.execution.binaryChosen = true;
         break;
       case 'image': {
         const settings = gitlabJobSettings({ image: value }, 'gitlab', file);

@@ -20,6 +20,7 @@ export type DiagnosticCode =
   | 'missing-unit'
   | 'refused-by-terragrunt'
   | 'too-many-reads'
+  | 'variables-not-allowed'
   | 'unknown-component'
   | 'inferred-reference'
   | 'ambiguous-writer'

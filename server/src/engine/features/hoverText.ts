@@ -64,7 +64,8 @@ export function inferredWhy(edge: MatchedEdge): string {
 export function moduleHover(result: AnalysisResult, module: ModuleSummary, runState?: ModuleRunState): string {
   const { dependencies, dependents } = neighbours(result, module.id);
   const cycle = cycleOf(result, module.id);
-  const lines = [`**${moduleKindLabel(module)} ${markdownCode(module.id)}** · ${levelLabel(result, module)}`, ''];
+  const label = moduleKindLabel(module, result.engine);
+  const lines = [`**${label} ${markdownCode(module.id)}** · ${levelLabel(result, module)}`, ''];
   if (module.backend?.address) lines.push(`Writes ${markdownCode(module.backend.address)}`, '');
   if (module.component) lines.push(...componentLines(module.component), '');
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
@@ -75,9 +76,11 @@ export function moduleHover(result: AnalysisResult, module: ModuleSummary, runSt
   return lines.join('\n');
 }
 
-function moduleKindLabel(module: ModuleSummary): string {
+/** What the node is; a root module of an OpenTofu workspace says so (OpenTofu reads its files, and runs it). */
+function moduleKindLabel(module: ModuleSummary, engine: AnalysisResult['engine']): string {
   if (module.component) return module.component.address.startsWith('stack.') ? 'Embedded stack' : 'Stacks component';
-  return module.kind === 'unit' ? 'Terragrunt unit' : 'Module';
+  if (module.kind === 'unit') return 'Terragrunt unit';
+  return engine === 'tofu' ? 'OpenTofu module' : 'Module';
 }
 
 /** What a Stack's component is: its module, its instances, and who plans it. */

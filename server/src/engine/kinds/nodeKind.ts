@@ -1,4 +1,4 @@
-import type { AnalysisOptions } from '../config';
+import type { AnalysisOptions, Engine } from '../config';
 import type { Range } from '../hcl';
 import type { MatchResult } from '../state';
 import type { ComponentFacts, Environment, EvaluatedModule, FileFacts, ScannedDir } from '../workspace';
@@ -11,6 +11,8 @@ export interface KindWorkspace {
   dirOf(folder: string): ScannedDir | undefined;
   factsOf(file: string): FileFacts | undefined;
   gitRoots(): readonly string[];
+  /** The engine that reads the workspace: which files a folder's are, and whether backends and sources see variables. */
+  engine(): Engine;
 }
 
 /** The nodes one kind found in a scan. */
@@ -33,7 +35,7 @@ export interface KindProblem {
   file: string;
   range: Range | undefined;
   message: string;
-  error?: true;
+  error?: true | 'variables-not-allowed';
 }
 
 /** What a node's summary says of it beside its evaluation (see `ModuleSummary`). */

@@ -1,6 +1,7 @@
 /** CI pipelines: the plan of jobs by level, written as GitLab CI or GitHub Actions YAML. */
 export { githubWorkflow } from './githubWorkflow';
 export { GITLAB_MAX_NEEDS, gitlabPipeline } from './gitlabPipeline';
+export { jobCommands } from './jobCommands';
 export {
   CI_SYSTEMS,
   type CiSystem,

@@ -11,6 +11,24 @@ export interface JobCommands {
 }
 
 /**
+ * `-var-file` for each of the environment's tfvars files (names or globs) that the module's folder
+ * holds: one line of shell for all modules, as not every root keeps every environment's file.
+ */
+function varFileArguments(varFiles: readonly string[]): string[] {
+  if (varFiles.length === 0) return [];
+  const names = varFiles.map(shellWord).join(' ');
+  return [`$(for f in ${names}; do [ -f "$f" ] && printf ' -var-file=%s' "$f"; done)`];
+}
+
+/** A name or glob as one shell word: quoted but for its glob characters, which the loop expands. */
+function shellWord(name: string): string {
+  return name
+    .split(/([*?[\]])/)
+    .map((part) => (/^([*?[\]]|[\w./-]*)$/.test(part) ? part : `'${part.replaceAll("'", "'\\''")}'`))
+    .join('');
+}
+
+/**
  * The commands of a Terraform root module (`terraform` or `tofu`) or of a Terragrunt unit
  * (`execution.terragrunt`). Terragrunt runs terraform in a copy of the code under
  * `.terragrunt-cache/`, where a relative plan file would be written: the unit's plan file is
@@ -28,10 +46,13 @@ export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions
     };
   }
   const binary = execution.binary;
+  const varFiles = varFileArguments(execution.varFiles);
+  // OpenTofu evaluates its backend with the variables: `tofu init` needs the environment's values too.
+  const initVarFiles = binary === 'tofu' ? varFiles : [];
   return {
     generateStack: '',
-    init: [binary, 'init', '-input=false', ...execution.initArgs].join(' '),
-    plan: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...execution.planArgs].join(' '),
+    init: [binary, 'init', '-input=false', ...initVarFiles, ...execution.initArgs].join(' '),
+    plan: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...varFiles, ...execution.planArgs].join(' '),
     apply: `${binary} apply -input=false plan.tfplan`,
     cacheDir: '.terraform/',
   };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { EnvironmentConfig } from '../config';
+import { type EnvironmentConfig, environmentVarFiles } from '../config';
 import type { ObjectValue, Value } from '../evaluation';
 import type { ScannedDir } from './workspaceScan';
 
@@ -71,7 +71,7 @@ export function resolveEnvironment(
 ): Environment {
   if (!known.includes(name)) throw new UnknownEnvironmentError(name, known);
   const config = configured[name];
-  const varFile = matcher(config?.varFiles ?? [`${name}.tfvars`, `${name}.tfvars.json`]);
+  const varFile = matcher(environmentVarFiles(name, configured));
   const owners = known.map((other) => ({ name: other, owns: backendOwner(other, configured[other]) }));
   const ownerOf = (file: string) => owners.find((owner) => owner.owns(file))?.name;
   return {

@@ -11,6 +11,14 @@ export {
   NO_UNITS,
 } from './discovery';
 export {
+  decideEngine,
+  type Engine,
+  engineFiles,
+  isTerraformFile,
+  isTofuFile,
+  isTofuLockFile,
+} from './engine';
+export {
   type Environment,
   environmentNames,
   environmentOfFile,

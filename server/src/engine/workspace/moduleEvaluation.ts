@@ -1,9 +1,11 @@
 import path from 'node:path';
+import type { Engine } from '../config';
 import {
   catchValue,
   type EvalScope,
   evaluate,
   evaluateNamed,
+  expressionReferences,
   hole,
   isObjectValue,
   isUnknown,
@@ -18,7 +20,7 @@ import {
 import type { Expr, Range } from '../hcl';
 import type { StackEdge, StackNode, StackProblem } from '../stacks';
 import type { UnitDependency } from '../terragrunt';
-import { localSource } from './discovery';
+import { localPath, localSource } from './discovery';
 import type { BackendBlock, FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
 
 /** A file and what it contributes. */
@@ -41,6 +43,11 @@ export interface ModuleInput {
   variables?: ReadonlyMap<string, Value>;
   /** What CI passes with `-backend-config` when there are no backend files (AnalysisOptions.backendConfig). */
   backendConfig?: Readonly<Record<string, string>>;
+  /**
+   * The engine that runs it; default Terraform. OpenTofu (1.8 and later) evaluates variables and locals
+   * early: in the backend block and in module sources. Terraform refuses a variable in a backend.
+   */
+  engine?: Engine;
 }
 
 /** The `.tf` files of a local child module's folder, or undefined when the folder has none. */
@@ -83,8 +90,11 @@ export interface ModuleProblem {
   file: string;
   range: Range;
   message: string;
-  /** Terragrunt itself fails on it (an include of the file itself): an error, not a warning. */
-  error?: true;
+  /**
+   * An error, not a warning: `true` when Terragrunt itself fails on it (an include of the file itself),
+   * `variables-not-allowed` for a reference in a backend Terraform reads.
+   */
+  error?: true | 'variables-not-allowed';
 }
 
 export interface EvaluatedModule {
@@ -150,6 +160,7 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     readsWorkspace: { read: false },
     instances: { left: MAX_MODULE_INSTANCES, reported: new Set() },
     problems,
+    early: input.engine === 'tofu',
   };
   const references = moduleReferences(context, children);
   if (input.terraformWorkspace === undefined && context.readsWorkspace.read) {
@@ -165,7 +176,8 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     id: input.id,
     dir: input.dir,
     kind: 'module',
-    backend: moduleBackend(input, problems),
+    // Its locals' problems are told once, by the references' scope.
+    backend: moduleBackend(input, problems, context.early ? moduleScope(context, []) : undefined),
     references,
     dependencies: [],
     problems,
@@ -232,6 +244,8 @@ interface ModuleContext {
    */
   instances: { left: number; reported: Set<string> };
   problems: ModuleProblem[];
+  /** OpenTofu's early evaluation: module sources (and the root's backend) see variables and locals. */
+  early: boolean;
 }
 
 function moduleReferences(context: ModuleContext, children: ChildModules): Reference[] {
@@ -296,7 +310,7 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
   }
   // Only the locals a remote-state read or a local module call reaches: a generated file's
   // thousands of others are never evaluated.
-  const evaluated = evaluateNamed(reachedLocals(context.files, locals), 'local', base);
+  const evaluated = evaluateNamed(reachedLocals(context.files, locals, context.early), 'local', base);
   for (const cycle of evaluated.cycles) {
     const at = where.get(cycle[0]!)!;
     problems.push({ ...at, message: `${cycle.map((name) => `local.${name}`).join(' -> ')} is a cycle` });
@@ -305,8 +319,15 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
   return base;
 }
 
-/** The locals that the module's remote-state blocks and local module calls use, directly or through other locals. */
-function reachedLocals(files: readonly FileInput[], locals: ReadonlyMap<string, NamedExpr>): Map<string, Expr> {
+/**
+ * The locals that the module's remote-state blocks and local module calls use, directly or through other
+ * locals; `early`: also its backend's and the module sources' (OpenTofu evaluates them).
+ */
+function reachedLocals(
+  files: readonly FileInput[],
+  locals: ReadonlyMap<string, NamedExpr>,
+  early: boolean,
+): Map<string, Expr> {
   const reached = new Map<string, Expr>();
   const pending: string[] = [];
   const use = (expr: Expr | undefined) => {
@@ -322,8 +343,11 @@ function reachedLocals(files: readonly FileInput[], locals: ReadonlyMap<string, 
     for (const block of facts.remoteStates) {
       for (const expr of [block.backend, block.config, block.workspace, block.forEach, block.count]) use(expr);
     }
+    if (early) for (const backend of facts.backends) use(backend.config);
     for (const call of facts.moduleCalls) {
-      if (localSource(call.source) === undefined) continue;
+      // A source made of variables and locals may be a local path once OpenTofu evaluates it.
+      if (early && call.source !== undefined && expressionReferences(call.source).length > 0) use(call.source);
+      else if (localSource(call.source) === undefined) continue;
       use(call.forEach);
       use(call.count);
       for (const arg of call.args) use(arg.expr);
@@ -465,7 +489,7 @@ function childReferences(
   children: ChildModules,
 ): Reference[] {
   const problems = context.problems;
-  const source = localSource(call.source);
+  const source = context.early ? earlySource(call.source, scope) : localSource(call.source);
   if (source === undefined) return [];
   const childDir = path.resolve(context.dir, source);
   if (context.stack.includes(childDir)) {
@@ -505,11 +529,21 @@ function childReferences(
       readsWorkspace: context.readsWorkspace,
       instances: context.instances,
       problems,
+      early: context.early,
     };
     if (instance.key !== null) childContext.prefix += `[${JSON.stringify(instance.key)}]`;
     for (const reference of moduleReferences(childContext, children)) references.push(reference);
   }
   return references;
+}
+
+/** A module source as OpenTofu reads it: evaluated with the module's variables and locals; a local path, or undefined. */
+function earlySource(source: Expr | undefined, scope: EvalScope): string | undefined {
+  if (source === undefined) return undefined;
+  const literal = localSource(source);
+  if (literal !== undefined) return literal;
+  const value = catchValue(() => evaluate(source, scope));
+  return typeof value === 'string' ? localPath(value) : undefined;
 }
 
 /** Values from terraform.tfvars and *.auto.tfvars; later files override earlier ones. */
@@ -523,9 +557,15 @@ function tfvarValues(varFiles: readonly FileInput[]): Map<string, Value> {
 
 /**
  * The module's backend. Terraform allows no variables in a backend block, so it is evaluated in an
- * empty scope; partial backend files each complete it into one alternative configuration.
+ * empty scope, and a reference there is Terraform's error; OpenTofu evaluates it in the module's
+ * scope (`early`: its variables, with the environment's values, and locals). Partial backend files
+ * each complete it into one alternative configuration.
  */
-function moduleBackend(input: ModuleInput, problems: ModuleProblem[]): ModuleBackend | undefined {
+function moduleBackend(
+  input: ModuleInput,
+  problems: ModuleProblem[],
+  early: EvalScope | undefined,
+): ModuleBackend | undefined {
   const found: { file: string; block: BackendBlock }[] = [];
   for (const { file, facts } of input.files) for (const block of facts.backends) found.push({ file, block });
   const first = found[0];
@@ -538,7 +578,17 @@ function moduleBackend(input: ModuleInput, problems: ModuleProblem[]): ModuleBac
     });
   }
   const empty: EvalScope = new Map();
-  const blockConfig = objectValue(evaluate(first.block.config, empty), 'backend configuration');
+  if (early === undefined) {
+    const [reference] = expressionReferences(first.block.config);
+    if (reference !== undefined)
+      problems.push({
+        file: first.file,
+        range: reference.range,
+        message: VARIABLES_NOT_ALLOWED,
+        error: 'variables-not-allowed',
+      });
+  }
+  const blockConfig = objectValue(evaluate(first.block.config, early ?? empty), 'backend configuration');
   const configs: ModuleBackend['configs'] =
     input.backendFiles.length === 0
       ? [{ config: completedByCi(blockConfig, input), from: undefined }]
@@ -559,6 +609,11 @@ function moduleBackend(input: ModuleInput, problems: ModuleProblem[]): ModuleBac
     configs,
   };
 }
+
+/** Terraform's own error, with what OpenTofu does instead. */
+const VARIABLES_NOT_ALLOWED =
+  'Variables not allowed: Variables may not be used here. (Terraform reads the backend before any variable; ' +
+  'OpenTofu 1.8 and later evaluates variables and locals there: engine: tofu in .terrace.yaml.)';
 
 /** The block completed by what CI passes (the block's own arguments stay), `{module}` and `{name}` filled in. */
 function completedByCi(config: ObjectValue | Unknown, input: ModuleInput): ObjectValue | Unknown {

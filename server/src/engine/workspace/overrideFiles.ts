@@ -3,12 +3,12 @@ import type { FileFacts, ModuleCall, NamedExpr, RemoteStateBlock, VariableDecl }
 import type { FileInput } from './moduleEvaluation';
 
 /**
- * Terraform's override files: `override.tf`, `*_override.tf` and their `.tf.json` forms, loaded after
- * a module's other files and merged over them (a `backend_override.tf` is a common way to point a
- * root at another backend).
+ * Terraform's override files: `override.tf`, `*_override.tf` and their `.tf.json` forms (and OpenTofu's
+ * `.tofu` forms), loaded after a module's other files and merged over them (a `backend_override.tf` is a
+ * common way to point a root at another backend).
  */
 export function isOverrideFile(file: string): boolean {
-  const name = path.basename(file).replace(/\.tf(\.json)?$/, '');
+  const name = path.basename(file).replace(/\.(tf|tofu)(\.json)?$/, '');
   return name !== path.basename(file) && (name === 'override' || name.endsWith('_override'));
 }
 

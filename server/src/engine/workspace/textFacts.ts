@@ -7,7 +7,7 @@ import { fileRole, nestedBackendOwner } from './workspaceScan';
 
 /**
  * The facts of a file's text, by what the file is: `.tf.json`, a Stack's file, a `.hcl` file, a `.tf`
- * file. `whole`: parse even a `.tf` file the fast path would skim (none of the words the facts come
+ * (or `.tofu`) file. `whole`: parse even a `.tf` file the fast path would skim (none of the words the facts come
  * from: no facts, syntax unchecked), as for one file changed on disk or an editor's buffer.
  */
 export function factsOfText(
@@ -44,7 +44,7 @@ function hclFacts(file: string, text: string, backendMatchers: readonly ((name: 
 }
 
 function isAttributeFile(file: string): boolean {
-  return !file.endsWith('.tf');
+  return !file.endsWith('.tf') && !file.endsWith('.tofu');
 }
 
 /** A Terraform Stack's file: what it says, and its syntax errors (the blocks that still parse are kept). */

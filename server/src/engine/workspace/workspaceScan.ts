@@ -6,6 +6,7 @@ import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
 import { stackFileKind } from '../stacks';
 import { isTerragruntFile } from '../terragrunt';
+import { isTerraformFile, isTofuFile, isTofuLockFile, isTofuVersionFile } from './engine';
 import { isIgnoredByTerraform } from './overrideFiles';
 import { trackedIgnored } from './trackedIgnored';
 
@@ -15,8 +16,15 @@ export interface ScannedDir {
   dir: string;
   /** Path relative to the root with `/`; `.` for the root itself. */
   id: string;
-  /** `.tf` and `.tf.json` files, absolute, sorted. */
+  /**
+   * The configuration files the workspace's engine reads (see `engineFiles`), absolute, sorted: those of
+   * `terraformFiles` and `tofuFiles` it reads. The scan lists Terraform's; the analysis applies the engine.
+   */
   tfFiles: string[];
+  /** `.tf` and `.tf.json` files, absolute, sorted. */
+  terraformFiles: string[];
+  /** `.tofu` and `.tofu.json` files (OpenTofu's only), absolute, sorted. */
+  tofuFiles: string[];
   /** `terraform.tfvars` and `*.auto.tfvars` (and their `.json` forms), in Terraform's load order. */
   varFiles: string[];
   /** Partial backend configuration files matching `backendConfigFiles`, sorted. */
@@ -42,6 +50,8 @@ export interface ScanResult {
   unreadable: string[];
   /** Git working trees: folders of the workspace with a `.git` entry, and the one around it, if any (Terragrunt's `get_repo_root()`). */
   gitRoots: string[];
+  /** Files that say the workspace is OpenTofu's: a version pin, a lock file from its registry (the first found). */
+  tofuSigns: string[];
 }
 
 /** A folder with no files listed yet. */
@@ -50,6 +60,8 @@ export function emptyDir(dir: string, id: string): ScannedDir {
     dir,
     id,
     tfFiles: [],
+    terraformFiles: [],
+    tofuFiles: [],
     varFiles: [],
     backendFiles: [],
     environmentVarFiles: [],
@@ -69,11 +81,20 @@ export function fileRole(
 ):
   | keyof Pick<
       ScannedDir,
-      'tfFiles' | 'varFiles' | 'backendFiles' | 'environmentVarFiles' | 'terragruntFiles' | 'stackFiles'
+      | 'terraformFiles'
+      | 'tofuFiles'
+      | 'varFiles'
+      | 'backendFiles'
+      | 'environmentVarFiles'
+      | 'terragruntFiles'
+      | 'stackFiles'
     >
   | 'lock'
+  | 'tofuSign'
   | undefined {
-  if (name.endsWith('.tf') || name.endsWith('.tf.json')) return isIgnoredByTerraform(name) ? undefined : 'tfFiles';
+  if (isTerraformFile(name)) return isIgnoredByTerraform(name) ? undefined : 'terraformFiles';
+  if (isTofuFile(name)) return isIgnoredByTerraform(name) ? undefined : 'tofuFiles';
+  if (isTofuVersionFile(name)) return 'tofuSign';
   if (
     name === 'terraform.tfvars' ||
     name === 'terraform.tfvars.json' ||
@@ -155,7 +176,7 @@ interface FolderLink {
 }
 
 /**
- * Walks `root` and lists every folder with Terraform or Terragrunt files. Skips `.terraform/`, `.git/`,
+ * Walks `root` and lists every folder with Terraform, OpenTofu or Terragrunt files. Skips `.terraform/`, `.git/`,
  * `node_modules/`, what `.gitignore` files ignore (each applies to its own folder and below; not a file
  * Git tracks all the same, unless Git is not to be asked) and
  * the `exclude` globs. Symbolic links to folders are followed after the real folders, so a module
@@ -163,7 +184,13 @@ interface FolderLink {
  * not read again; a link out of it is read once, under the link's name; a loop is cut and reported.
  */
 export async function scanWorkspace(root: string, options: DiscoveryOptions): Promise<ScanResult> {
-  const result: ScanResult = { dirs: new Map(), problems: [], unreadable: [], gitRoots: enclosingGitRoot(root) };
+  const result: ScanResult = {
+    dirs: new Map(),
+    problems: [],
+    unreadable: [],
+    gitRoots: enclosingGitRoot(root),
+    tofuSigns: [],
+  };
   const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
   const visited = new Map<string, string>();
@@ -208,11 +235,22 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
         continue;
       }
       const role = fileRole(entry.name, backendMatchers);
-      if (role === 'lock') scanned.hasLockFile = true;
+      if (role === 'lock') {
+        scanned.hasLockFile = true;
+        // One sign is enough: lock files are read only until one comes from OpenTofu's registry.
+        if (result.tofuSigns.length === 0 && isTofuLockFile(full)) result.tofuSigns.push(full);
+      } else if (role === 'tofuSign') result.tofuSigns.push(full);
       else if (role) scanned[role].push(full);
     }
-    if (scanned.tfFiles.length > 0 || scanned.terragruntFiles.length > 0 || scanned.stackFiles.length > 0) {
-      scanned.tfFiles.sort();
+    if (
+      scanned.terraformFiles.length > 0 ||
+      scanned.tofuFiles.length > 0 ||
+      scanned.terragruntFiles.length > 0 ||
+      scanned.stackFiles.length > 0
+    ) {
+      scanned.terraformFiles.sort();
+      scanned.tofuFiles.sort();
+      scanned.tfFiles = [...scanned.terraformFiles];
       scanned.terragruntFiles.sort();
       scanned.stackFiles.sort();
       scanned.varFiles.sort(varFileOrder);

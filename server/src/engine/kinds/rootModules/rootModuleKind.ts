@@ -60,6 +60,7 @@ export class RootModuleKind implements NodeKind {
         terraformWorkspace: environment?.workspace ?? options.terraformWorkspace,
         variables: environment?.variables,
         backendConfig: options.backendConfig,
+        engine: this.workspace.engine(),
       },
       childModules(this.workspace, read),
     );

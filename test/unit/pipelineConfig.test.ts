@@ -12,6 +12,7 @@ import {
   parseTerraciConfig,
 } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
+import { gitlabPreview } from './gitlabPreview';
 
 /** The execution/gitlab/github sections of .terrace.yaml, and TerraCi's .terraci.yaml read in its place. */
 const repo = path.resolve(__dirname, '../..');
@@ -219,7 +220,9 @@ describe('.terraci.yaml (TerraCi) compatibility', () => {
       analysis.result().modules.map((module) => module.id),
       ['app/prod/eu-west-1/api', 'data/prod/eu-west-1/db', 'network/prod/eu-west-1/vpc', 'platform/prod/eu-west-1/eks'],
     );
-    const yaml = parse(generatePipeline(analysis.result(), { ci: 'gitlab', options: config.pipeline }).text);
+    const { text } = generatePipeline(analysis.result(), { ci: 'gitlab', options: config.pipeline });
+    // The stages as written; the jobs as GitLab sees them.
+    const yaml = { ...parse(text), ...gitlabPreview(text), stages: parse(text).stages };
     assert.deepEqual(yaml.stages.slice(0, 2), ['infra-plan-0', 'infra-apply-0']);
     assert.deepEqual(yaml['apply-network-prod-eu-west-1-vpc'].tags, ['production']);
     assert.deepEqual(yaml['plan-network-prod-eu-west-1-vpc'].script[1], 'tofu init -input=false');

@@ -11,7 +11,9 @@ import {
   githubWorkflow,
   gitlabPipeline,
   planPipeline,
+  yamlAnchored,
   yamlConstant,
+  yamlFlow,
   yamlText,
 } from '../../server/src/engine/pipeline';
 
@@ -64,6 +66,19 @@ describe('pipeline YAML writer', () => {
     }
   });
 
+  test('one-line collections and anchors read back as what was written', () => {
+    const shared = yamlAnchored('module-a', yamlFlow({ PATH: 'a/b', ODD: 'x, [y]: {z}', YES: 'yes', N: '1.0' }));
+    const value = {
+      first: { variables: shared, needs: yamlFlow(['apply-a', 'on', 'a,b', '#c']) },
+      second: { variables: shared, needs: yamlFlow([]) },
+    };
+    const text = yamlText(value);
+    assert.match(text, /variables: &module-a \{ PATH: a\/b, /);
+    assert.match(text, /variables: \*module-a\n/);
+    assert.match(text, /needs: \[apply-a, /);
+    for (const version of ['1.1', '1.2'] as const) assert.deepEqual(read(text, version), value);
+  });
+
   test('plain where it is safe, quoted where YAML 1.1 would read something else', () => {
     assert.equal(yamlText({ a: 'eu-central-1' }), 'a: eu-central-1\n');
     assert.equal(yamlText({ on: 'yes' }), '"on": "yes"\n');
@@ -114,21 +129,24 @@ describe('pipeline YAML writer', () => {
 
   test('the fixture pipelines read back as the objects that were written, job by job', async () => {
     const options = defaultPipelineOptions();
-    /** A CI file as one object: the head's keys, then the jobs (at the top level, or under `jobsKey`). */
+    /** A CI file as one object: the head's keys, then the templates and jobs (at the top level, or under `jobsKey`). */
     const whole = (file: CiFile) => {
-      const jobs = Object.fromEntries(file.jobs);
+      const jobs = Object.fromEntries([...(file.templates ?? []), ...file.jobs]);
       return file.jobsKey === undefined ? { ...file.head, ...jobs } : { ...file.head, [file.jobsKey]: jobs };
     };
     for (const fixture of ['examples/monorepo', 'test/fixtures/pipeline-local-backend']) {
       const result = await analyzeDirectory(path.resolve(__dirname, '../..', fixture));
       const plan = planPipeline(result);
+      const github = githubWorkflow(plan, options.github, options.execution, 'none');
       const files = {
         gitlab: gitlabPipeline(plan, options.gitlab, options.execution, 'none'),
-        github: githubWorkflow(plan, options.github, options.execution, 'none'),
+        github: github.workflow,
       };
       for (const ci of CI_SYSTEMS) {
-        const { text } = generatePipeline(result, { ci, options });
+        const { text, companions } = generatePipeline(result, { ci, options });
         assert.deepEqual(read(text, '1.1'), JSON.parse(JSON.stringify(whole(files[ci]))), `${fixture}, ${ci}`);
+        if (ci === 'github')
+          assert.deepEqual(read(companions[0]!.text, '1.1'), JSON.parse(JSON.stringify(whole(github.module!))));
       }
     }
   });

@@ -3,7 +3,6 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parse } from 'yaml';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import {
@@ -16,6 +15,7 @@ import {
 import { parseHcl } from '../../server/src/engine/hcl';
 import { generatePipeline, jobSlugs } from '../../server/src/engine/pipeline';
 import { evaluateUnit, type TerragruntFile, terragruntFileFacts } from '../../server/src/engine/terragrunt';
+import { gitlabPreview } from './gitlabPreview';
 
 const fixture = path.join(__dirname, '..', 'fixtures', 'terragrunt-units');
 
@@ -319,7 +319,8 @@ describe('Terragrunt stacks: the units a terragrunt.stack.hcl generates', () => 
     );
     // The app's code input comes from the nested stack's values, through the stack block's.
     const pipeline = generatePipeline(result, { ci: 'gitlab', options: defaultPipelineOptions() });
-    const jobs = parse(pipeline.text) as Record<string, { script?: string[]; needs?: { job: string }[] }>;
+    // As GitLab sees them: the unit's script its own, its needs after the template's merged.
+    const jobs = gitlabPreview(pipeline.text) as Record<string, { script?: string[]; needs?: { job: string }[] }>;
     const slugs = jobSlugs(result.modules.map((module) => module.id));
     const slug = (id: string) => slugs.get(id)!;
     assert.deepEqual(jobs[`plan-${slug(VPC)}`]!.script, [

@@ -30,6 +30,12 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
       ...(changed ? { changed } : {}),
     });
     const file = path.join(folder.root, ...pipeline.path.split('/'));
+    const companions = await Promise.all(
+      pipeline.companions.map(async (companion) => {
+        const at = path.join(folder.root, ...companion.path.split('/'));
+        return { ...companion, uri: pathToFileURL(at).href, existing: await existingPipelineFile(at) };
+      }),
+    );
     return {
       kind: 'pipeline',
       text: pipeline.text,
@@ -38,6 +44,8 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
       jobs: pipeline.jobs,
       modules: pipeline.modules,
       existing: await existingPipelineFile(file),
+      companions,
+      warnings: pipeline.warnings,
     };
   } catch (error) {
     if (error instanceof PipelineCycleError) return { kind: 'cycle', cycles: error.cycles, message: error.message };

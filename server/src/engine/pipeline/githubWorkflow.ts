@@ -1,125 +1,213 @@
+import path from 'node:path';
 import type { ConfigRecord, ExecutionOptions, GithubOptions } from '../config';
 import { jobCommands } from './jobCommands';
-import {
-  type CiFile,
-  jobNames,
-  modulesByLevel,
-  type PipelinePlan,
-  type PlannedModule,
-  shellWord,
-} from './pipelinePlan';
-import { yamlConstant } from './pipelineYaml';
+import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
+import { yamlConstant, yamlFlow } from './pipelineYaml';
 
 /** The id of the single job of a workflow with nothing to do. */
 export const GITHUB_NO_CHANGES_JOB = 'no-changes';
 
+/** The job id of a module in the workflow (an id must start with a letter, a slug need not). */
+export function githubModuleJob(slug: string): string {
+  return `module-${slug}`;
+}
+
 /**
- * The GitHub Actions workflow of a plan, in a stable key order: per module a plan job and an
- * apply job; a plan job `needs` the apply jobs of its own dependencies, an apply job its own
- * plan. The plan file is uploaded as an artifact and downloaded by the apply job, which runs in
- * an `environment` (whose protection rules are GitHub's manual gate). Each module's jobs share a
- * concurrency group, so two runs never touch one state at once.
+ * Where the reusable workflow goes, relative to the workspace: beside the workflow, named after
+ * it (`terrace.yml` calls `terrace-module.yml`). GitHub runs a reusable workflow of the same
+ * repository only from `.github/workflows/`, whatever the caller's path.
+ */
+export function githubModuleWorkflowPath(workflowPath: string): string {
+  const ext = path.posix.extname(workflowPath) || '.yml';
+  return `.github/workflows/${path.posix.basename(workflowPath, ext)}-module${ext}`;
+}
+
+/**
+ * The GitHub Actions workflow of a plan, in a stable key order, and the reusable workflow it calls:
+ * per module one job that calls the reusable workflow with what differs (its folder, variables,
+ * the name of its artifact and lock) and `needs` the jobs of its own dependencies. The reusable
+ * workflow holds what every module's jobs repeat: the plan job, which uploads the plan file, and
+ * the apply job, which downloads it in an `environment` (whose protection rules are GitHub's manual
+ * gate). A module's jobs share a concurrency group, so two runs never touch one state at once.
+ * Each caller passes its secrets on (`secrets: inherit`), as the jobs it replaces had them all.
  */
 export function githubWorkflow(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
   noChanges: string,
-): CiFile {
-  const head: ConfigRecord = {
-    name: github.name,
-    on: github.on,
-    permissions: github.permissions,
-    env: { TF_IN_AUTOMATION: 'true', ...execution.env, ...github.env },
-  };
+): { workflow: CiFile; module: CiFile | undefined } {
+  const env = { TF_IN_AUTOMATION: 'true', ...execution.env, ...github.env };
+  const head: ConfigRecord = { name: github.name, on: github.on, permissions: github.permissions };
   if (plan.modules.length === 0) {
     const job = {
       name: 'No module changed',
       'runs-on': github.runsOn,
       steps: [{ run: `echo ${shellWord(noChanges)}` }],
     };
-    return { head, jobsKey: 'jobs', jobs: [[GITHUB_NO_CHANGES_JOB, job]] };
+    return {
+      workflow: { head: { ...head, env }, jobsKey: 'jobs', jobs: [[GITHUB_NO_CHANGES_JOB, job]] },
+      module: undefined,
+    };
   }
-  return { head, jobsKey: 'jobs', jobs: moduleJobs(plan, github, execution) };
+  const inputs = moduleInputs(plan, github);
+  const uses = `./${githubModuleWorkflowPath(github.path)}`;
+  return {
+    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, uses) },
+    module: {
+      // Variables of the caller's `env` do not reach a called workflow: they are set here.
+      head: { name: `${github.name}: one module`, on: { workflow_call: { inputs: inputs.declared } }, env },
+      jobsKey: 'jobs',
+      jobs: reusableJobs(plan, github, execution, inputs),
+    },
+  };
 }
 
-/** Per level, the plan jobs then the apply jobs, made one at a time as they are written. */
-function* moduleJobs(
+/** The reusable workflow's inputs: the lock's and artifact's slug, the variables, and what varies. */
+interface ModuleInputs {
+  declared: ConfigRecord;
+  /** Variable names (`TF_MODULE_PATH`, `TF_SERVICE`, …), in the order modules first have them. */
+  variables: string[];
+  /** The apply environment has `{segment}` placeholders: each module passes its own. */
+  environment: boolean;
+  /** Both root modules and Terragrunt units: each unit says so. */
+  kind: boolean;
+  /** Units of stack files: each passes its stack's folder. */
+  stack: boolean;
+}
+
+function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleInputs {
+  const variables = new Set<string>();
+  for (const module of plan.modules) for (const name in module.variables) variables.add(name);
+  const environment =
+    !github.planOnly &&
+    !github.autoApprove &&
+    github.environment !== undefined &&
+    /\{[\w-]+\}/.test(github.environment);
+  const kind = new Set(plan.modules.map((module) => module.kind)).size > 1;
+  const stack = plan.modules.some((module) => module.stackPath !== undefined);
+  const text = (required: boolean) => ({ type: 'string', required });
+  const declared: ConfigRecord = { slug: text(true) };
+  for (const name of variables) declared[name] = text(name === 'TF_MODULE_PATH');
+  if (environment) declared['environment'] = text(true);
+  if (kind) declared['kind'] = { type: 'string', required: false, default: 'module' };
+  if (stack) declared['stack_path'] = text(false);
+  return { declared, variables: [...variables], environment, kind, stack };
+}
+
+/** Per level, each module's job: its name, needs, the call and its inputs. */
+function* callerJobs(
+  plan: PipelinePlan,
+  github: GithubOptions,
+  inputs: ModuleInputs,
+  uses: string,
+): Generator<[string, ConfigRecord]> {
+  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  for (const { modules } of modulesByLevel(plan)) {
+    for (const module of modules) {
+      const needs = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
+      const with_: Record<string, string> = { slug: module.slug, ...module.variables };
+      if (inputs.environment) with_['environment'] = environmentName(github.environment!, module);
+      if (inputs.kind && module.kind === 'unit') with_['kind'] = 'unit';
+      if (module.stackPath !== undefined) with_['stack_path'] = module.stackPath;
+      yield [
+        githubModuleJob(module.slug),
+        {
+          name: module.id,
+          ...(needs.length > 0 ? { needs: yamlFlow(needs) } : {}),
+          uses,
+          with: yamlFlow(with_),
+          secrets: 'inherit',
+        },
+      ];
+    }
+  }
+}
+
+/** The reusable workflow's jobs: plan, then (unless plan only) apply. */
+function* reusableJobs(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
+  inputs: ModuleInputs,
 ): Generator<[string, ConfigRecord]> {
-  const apply = !github.planOnly;
-  // The steps every job repeats, written once by the YAML writer and reused (copies: constants are frozen).
-  const checkout = yamlConstant({ uses: 'actions/checkout@v4' });
-  const setup = (github.setupSteps ?? defaultSetupSteps(execution.binary)).map((step) =>
-    yamlConstant(structuredClone(step)),
-  );
-  const steps = { module: kindSteps('module', execution), unit: kindSteps('unit', execution) };
-  const namesOf = jobNames(plan);
+  const kinds = (['module', 'unit'] as const).filter((kind) => plan.modules.some((module) => module.kind === kind));
+  const steps = kinds.map((kind) => ({ kind, ...kindSteps(kind, execution) }));
+  const checkout = { uses: 'actions/checkout@v4' };
+  const setup = github.setupSteps ?? defaultSetupSteps(execution.binary);
+  const env: Record<string, string> = {};
+  for (const name of inputs.variables) env[name] = input(name);
+  const shared = {
+    'runs-on': github.runsOn,
+    concurrency: { group: `terraform-${input('slug')}`, 'cancel-in-progress': false },
+    env,
+    defaults: { run: { 'working-directory': input('TF_MODULE_PATH') } },
+  };
+  // Each kind's steps, run only for its modules when there are both.
+  const each = (pick: (own: (typeof steps)[number]) => ConfigRecord[]) =>
+    steps.flatMap((own) =>
+      pick(own).map((step) =>
+        inputs.kind ? { ...step, if: own.kind === 'unit' ? "inputs.kind == 'unit'" : "inputs.kind != 'unit'" } : step,
+      ),
+    );
+  const stack = inputs.stack ? [generateStack(execution)] : [];
+  yield [
+    'plan',
+    {
+      name: 'plan',
+      ...shared,
+      steps: [
+        checkout,
+        ...setup,
+        ...each((own) => own.setup),
+        ...stack,
+        ...each((own) => [own.init, own.plan]),
+        {
+          name: 'Upload the plan',
+          uses: 'actions/upload-artifact@v4',
+          with: {
+            name: `plan-${input('slug')}`,
+            path: `${input('TF_MODULE_PATH')}/plan.tfplan`,
+            'retention-days': 7,
+          },
+        },
+      ],
+    },
+  ];
+  if (github.planOnly) return;
+  const environment = github.autoApprove ? undefined : inputs.environment ? input('environment') : github.environment;
+  yield [
+    'apply',
+    {
+      name: 'apply',
+      needs: ['plan'],
+      ...(environment ? { environment } : {}),
+      ...shared,
+      steps: [
+        checkout,
+        ...setup,
+        {
+          name: 'Download the plan',
+          uses: 'actions/download-artifact@v4',
+          with: { name: `plan-${input('slug')}`, path: input('TF_MODULE_PATH') },
+        },
+        ...each((own) => own.setup),
+        ...stack,
+        ...each((own) => [own.init, own.apply]),
+      ],
+    },
+  ];
+}
 
-  for (const { modules } of modulesByLevel(plan)) {
-    for (const module of modules) {
-      const names = namesOf.get(module.id)!;
-      const own = steps[module.kind];
-      const needs = module.dependencies.map((dep) => (apply ? namesOf.get(dep)!.apply : namesOf.get(dep)!.plan));
-      yield [
-        names.plan,
-        {
-          name: `plan ${module.id}`,
-          'runs-on': github.runsOn,
-          ...(needs.length > 0 ? { needs } : {}),
-          concurrency: { group: names.lock, 'cancel-in-progress': false },
-          env: module.variables,
-          defaults: { run: { 'working-directory': module.path } },
-          steps: [
-            checkout,
-            ...setup,
-            ...own.setup,
-            ...generateStack(module, execution),
-            own.init,
-            own.plan,
-            {
-              name: 'Upload the plan',
-              uses: 'actions/upload-artifact@v4',
-              with: { name: names.plan, path: joinPath(module.path, 'plan.tfplan'), 'retention-days': 7 },
-            },
-          ],
-        },
-      ];
-    }
-    if (!apply) continue;
-    for (const module of modules) {
-      const names = namesOf.get(module.id)!;
-      const own = steps[module.kind];
-      const environment = github.autoApprove ? undefined : environmentName(github.environment, module);
-      yield [
-        names.apply,
-        {
-          name: `apply ${module.id}`,
-          'runs-on': github.runsOn,
-          needs: [names.plan],
-          ...(environment ? { environment } : {}),
-          concurrency: { group: names.lock, 'cancel-in-progress': false },
-          env: module.variables,
-          defaults: { run: { 'working-directory': module.path } },
-          steps: [
-            checkout,
-            ...setup,
-            {
-              name: 'Download the plan',
-              uses: 'actions/download-artifact@v4',
-              with: { name: names.plan, path: module.path },
-            },
-            ...own.setup,
-            ...generateStack(module, execution),
-            own.init,
-            own.apply,
-          ],
-        },
-      ];
-    }
-  }
+/** `{segment}` placeholders replaced by the module's segments (`{id}` is the module id). */
+function environmentName(template: string, module: PlannedModule): string {
+  return template.replace(/\{([\w-]+)\}/g, (whole, name: string) =>
+    name === 'id' ? module.id : (module.segments[name] ?? whole),
+  );
+}
+
+function input(name: string): string {
+  return `\${{ inputs.${name} }}`;
 }
 
 /** The init, plan and apply steps of a module or a unit; a unit's job installs Terragrunt first. */
@@ -127,22 +215,20 @@ function kindSteps(kind: 'module' | 'unit', execution: ExecutionOptions) {
   const commands = jobCommands(kind, execution);
   return {
     setup: kind === 'unit' && execution.terragrunt === 'terragrunt' ? [TERRAGRUNT_SETUP] : [],
-    init: yamlConstant({ name: 'Init', run: commands.init }),
-    plan: yamlConstant({ name: 'Plan', run: commands.plan }),
-    apply: yamlConstant({ name: 'Apply', run: commands.apply }),
+    init: { name: 'Init', run: commands.init },
+    plan: { name: 'Plan', run: commands.plan },
+    apply: { name: 'Apply', run: commands.apply },
   };
 }
 
 /** A unit of a stack file is made first, in the stack's folder (the job's own folder exists only after). */
-function generateStack(module: PlannedModule, execution: ExecutionOptions): ConfigRecord[] {
-  if (module.stackPath === undefined) return [];
-  return [
-    {
-      name: 'Generate the stack',
-      run: jobCommands('unit', execution).generateStack,
-      'working-directory': module.stackPath,
-    },
-  ];
+function generateStack(execution: ExecutionOptions): ConfigRecord {
+  return {
+    name: 'Generate the stack',
+    if: "inputs.stack_path != ''",
+    run: jobCommands('unit', execution).generateStack,
+    'working-directory': input('stack_path'),
+  };
 }
 
 /** Terragrunt has no official setup action: its release binary, installed on the runner's PATH. */
@@ -156,16 +242,4 @@ function defaultSetupSteps(binary: ExecutionOptions['binary']): ConfigRecord[] {
   return binary === 'tofu'
     ? [{ uses: 'opentofu/setup-opentofu@v1', with: { tofu_wrapper: false } }]
     : [{ uses: 'hashicorp/setup-terraform@v3', with: { terraform_wrapper: false } }];
-}
-
-/** `{segment}` placeholders replaced by the module's segments (`{id}` is the module id). */
-function environmentName(template: string | undefined, module: PlannedModule): string | undefined {
-  if (template === undefined) return undefined;
-  return template.replace(/\{([\w-]+)\}/g, (whole, name: string) =>
-    name === 'id' ? module.id : (module.segments[name] ?? whole),
-  );
-}
-
-function joinPath(dir: string, name: string): string {
-  return dir === '.' ? name : `${dir}/${name}`;
 }

@@ -3,17 +3,14 @@ import type { ConfigRecord, ExecutionOptions, GitlabJobKey, GitlabJobSettings, G
 import { type JobCommands, jobCommands } from './jobCommands';
 import {
   type CiFile,
-  type JobNames,
   jobNames,
   modulesByLevel,
   type PipelinePlan,
   type PlannedModule,
   shellWord,
 } from './pipelinePlan';
-import { yamlConstant } from './pipelineYaml';
-
-/** GitLab's limit of `needs:` entries per job. */
-export const GITLAB_MAX_NEEDS = 50;
+import { yamlAnchored, yamlConstant, yamlFlow } from './pipelineYaml';
+import { GITLAB_MAX_NEEDS } from './platformLimits';
 
 /** The name of the single job of a pipeline with nothing to do (GitLab rejects an empty pipeline). */
 export const GITLAB_NO_CHANGES_JOB = 'no-changes';
@@ -37,7 +34,12 @@ export function gitlabPipeline(
     const job = noChangesJob(`${gitlab.stagePrefix}-plan-0`, gitlab, noChanges);
     return { head, jobsKey: undefined, jobs: [[GITLAB_NO_CHANGES_JOB, job]] };
   }
-  return { head, jobsKey: undefined, jobs: moduleJobs(plan, gitlab, execution) };
+  return {
+    head,
+    jobsKey: undefined,
+    templates: templates(plan, gitlab, execution),
+    jobs: moduleJobs(plan, gitlab, execution),
+  };
 }
 
 /** The keys before the jobs: `stages`, `variables`, `default`, `workflow`. */
@@ -58,6 +60,66 @@ function stageName(gitlab: GitlabOptions, kind: 'plan' | 'apply', level: number)
   return `${gitlab.stagePrefix}-${kind}-${level}`;
 }
 
+/** The job types, in the order their templates are written. */
+const JOB_TYPES = ['plan', 'apply'] as const;
+type JobType = (typeof JOB_TYPES)[number];
+type ModuleKind = PlannedModule['kind'];
+
+/** The hidden job a module's plan or apply job extends: `.terrace-plan`, `.terrace-apply-unit`. */
+function templateName(type: JobType, kind: ModuleKind): string {
+  return kind === 'module' ? `.terrace-${type}` : `.terrace-${type}-unit`;
+}
+
+/**
+ * The hidden jobs the module jobs extend, one per job type and kind of module present: every
+ * setting the jobs of a type share (the user's job settings, the script, artifacts, cache,
+ * lock), written once. What differs per module comes in through the job's variables
+ * (`TF_MODULE_PATH`, `TERRACE_LOCK`), which GitLab expands in `artifacts`, `cache` and
+ * `resource_group` (docs.gitlab.com/ci/variables/where_variables_can_be_used/) and the shell in
+ * the script.
+ */
+function templates(plan: PipelinePlan, gitlab: GitlabOptions, execution: ExecutionOptions): [string, ConfigRecord][] {
+  const kinds = (['module', 'unit'] as const).filter((kind) => plan.modules.some((module) => module.kind === kind));
+  const out: [string, ConfigRecord][] = [];
+  for (const type of JOB_TYPES) {
+    if (type === 'apply' && gitlab.planOnly) continue;
+    const gate = type === 'apply' && !gitlab.autoApprove ? 'manual' : undefined;
+    const settings = jobSettings(gitlab, type, gate);
+    for (const kind of kinds) {
+      const run = jobCommands(kind, execution);
+      out.push([
+        templateName(type, kind),
+        template(settings, {
+          script: [ENTER_MODULE, run.init, type === 'plan' ? run.plan : run.apply],
+          artifacts: type === 'plan' ? planArtifacts(settings.artifacts) : settings.artifacts,
+          gate,
+          cache: gitlab.cache ? run.cacheDir : undefined,
+        }),
+      ]);
+    }
+  }
+  // Then one per level, which adds the stage: the jobs of a level share it.
+  for (const { level, modules } of modulesByLevel(plan))
+    for (const type of JOB_TYPES) {
+      if (type === 'apply' && gitlab.planOnly) continue;
+      for (const kind of kinds)
+        if (modules.some((module) => module.kind === kind))
+          out.push([
+            levelTemplateName(type, kind, level),
+            { extends: templateName(type, kind), stage: stageName(gitlab, type, level) },
+          ]);
+    }
+  return out;
+}
+
+/** The hidden job of a type, kind and level (`.terrace-plan-3`), which the module's job extends. */
+function levelTemplateName(type: JobType, kind: ModuleKind, level: number): string {
+  return `${templateName(type, kind)}-${level}`;
+}
+
+/** Into the module's folder, by the job's variable: the one script serves every module. */
+const ENTER_MODULE = 'cd "$TF_MODULE_PATH"';
+
 /** Per level, the plan jobs then the apply jobs, made one at a time as they are written. */
 function* moduleJobs(
   plan: PipelinePlan,
@@ -65,60 +127,71 @@ function* moduleJobs(
   execution: ExecutionOptions,
 ): Generator<[string, ConfigRecord]> {
   const apply = !gitlab.planOnly;
-  const applyGate = gitlab.autoApprove ? undefined : 'manual';
-  const settings = {
-    plan: jobSettings(gitlab, 'plan', undefined),
-    apply: jobSettings(gitlab, 'apply', applyGate),
-  };
+  // A plan needs its dependencies' applies for their order only; by name alone it would also
+  // fetch their artifacts, which they have only when the user gives apply jobs some.
+  const planNeedsByName = apply && jobSettings(gitlab, 'apply', undefined).artifacts === undefined;
   const commands = { module: jobCommands('module', execution), unit: jobCommands('unit', execution) };
   const namesOf = jobNames(plan);
+  // A module's variables, written in full in its plan job and referred to by its apply job.
+  const variablesOf = new Map<string, Record<string, string>>();
 
   for (const { level, modules } of modulesByLevel(plan)) {
-    const planStage = stageName(gitlab, 'plan', level);
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
-      const run = commands[module.kind];
+      const variables = yamlFlow({ ...module.variables, TERRACE_LOCK: names.lock });
+      if (apply) variablesOf.set(module.id, yamlAnchored(module.slug, variables));
       const needs = module.dependencies.map((dep) => {
         const waitFor = namesOf.get(dep)!;
-        return { job: apply ? waitFor.apply : waitFor.plan, artifacts: false };
+        return planNeedsByName ? waitFor.apply : { job: apply ? waitFor.apply : waitFor.plan, artifacts: false };
       });
       yield [
         names.plan,
-        job(module, names, settings.plan, {
-          stage: planStage,
+        job(module, commands[module.kind], {
+          extends: levelTemplateName('plan', module.kind, level),
+          variables,
           // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
           needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
-          script: [...enter(module, run), run.init, run.plan],
-          artifacts: planArtifacts(module, names, settings.plan.artifacts),
-          gate: undefined,
-          cache: gitlab.cache ? run.cacheDir : undefined,
+          last: 'plan',
         }),
       ];
     }
     if (!apply) continue;
-    const applyStage = stageName(gitlab, 'apply', level);
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
-      const run = commands[module.kind];
       yield [
         names.apply,
-        job(module, names, settings.apply, {
-          stage: applyStage,
-          needs: [{ job: names.plan, artifacts: true }],
-          script: [...enter(module, run), run.init, run.apply],
-          artifacts: settings.apply.artifacts,
-          gate: applyGate,
-          cache: gitlab.cache ? run.cacheDir : undefined,
+        job(module, commands[module.kind], {
+          extends: levelTemplateName('apply', module.kind, level),
+          variables: variablesOf.get(module.id)!,
+          // By name: the plan's artifact, its plan file, comes with it.
+          needs: [names.plan],
+          last: 'apply',
         }),
       ];
+      variablesOf.delete(module.id);
     }
   }
 }
 
 interface JobParts {
-  stage: string;
+  extends: string;
+  variables: Record<string, string>;
   /** Undefined: no `needs:`, the job waits for every job of the earlier stages. */
-  needs: { job: string; artifacts: boolean }[] | undefined;
+  needs: (string | { job: string; artifacts: boolean })[] | undefined;
+  /** The command after init, for the script of a unit of a stack file. */
+  last: 'plan' | 'apply';
+}
+
+/** A module's job: what differs from its template (a unit of a stack file has a script of its own). */
+function job(module: PlannedModule, run: JobCommands, parts: JobParts): ConfigRecord {
+  const out: ConfigRecord = { extends: parts.extends, variables: parts.variables };
+  if (parts.needs)
+    out['needs'] = parts.needs.every((need) => typeof need === 'string') ? yamlFlow(parts.needs) : parts.needs;
+  if (module.stackPath !== undefined) out['script'] = [...enterStack(module, run), run.init, run[parts.last]];
+  return out;
+}
+
+interface TemplateParts {
   script: string[];
   artifacts: unknown;
   /** `manual`: the job waits for a person (and blocks what needs it until then). */
@@ -129,10 +202,10 @@ interface JobParts {
 
 /**
  * `jobDefaults`, then the overwrites of the job type on top (variables merge; other keys
- * replace), the `gate` in the rules that run the job. Every job of the type repeats these
- * settings: each is a constant copy, written once by the YAML writer and reused.
+ * replace), the `gate` in the rules that run the job. Each setting is a constant copy, written
+ * once by the YAML writer and reused.
  */
-function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply', gate: JobParts['gate']): GitlabJobSettings {
+function jobSettings(gitlab: GitlabOptions, type: JobType, gate: TemplateParts['gate']): GitlabJobSettings {
   const settings: GitlabJobSettings = { ...gitlab.jobDefaults };
   // One object the overwrites' variables merge into: copying it for each overwrite was quadratic.
   const variables: Record<string, unknown> = { ...(gitlab.jobDefaults.variables as object) };
@@ -150,17 +223,14 @@ function jobSettings(gitlab: GitlabOptions, type: 'plan' | 'apply', gate: JobPar
   return constants;
 }
 
-/** One job, keys in a fixed order. */
-function job(module: PlannedModule, names: JobNames, settings: GitlabJobSettings, parts: JobParts): ConfigRecord {
-  const out: ConfigRecord = { stage: parts.stage };
+/** A template (hidden job), keys in a fixed order. */
+function template(settings: GitlabJobSettings, parts: TemplateParts): ConfigRecord {
+  const out: ConfigRecord = {};
   if (settings.image !== undefined) out['image'] = settings.image;
   if (settings.tags !== undefined) out['tags'] = settings.tags;
-  // The module's own object when there is nothing to merge: written, never changed.
-  out['variables'] =
-    settings.variables === undefined ? module.variables : { ...(settings.variables as object), ...module.variables };
+  if (settings.variables !== undefined) out['variables'] = settings.variables;
   if (settings.id_tokens !== undefined) out['id_tokens'] = settings.id_tokens;
   if (settings.secrets !== undefined) out['secrets'] = settings.secrets;
-  if (parts.needs) out['needs'] = parts.needs;
   if (settings.before_script !== undefined) out['before_script'] = settings.before_script;
   out['script'] = parts.script;
   if (settings.after_script !== undefined) out['after_script'] = settings.after_script;
@@ -171,8 +241,8 @@ function job(module: PlannedModule, names: JobNames, settings: GitlabJobSettings
     out['allow_failure'] = false;
   }
   if (parts.artifacts !== undefined) out['artifacts'] = parts.artifacts;
-  if (parts.cache) out['cache'] = { key: names.lock, paths: [joinPath(module.path, parts.cache)] };
-  out['resource_group'] = names.lock;
+  if (parts.cache) out['cache'] = { key: '$TERRACE_LOCK', paths: [`$TF_MODULE_PATH/${parts.cache}`] };
+  out['resource_group'] = '$TERRACE_LOCK';
   if (settings.environment !== undefined) out['environment'] = settings.environment;
   if (settings.interruptible !== undefined) out['interruptible'] = settings.interruptible;
   if (settings.retry !== undefined) out['retry'] = settings.retry;
@@ -187,14 +257,14 @@ function gatedRules(rules: readonly ConfigRecord[], gate: 'manual'): ConfigRecor
   );
 }
 
-/** The plan file (and the user's artifact settings, their paths after it). */
-function planArtifacts(module: PlannedModule, names: JobNames, configured: unknown): ConfigRecord {
+/** The plan file (and the user's artifact settings, their paths after it), named after the job. */
+function planArtifacts(configured: unknown): ConfigRecord {
   const user = (configured ?? {}) as ConfigRecord;
   const paths = Array.isArray(user['paths']) ? (user['paths'] as unknown[]) : [];
   return {
-    name: names.plan,
+    name: '$CI_JOB_NAME',
     ...user,
-    paths: [joinPath(module.path, 'plan.tfplan'), ...paths],
+    paths: ['$TF_MODULE_PATH/plan.tfplan', ...paths],
     expire_in: user['expire_in'] ?? '1 week',
   };
 }
@@ -208,13 +278,8 @@ function noChangesJob(stage: string, gitlab: GitlabOptions, message: string): Co
   return out;
 }
 
-/** Into the module's folder; a unit of a stack file is made first (`terragrunt stack generate` in the stack's folder). */
-function enter(module: PlannedModule, run: JobCommands): string[] {
-  if (module.stackPath === undefined) return [`cd ${shellWord(module.path)}`];
-  const inside = path.posix.relative(module.stackPath, module.path);
-  return [`cd ${shellWord(module.stackPath)}`, run.generateStack, `cd ${shellWord(inside)}`];
-}
-
-function joinPath(dir: string, name: string): string {
-  return dir === '.' ? name : `${dir}/${name}`;
+/** A unit of a stack file: the stack made first (`terragrunt stack generate` in its folder), then into the unit's. */
+function enterStack(module: PlannedModule, run: JobCommands): string[] {
+  const inside = path.posix.relative(module.stackPath!, module.path);
+  return [`cd ${shellWord(module.stackPath!)}`, run.generateStack, `cd ${shellWord(inside)}`];
 }

@@ -1,6 +1,6 @@
 /** CI pipelines: the plan of jobs by level, written as GitLab CI or GitHub Actions YAML. */
 export { githubWorkflow } from './githubWorkflow';
-export { GITLAB_MAX_NEEDS, gitlabPipeline } from './gitlabPipeline';
+export { gitlabPipeline } from './gitlabPipeline';
 export { jobCommands } from './jobCommands';
 export {
   CI_SYSTEMS,
@@ -18,4 +18,5 @@ export {
   PipelineTooBigError,
   planPipeline,
 } from './pipelinePlan';
-export { yamlConstant, yamlText } from './pipelineYaml';
+export { yamlAnchored, yamlConstant, yamlFlow, yamlText } from './pipelineYaml';
+export { GITLAB_MAX_NEEDS, limitWarnings } from './platformLimits';

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { type AnalysisResult, type SkippedModule, skippedList } from '../analysis';
 import type { PipelineOptions } from '../config';
-import { githubWorkflow } from './githubWorkflow';
+import { githubModuleWorkflowPath, githubWorkflow } from './githubWorkflow';
 import { gitlabPipeline } from './gitlabPipeline';
 import { type CiFile, type PipelinePlan, planPipeline } from './pipelinePlan';
 import { yamlBlockKey, yamlEntries, yamlEntry } from './pipelineYaml';
+import { GITLAB_MAX_NEEDS, limitWarnings } from './platformLimits';
 
 export const CI_SYSTEMS = ['gitlab', 'github'] as const;
 export type CiSystem = (typeof CI_SYSTEMS)[number];
@@ -31,6 +32,16 @@ export interface GeneratedPipeline {
   modules: number;
   /** Modules left out because they, or a module they depend on, do not parse (`skipBroken`). */
   skipped: SkippedModule[];
+  /** Files the pipeline needs beside it: GitHub's reusable workflow, which each module's job calls. */
+  companions: GeneratedFile[];
+  /** The platform's limits the pipeline passes (`limitWarnings`). */
+  warnings: string[];
+}
+
+export interface GeneratedFile {
+  /** Relative to the workspace folder. */
+  path: string;
+  text: string;
 }
 
 /**
@@ -46,13 +57,29 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
       ? 'Every module to plan was left out, as it or a module it depends on does not parse: nothing to plan or apply.'
       : `No Terraform module changed since ${changed?.baseRef ?? 'the base'}: nothing to plan or apply.`;
   const path = ci === 'gitlab' ? options.gitlab.path : options.github.path;
-  const file =
-    ci === 'gitlab'
-      ? gitlabPipeline(plan, options.gitlab, options.execution, noChanges)
-      : githubWorkflow(plan, options.github, options.execution, noChanges);
+  const companions: GeneratedFile[] = [];
+  let file: CiFile;
+  if (ci === 'gitlab') file = gitlabPipeline(plan, options.gitlab, options.execution, noChanges);
+  else {
+    const github = githubWorkflow(plan, options.github, options.execution, noChanges);
+    file = github.workflow;
+    if (github.module) {
+      const modulePath = githubModuleWorkflowPath(path);
+      const regenerate = `# regenerate with \`${regenerateCommand(request, path)}\` from the workspace folder.\n`;
+      const intro = `${GENERATED_MARKER}: the jobs of one module, which ${path} calls for each module. Do not edit:\n`;
+      companions.push({ path: modulePath, text: `${intro}${regenerate}\n${writeCiFile(github.module).text}` });
+    }
+  }
   const { text: body, jobs } = writeCiFile(file);
   const text = `${header(request, path, plan, jobs.length)}\n${body}`;
-  return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped };
+  const warnings = limitWarnings({
+    ci,
+    files: [{ path, text }, ...companions].map((file) => ({ path: file.path, bytes: Buffer.byteLength(file.text) })),
+    jobs: jobs.length,
+    overNeeds: plan.modules.filter((module) => module.dependencies.length > GITLAB_MAX_NEEDS).length,
+    changedOnly: changed !== undefined,
+  });
+  return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped, companions, warnings };
 }
 
 /**
@@ -67,6 +94,7 @@ function writeCiFile(file: CiFile): { text: string; jobs: string[] } {
     chunks.push(yamlBlockKey(file.jobsKey, 0));
     indent = 2;
   }
+  for (const [name, template] of file.templates ?? []) chunks.push(yamlEntry(name, template, indent));
   const jobs: string[] = [];
   for (const [name, job] of file.jobs) {
     jobs.push(name);

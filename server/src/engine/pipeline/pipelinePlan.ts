@@ -54,6 +54,8 @@ export interface CiFile {
   head: ConfigRecord;
   /** The key the jobs go under (GitHub's `jobs`); undefined: the jobs are top-level keys (GitLab). */
   jobsKey: string | undefined;
+  /** Hidden jobs the jobs extend (GitLab's `.terrace-plan`), written before them and not counted as jobs. */
+  templates?: readonly (readonly [name: string, template: ConfigRecord])[];
   jobs: Iterable<readonly [name: string, job: ConfigRecord]>;
 }
 

@@ -86,11 +86,29 @@ interface Opener {
 
 /** An inline scalar or empty collection after `opener`, or a nested block indented by `indent` below it. */
 function valueText(out: string[], opener: Opener, value: unknown, indent: number): void {
+  const anchor = anchorOf(value);
+  if (anchor?.written) {
+    out.push(opener.inline, '*', anchor.name, '\n');
+    return;
+  }
+  if (flowValues.has(value as object)) {
+    out.push(opener.inline);
+    if (anchor) {
+      anchor.written = true;
+      out.push('&', anchor.name, ' ');
+    }
+    out.push(flow(value as object), '\n');
+    return;
+  }
   if (!((isMapping(value) && hasEntries(value)) || (Array.isArray(value) && value.length > 0))) {
     out.push(opener.inline, inline(value), '\n');
     return;
   }
-  out.push(opener.block);
+  if (anchor !== undefined) {
+    // The first place a value is written names it; every later place refers to it (above).
+    anchor.written = true;
+    out.push(opener.inline, '&', anchor.name, '\n');
+  } else out.push(opener.block);
   const texts = constantTextsOf(value);
   if (texts === undefined) block(out, value, indent);
   else reuse(out, texts.block, indent, (blockOut) => block(blockOut, value, indent));
@@ -123,6 +141,46 @@ export function yamlConstant<T extends object>(value: T): T {
   freezeDeep(value);
   constantTexts.set(value, { item: [], block: [] });
   return value;
+}
+
+/**
+ * A mapping or list written in full where it is first written as a mapping value (`key: &name`),
+ * and as an alias (`key: *name`) everywhere after: for what two jobs of a module share. `name`
+ * must be a YAML anchor name (letters, digits, `-`, `_`) unique in the document. Returns `value`.
+ */
+export function yamlAnchored<T extends object>(name: string, value: T): T {
+  anchors.set(value, { name, written: false });
+  return value;
+}
+const anchors = new WeakMap<object, { name: string; written: boolean }>();
+
+function anchorOf(value: unknown): { name: string; written: boolean } | undefined {
+  return typeof value === 'object' && value !== null ? anchors.get(value) : undefined;
+}
+
+/**
+ * A list of scalars or a mapping of scalars written on one line, `[a, b]` or `{ k: v }`: for the
+ * short collections every job has (its needs, its variables), where a line per item costs more
+ * bytes than the items. Returns `value`.
+ */
+export function yamlFlow<T extends readonly unknown[] | Record<string, string | number | boolean>>(value: T): T {
+  flowValues.add(value);
+  return value;
+}
+const flowValues = new WeakSet<object>();
+
+function flow(value: object): string {
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.map(flowScalar).join(', ')}]`;
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+  if (entries.length === 0) return '{}';
+  return `{ ${entries.map(([key, item]) => `${flowScalar(key)}: ${flowScalar(item)}`).join(', ')} }`;
+}
+
+/** A scalar inside `[...]` or `{...}`, where `,` and brackets end a plain scalar: such text is quoted. */
+function flowScalar(value: unknown): string {
+  if (typeof value === 'object' && value !== null) throw new TypeError('a flow collection holds scalars only');
+  const text = inline(value);
+  return typeof value === 'string' && /[,[\]{}]/.test(text) && !text.startsWith('"') ? JSON.stringify(value) : text;
 }
 
 /** A constant's text by indentation: as a list item (`- ...`) and as the lines of a nested block. */

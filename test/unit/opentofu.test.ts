@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -298,18 +298,21 @@ describe('OpenTofu pipelines', () => {
   test('terrace generate --ci github --env prod: the OpenTofu setup action, tofu init and plan with the tfvars files', () => {
     const root = path.resolve(__dirname, '../fixtures/opentofu-early-evaluation');
     const cli = path.resolve(__dirname, '../../server/src/cli/cli.ts');
+    const out = mkdtempSync(path.join(os.tmpdir(), 'terrace-tofu-github-'));
+    const output = path.join(out, '.github/workflows/terrace.yml');
     const generated = spawnSync(
       process.execPath,
-      ['--import', 'tsx', cli, 'generate', root, '--ci', 'github', '--env', 'prod'],
-      {
-        encoding: 'utf8',
-      },
+      ['--import', 'tsx', cli, 'generate', root, '--ci', 'github', '--env', 'prod', '--output', output],
+      { encoding: 'utf8' },
     );
     assert.equal(generated.status, 0, generated.stderr);
-    const workflow = parseYaml(generated.stdout) as {
+    // Each module's job calls the reusable workflow written beside it, whose plan job runs tofu.
+    const called = readFileSync(path.join(out, '.github/workflows/terrace-module.yml'), 'utf8');
+    rmSync(out, { recursive: true, force: true });
+    const workflow = parseYaml(called) as {
       jobs: Record<string, { steps: { uses?: string; run?: string }[] }>;
     };
-    const steps = workflow.jobs['plan-network']!.steps;
+    const steps = workflow.jobs['plan']!.steps;
     const loop = `$(for f in prod.tfvars prod.tfvars.json; do [ -f "$f" ] && printf ' -var-file=%s' "$f"; done)`;
     assert.deepEqual(
       steps

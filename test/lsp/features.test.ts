@@ -584,7 +584,8 @@ describe('OpenTofu: test/fixtures/opentofu-files', () => {
       textDocument: { uri: uri(network) },
       position: pos(1),
     });
-    const text = (hover?.contents as { value: string }).value;
+    assert.ok(hover, 'a hover on the backend');
+    const text = (hover.contents as { value: string }).value;
     assert.equal(text.split('\n')[0], '**OpenTofu module `network`** · level 0');
   });
 

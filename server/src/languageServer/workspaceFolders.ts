@@ -31,8 +31,8 @@ export const EXACT_SYNTAX_MAX_CHARS = 256 * 1024;
 
 /**
  * The analyses of the workspace folders (one graph per folder), kept current: edits of open
- * documents after a short debounce, file changes on disk, configuration changes. Also the cache
- * of Terraform's exact syntax messages, by content.
+ * documents (one after a quiet moment at once, typing after a short debounce), file changes on
+ * disk, configuration changes. Also the cache of Terraform's exact syntax messages, by content.
  */
 export class WorkspaceFolders {
   private readonly folders = new Map<string, FolderState>();
@@ -49,7 +49,7 @@ export class WorkspaceFolders {
     private readonly settingsFor: (root: string) => Promise<ReceivedSettings>,
     /** False in a workspace the user has not trusted: no process is started for it (see `trust`). */
     private trusted: boolean,
-    /** Debounce for edits of open documents, in milliseconds. */
+    /** Debounce for edits of open documents that follow another within it, in milliseconds. */
     private readonly debounce = 150,
   ) {}
 

@@ -25,6 +25,8 @@ function load(): Parse {
   return loaded;
 }
 
+let started = false;
+
 /**
  * Starts hcl2json in the background: its start (unzipping, compiling and starting the Go runtime)
  * would otherwise fall on the first edit whose syntax it checks. A failure to load is said where it
@@ -36,7 +38,6 @@ export function startTerraformSyntax(): void {
   // One small parse compiles the parser's code too (WebAssembly is compiled function by function, on first call).
   void terraformSyntaxErrors('start.tf', 'locals {\n  a = b\n}\n');
 }
-let started = false;
 
 /** The syntax errors of one file; empty when it parses. */
 export async function terraformSyntaxErrors(file: string, text: string): Promise<TerraformSyntaxError[]> {

@@ -91,13 +91,13 @@ function valueText(out: string[], opener: Opener, value: unknown, indent: number
     out.push(opener.inline, '*', anchor.name, '\n');
     return;
   }
-  if (flowValues.has(value as object)) {
+  if (isFlow(value)) {
     out.push(opener.inline);
     if (anchor) {
       anchor.written = true;
       out.push('&', anchor.name, ' ');
     }
-    out.push(flow(value as object), '\n');
+    out.push(flow(value), '\n');
     return;
   }
   if (!((isMapping(value) && hasEntries(value)) || (Array.isArray(value) && value.length > 0))) {
@@ -144,18 +144,33 @@ export function yamlConstant<T extends object>(value: T): T {
 }
 
 /**
+ * How the writer is to write a collection, kept on the collection itself under symbols that are not
+ * enumerable (entries, spreads and JSON never see them): a registry of 20,000 collections a pipeline
+ * (a `WeakSet`, a `WeakMap`) cost a tenth of generating one, most of it the garbage collector's.
+ */
+const FLOW = Symbol('yaml flow');
+const ANCHOR = Symbol('yaml anchor');
+interface Marked {
+  [FLOW]?: true;
+  [ANCHOR]?: { name: string; written: boolean };
+}
+
+/**
  * A mapping or list written in full where it is first written as a mapping value (`key: &name`),
  * and as an alias (`key: *name`) everywhere after: for what two jobs of a module share. `name`
  * must be a YAML anchor name (letters, digits, `-`, `_`) unique in the document. Returns `value`.
  */
 export function yamlAnchored<T extends object>(name: string, value: T): T {
-  anchors.set(value, { name, written: false });
+  Object.defineProperty(value, ANCHOR, { value: { name, written: false } });
   return value;
 }
-const anchors = new WeakMap<object, { name: string; written: boolean }>();
 
 function anchorOf(value: unknown): { name: string; written: boolean } | undefined {
-  return typeof value === 'object' && value !== null ? anchors.get(value) : undefined;
+  return typeof value === 'object' && value !== null ? (value as Marked)[ANCHOR] : undefined;
+}
+
+function isFlow(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && (value as Marked)[FLOW] === true;
 }
 
 /**
@@ -164,10 +179,9 @@ function anchorOf(value: unknown): { name: string; written: boolean } | undefine
  * bytes than the items. Returns `value`.
  */
 export function yamlFlow<T extends readonly unknown[] | Record<string, string | number | boolean>>(value: T): T {
-  flowValues.add(value);
+  Object.defineProperty(value, FLOW, { value: true });
   return value;
 }
-const flowValues = new WeakSet<object>();
 
 function flow(value: object): string {
   if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.map(flowScalar).join(', ')}]`;

@@ -353,7 +353,10 @@ class ModuleRun {
     } catch {
       return [];
     }
-    const files = patterns.flatMap((pattern) => names.filter((name) => picomatch(pattern, { dot: true })(name)));
+    const files = patterns.flatMap((pattern) => {
+      const matches = picomatch(pattern, { dot: true });
+      return names.filter((name) => matches(name));
+    });
     return [...new Set(files)].map((file) => `-var-file=${file}`);
   }
 

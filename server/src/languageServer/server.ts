@@ -37,6 +37,7 @@ import {
   referenceOutcomesAt,
   workspaceDiagnostics,
 } from '../engine/features';
+import { isConfigurationFile } from '../engine/workspace';
 import {
   AffectedRequest,
   EnvironmentsRequest,
@@ -470,9 +471,7 @@ async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<strin
     // Only the files the engine reads: not a `.tf` file its `.tofu` namesake replaces, nor `.tofu` files in Terraform's.
     .filter(
       (file) =>
-        folders.forFile(file) === folder &&
-        /\.(tf|tofu)(\.json)?$/.test(file) &&
-        folder.analysis.factsOf(file) !== undefined,
+        folders.forFile(file) === folder && isConfigurationFile(file) && folder.analysis.factsOf(file) !== undefined,
     );
   const broken = [...byFile].filter(([, list]) => list.some((d) => d.code === 'hcl-syntax')).map(([file]) => file);
   for (const file of new Set([...open, ...broken])) {

@@ -4,8 +4,7 @@ import { closure, compareIds } from '../graph';
 import {
   type FileFacts,
   folderContains,
-  isTerraformFile,
-  isTofuFile,
+  isConfigurationFile,
   localSource,
   neutralFilters,
   safeGit,
@@ -163,7 +162,7 @@ function terraformFiles(dir: string, listings: Map<string, string[]>): string[] 
 function readTerraformFiles(dir: string): string[] {
   try {
     return readdirSync(dir)
-      .filter((name) => isTerraformFile(name) || isTofuFile(name))
+      .filter(isConfigurationFile)
       .map((name) => path.join(dir, name));
   } catch {
     return [];

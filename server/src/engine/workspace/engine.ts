@@ -21,6 +21,11 @@ export function isTerraformFile(name: string): boolean {
   return name.endsWith('.tf') || name.endsWith('.tf.json');
 }
 
+/** A module's configuration file as one of the two tools reads it: `.tf`, `.tf.json`, `.tofu`, `.tofu.json`. */
+export function isConfigurationFile(name: string): boolean {
+  return isTerraformFile(name) || isTofuFile(name);
+}
+
 /** Whether a lock file's providers come from OpenTofu's registry (`tofu init` writes their addresses in full). */
 export function isTofuLockFile(file: string): boolean {
   try {

@@ -14,6 +14,7 @@ export {
   decideEngine,
   type Engine,
   engineFiles,
+  isConfigurationFile,
   isTerraformFile,
   isTofuFile,
   isTofuLockFile,

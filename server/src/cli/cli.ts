@@ -3,10 +3,12 @@ import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { loadWorkspace } from '../engine/analysis';
 import { ConfigError, loadAnalysisOptions } from '../engine/config';
+import type { OutputContracts } from '../engine/contracts';
 import {
   cyclesOf,
   type GraphJson,
   graphJson,
+  relativeFile,
   renderDot,
   renderLevels,
   renderMermaid,
@@ -22,8 +24,9 @@ const USAGE = `Usage: terrace <command> [dir] [options]
 Commands:
   graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
   levels [dir]     the execution levels, one line per level (exit 1 on cycles: their modules have no level)
-  validate [dir]   exit 1 on cycles, syntax errors, a dependency on no unit or component, or what
-                   Terragrunt refuses, listing them; warnings for other unresolved references
+  validate [dir]   exit 1 on cycles, syntax errors, a dependency on no unit or component, what
+                   Terragrunt refuses, or a read of an output its writer does not declare, listing
+                   them; warnings for other unresolved references
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
@@ -144,19 +147,32 @@ function workspaceDir(dir: string): string {
 }
 
 async function analyze(root: string, environment: string | undefined): Promise<GraphJson> {
+  return (await analyzeWith(root, environment, false)).graph;
+}
+
+/**
+ * The graph, after printing the analysis's problems; with `contracts`, the outputs along each edge
+ * and the contracts' problems too.
+ */
+async function analyzeWith(
+  root: string,
+  environment: string | undefined,
+  withContracts: boolean,
+): Promise<{ graph: GraphJson; contracts: OutputContracts | undefined }> {
   const analysis = await loadWorkspace(root, { ...(await loadAnalysisOptions(root)), environment });
-  const graph = graphJson(analysis.result());
+  const contracts = withContracts ? analysis.contracts() : undefined;
+  const graph = graphJson(analysis.result(), contracts);
   for (const error of graph.syntaxErrors)
     process.stderr.write(`Error: ${error.file}:${error.line}:${error.column}: ${error.message}\n`);
   for (const problem of graph.problems)
     process.stderr.write(
       `${problem.error ? 'Error' : 'Warning'}: ${problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''}: ` : ''}${problem.message}\n`,
     );
-  return graph;
+  return { graph, contracts };
 }
 
 async function graphCommand(root: string, chosen: Format, environment: string | undefined): Promise<number> {
-  const graph = await analyze(root, environment);
+  const { graph } = await analyzeWith(root, environment, chosen === 'json');
   const render = {
     text: renderText,
     json: (g: GraphJson) => `${JSON.stringify(g, null, 2)}\n`,
@@ -180,7 +196,12 @@ async function levelsCommand(root: string, environment: string | undefined): Pro
 }
 
 async function validateCommand(root: string, environment: string | undefined): Promise<number> {
-  const graph = await analyze(root, environment);
+  const { graph, contracts } = await analyzeWith(root, environment, true);
+  const contractProblems = contracts?.problems ?? [];
+  for (const problem of contractProblems)
+    process.stderr.write(
+      `${problem.severity === 'error' ? 'Error' : 'Warning'}: ${relativeFile(root, problem.file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.message}\n`,
+    );
   for (const item of graph.unresolved)
     process.stderr.write(
       `${item.error ? 'Error' : 'Warning'}: ${item.file}:${item.line}: ${item.label}: ${item.reason}\n`,
@@ -200,7 +221,8 @@ async function validateCommand(root: string, environment: string | undefined): P
     graph.cycles.length > 0 ||
     graph.syntaxErrors.length > 0 ||
     graph.unresolved.some((item) => item.error) ||
-    graph.problems.some((problem) => problem.error);
+    graph.problems.some((problem) => problem.error) ||
+    contractProblems.some((problem) => problem.severity === 'error');
   if (!failed) process.stdout.write(`${graph.modules.length} modules in ${graph.levels.length} levels, no cycles\n`);
   return failed ? 1 : 0;
 }

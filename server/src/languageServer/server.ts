@@ -24,6 +24,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from '../engine/config';
 import {
+  addContractDiagnostics,
   componentSourceAt,
   type EngineDiagnostic,
   moduleById,
@@ -445,6 +446,7 @@ async function publishDiagnostics(folder: FolderState): Promise<void> {
     ]);
   } else {
     for (const [file, list] of workspaceDiagnostics(folder.analysis.result())) byFile.set(file, list);
+    addContractDiagnostics(folder.analysis.contracts(), byFile);
     await useTerraformSyntaxMessages(folder, byFile);
   }
   if (folder.version !== version) return;

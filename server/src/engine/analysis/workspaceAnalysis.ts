@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AnalysisOptions } from '../config';
+import { ContractCache, type OutputContracts, outputContracts } from '../contracts';
 import {
   closure,
   compareIds,
@@ -63,6 +64,8 @@ export class WorkspaceAnalysis {
   /** Every environment resolved, for their union; undefined until needed, and when files come and go. */
   private everyEnvironment: Environment[] | undefined;
   private readonly matcher: ReferenceMatcher;
+  private readonly contractCache = new ContractCache();
+  private lastContracts: { result: AnalysisResult; contracts: OutputContracts } | undefined;
 
   constructor(
     readonly root: string,
@@ -155,6 +158,24 @@ export class WorkspaceAnalysis {
   result(): AnalysisResult {
     this.cached ??= this.compute();
     return this.cached;
+  }
+
+  /**
+   * The contracts between the workspace's states for the current result: each node's declared outputs,
+   * each read of one resolved to its writers, and the reads of outputs no writer declares.
+   */
+  contracts(): OutputContracts {
+    const result = this.result();
+    if (this.lastContracts?.result !== result) {
+      const modules = result.tooBig === undefined ? (this.lastGraph?.modules ?? []) : [];
+      const files = this.files;
+      const workspace = { dirOf: (dir: string) => files.dirOf(dir), factsOf: (file: string) => files.factsOf(file) };
+      this.lastContracts = {
+        result,
+        contracts: outputContracts(workspace, { modules, edges: result.edges }, this.contractCache),
+      };
+    }
+    return this.lastContracts.contracts;
   }
 
   /** The facts of one file as last read or edited. */

@@ -7,7 +7,7 @@ import { referenceLabel } from '../workspace';
 export interface EngineDiagnostic {
   range: Range;
   severity: 'error' | 'warning' | 'information';
-  /** `cycle`, `unwritten-state`, `unresolved-reference`, `missing-unit`, `inferred-reference`, `ambiguous-writer`, `hcl-syntax`, `module-problem`. */
+  /** `cycle`, `unwritten-state`, `unresolved-reference`, `missing-unit`, `inferred-reference`, `ambiguous-writer`, `hcl-syntax`, `module-problem`, `missing-output`, … */
   code: DiagnosticCode;
   message: string;
   related: { location: Location; message: string }[];
@@ -25,7 +25,9 @@ export type DiagnosticCode =
   | 'inferred-reference'
   | 'ambiguous-writer'
   | 'hcl-syntax'
-  | 'module-problem';
+  | 'module-problem'
+  | 'missing-output'
+  | 'unknown-mock-output';
 
 /**
  * Every diagnostic of a workspace, by absolute file path: cycles (an error on each reference that

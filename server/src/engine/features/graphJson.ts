@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult } from '../analysis';
+import { edgeKey, type OutputContracts } from '../contracts';
 import { coveringCycles } from '../graph';
 import type { Range } from '../hcl';
 import { assumedValues, type MatchKind, type UnmatchedReference } from '../state';
@@ -36,6 +37,8 @@ export interface GraphJson {
     match: MatchKind;
     /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
     assumed: Record<string, string | null>;
+    /** The writer's outputs the reader reads along this edge, sorted (given with the contracts). */
+    outputs?: string[];
   }[];
   /** The modules of each level; a module without one (see `level`) is in none. */
   levels: string[][];
@@ -70,7 +73,8 @@ interface ReferencePlace {
   instance: string | null;
 }
 
-export function graphJson(result: AnalysisResult): GraphJson {
+/** The analysis as JSON; with the contracts, each edge lists the outputs read along it. */
+export function graphJson(result: AnalysisResult, contracts?: OutputContracts): GraphJson {
   const rel = (file: string) => relativeFile(result.root, file);
   const unleveled = new Set([...result.cycleMembers.flat(), ...result.waitingForCycles]);
   const place = (item: { from: string; reference: UnmatchedReference['reference'] }) => ({
@@ -99,8 +103,9 @@ export function graphJson(result: AnalysisResult): GraphJson {
         matchedBy: edge.matchedBy,
         match: edge.match,
         assumed: assumedValues(edge.assumed),
+        ...(contracts ? { outputs: contracts.alongEdges.get(edgeKey(edge)) ?? [] } : {}),
       })),
-    ).map(({ from, to, file, line, name, instance, address, matchedBy, match, assumed }) => ({
+    ).map(({ from, to, file, line, name, instance, address, matchedBy, match, assumed, outputs }) => ({
       from,
       to,
       file,
@@ -111,6 +116,7 @@ export function graphJson(result: AnalysisResult): GraphJson {
       matchedBy,
       match,
       assumed,
+      ...(outputs ? { outputs } : {}),
     })),
     levels: leveled(result.levels, unleveled),
     cycles: result.cycleMembers.flatMap((members) => coveringCycles(result.graph, members)),

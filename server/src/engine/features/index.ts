@@ -1,4 +1,5 @@
 /** What users see of an analysis: hovers, navigation, diagnostics, the graph as JSON and as text. */
+export { addContractDiagnostics } from './contractDiagnostics';
 export { type EngineDiagnostic, workspaceDiagnostics } from './diagnostics';
 export { type GraphJson, graphJson, problemLine, relativeFile } from './graphJson';
 export { cyclesOf, renderDot, renderLevels, renderMermaid, renderText } from './graphRender';

@@ -53,7 +53,11 @@ export interface TraversalExpr extends ExprBase {
   steps: TraversalStep[];
 }
 
-export type TraversalStep = { kind: 'attr'; name: string } | { kind: 'index'; key: Expr } | { kind: 'splat' };
+/** An attribute step's `range` is its name's, where the parser knows it (the contracts between states point at it). */
+export type TraversalStep =
+  | { kind: 'attr'; name: string; range?: Range }
+  | { kind: 'index'; key: Expr }
+  | { kind: 'splat' };
 
 export interface CallExpr extends ExprBase {
   kind: 'call';

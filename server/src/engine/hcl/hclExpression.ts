@@ -322,7 +322,14 @@ function applyPostfix(target: Expr, postfix: SyntaxNode, source: SourceText, ran
 
 /** `.name`, `[expr]` or the legacy `.0` as a traversal step. */
 function traversalStep(node: SyntaxNode, source: SourceText): TraversalStep {
-  if (node.type === 'get_attr') return { kind: 'attr', name: textOf(node, source).slice(1).trim() };
+  if (node.type === 'get_attr') {
+    const text = textOf(node, source);
+    // The identifier ends the step; comments may sit between it and the dot.
+    const identifier = /[^\s/*.]+\s*$/.exec(text);
+    const start = node.start + (identifier?.index ?? 1);
+    const range = source.range(start, start + (identifier?.[0].trimEnd().length ?? text.length - 1));
+    return { kind: 'attr', name: text.slice(1).trim(), range };
+  }
   const inner = node.children[0];
   if (inner?.type === 'new_index' && inner.children[1]) {
     return { kind: 'index', key: expressionFromNode(inner.children[1], source) };

@@ -338,7 +338,7 @@ class HclSyntaxParser {
       this.advance();
       // The name is the text after the dot, as the tree-sitter path reads it (comments included).
       const name = start === dot + 1 ? this.text.slice(start, end) : this.text.slice(dot + 1, end).trim();
-      return { kind: 'attr', name };
+      return { kind: 'attr', name, range: this.range(start, end) };
     }
     if (lexer.kind === Token.Number) {
       this.advance();

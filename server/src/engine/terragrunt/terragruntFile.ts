@@ -56,6 +56,8 @@ export interface DependencyBlock {
   configPath: Expr | undefined;
   /** `enabled = false` turns the block off: no dependency. */
   enabled: Expr | undefined;
+  /** The keys of a `mock_outputs = {…}` object: outputs the dependency's code is expected to declare. */
+  mockOutputs: { name: string; range: Range }[];
   range: Range;
   headerRange: Range;
 }
@@ -134,6 +136,7 @@ function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void 
           name: block.labels[0],
           configPath: attribute(body, 'config_path')?.expr,
           enabled: attribute(body, 'enabled')?.expr,
+          mockOutputs: objectKeys(attribute(body, 'mock_outputs')?.expr),
           range: block.range,
           headerRange: block.headerRange,
         });
@@ -197,3 +200,13 @@ export const STACK_FILE = 'terragrunt.stack.hcl';
 
 /** Where `terragrunt stack generate` writes a stack's units, under the stack's folder. */
 export const STACK_DIR = '.terragrunt-stack';
+
+/** The literal keys of an object expression (`{ vpc_id = "mock" }`), with their ranges. */
+function objectKeys(expr: Expr | undefined): { name: string; range: Range }[] {
+  if (expr?.kind !== 'object') return [];
+  return expr.items.flatMap(({ key }) => {
+    if (key.kind === 'traversal' && key.steps.length === 0) return [{ name: key.root, range: key.range }];
+    if (key.kind === 'literal' && typeof key.value === 'string') return [{ name: key.value, range: key.range }];
+    return [];
+  });
+}

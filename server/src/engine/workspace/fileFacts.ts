@@ -1,6 +1,7 @@
 import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ObjectExpr, Range } from '../hcl';
 import type { StackFile } from '../stacks';
 import type { TerragruntFile } from '../terragrunt';
+import { type OutputDecl, type OutputReference, outputDeclarations, outputReferences } from './outputFacts';
 
 /**
  * What one Terraform file contributes to its module's analysis: backend, remote-state reads,
@@ -13,6 +14,10 @@ export interface FileFacts {
   locals: NamedExpr[];
   variables: VariableDecl[];
   moduleCalls: ModuleCall[];
+  /** The module's `output` blocks. */
+  outputs: OutputDecl[];
+  /** References that may read another state's outputs (see `outputFacts.ts`). */
+  outputReferences: OutputReference[];
   /** Top-level attributes: the contents of `.tfvars` and backend config files. */
   attributes: NamedExpr[];
   /** For a Terragrunt configuration file (`*.hcl`): what it says, instead of the Terraform facts. */
@@ -70,12 +75,19 @@ export interface ModuleCall {
 /** Meta-arguments of a module call that are not the child's variables. */
 const MODULE_META = new Set(['source', 'version', 'providers', 'depends_on', 'count', 'for_each']);
 
-/** Blocks whose contents the analysis reads; the parser skips the bodies of all others. */
+/**
+ * Blocks whose contents the analysis reads; the parser skips the bodies of all others (resources,
+ * most data sources) unless the file may read another state's outputs there (`readsOutputs`).
+ */
 export function keepBody(type: string, labels: readonly string[], depth: number): boolean {
   if (depth === 0) {
     if (type === 'data') return labels[0] === 'terraform_remote_state';
-    return type === 'terraform' || type === 'locals' || type === 'variable' || type === 'module';
+    return type === 'terraform' || type === 'locals' || type === 'variable' || type === 'module' || type === 'output';
   }
+  return true;
+}
+
+export function keepAll(): boolean {
   return true;
 }
 
@@ -83,9 +95,19 @@ export function keepBody(type: string, labels: readonly string[], depth: number)
  * Whether a file can contribute anything: a file without any of these words needs no parse.
  * Cheap enough to run on every file of a large workspace.
  */
-const RELEVANT = /terraform_remote_state|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b/;
+const RELEVANT = /terraform_remote_state|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b|\boutput\b/;
 export function mayHaveFacts(text: string): boolean {
   return RELEVANT.test(text);
+}
+
+/**
+ * Whether a file may read another state's outputs anywhere (a resource's argument, a `for_each`): a
+ * remote state named, or a member of a local or variable, which may carry one. Such a file is parsed
+ * whole; the others skip the bodies `keepBody` does not keep.
+ */
+const READS_OUTPUTS = /terraform_remote_state|\b(?:local|var|module)\.[\w-]+\s*(?:\.|\[)/;
+export function readsOutputs(text: string): boolean {
+  return READS_OUTPUTS.test(text);
 }
 
 export const EMPTY_FACTS: FileFacts = Object.freeze({
@@ -94,6 +116,8 @@ export const EMPTY_FACTS: FileFacts = Object.freeze({
   locals: [],
   variables: [],
   moduleCalls: [],
+  outputs: [],
+  outputReferences: [],
   attributes: [],
   syntaxErrors: [],
 }) as FileFacts;
@@ -105,6 +129,8 @@ export function factsFromDocument(document: HclDocument): FileFacts {
     locals: [],
     variables: [],
     moduleCalls: [],
+    outputs: outputDeclarations(document.body),
+    outputReferences: outputReferences(document.body),
     attributes: document.body.attributes.map(named),
     syntaxErrors: document.errors,
   };

@@ -38,6 +38,7 @@ export {
   referenceKey,
   referenceLabel,
 } from './moduleEvaluation';
+export type { Binding, OutputDecl, OutputReference, PathKey, ReferenceRoot } from './outputFacts';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
 export { neutralFilters, safeGit } from './safeGit';
 export {

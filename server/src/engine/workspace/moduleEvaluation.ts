@@ -111,6 +111,8 @@ export interface EvaluatedModule {
   dependencies: readonly UnitDependency[];
   /** A unit's other folders whose files its plan depends on: its local code's, its included and read files'. */
   sourceDirs?: readonly string[];
+  /** A unit's Terraform code, where its outputs are declared: its own folder, or a local `terraform.source`; absent when remote or not known. */
+  codeDir?: string;
   problems: ModuleProblem[];
   /** A Stack's component: its block, and the nodes of its Stack it waits for (by id). */
   component?: ComponentFacts;

@@ -2,7 +2,16 @@ import path from 'node:path';
 import { type HclDocument, parseHcl, salvageBlocks, tfJsonDocument } from '../hcl';
 import { stackFileFacts, stackFileKind } from '../stacks';
 import { terragruntFileFacts, UNIT_FILE } from '../terragrunt';
-import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
+import {
+  EMPTY_FACTS,
+  type FileFacts,
+  factsFromDocument,
+  keepAll,
+  keepBody,
+  mayHaveFacts,
+  readsOutputs,
+} from './fileFacts';
+import { outputReferences } from './outputFacts';
 import { fileRole, nestedBackendOwner } from './workspaceScan';
 
 /**
@@ -20,9 +29,10 @@ export function factsOfText(
   if (stackFileKind(file) !== undefined) return stackFacts(file, text);
   if (file.endsWith('.hcl')) return hclFacts(file, text, backendMatchers);
   if (!mayHaveFacts(text) && !isAttributeFile(file)) return whole ? syntaxOnlyFacts(text) : EMPTY_FACTS;
-  const document = parseHcl(text, { keepBody });
+  const options = { keepBody: readsOutputs(text) ? keepAll : keepBody };
+  const document = parseHcl(text, options);
   // A syntax error must not take the blocks after it along: the module keeps what still parses.
-  return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, { keepBody }) : document);
+  return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, options) : document);
 }
 
 /**
@@ -51,7 +61,12 @@ function isAttributeFile(file: string): boolean {
 function stackFacts(file: string, text: string): FileFacts {
   const document = parseHcl(text);
   const kept: HclDocument = document.errors.length > 0 ? salvageBlocks(text, document, {}) : document;
-  return { ...EMPTY_FACTS, stack: stackFileFacts(kept, stackFileKind(file)!), syntaxErrors: document.errors };
+  return {
+    ...EMPTY_FACTS,
+    stack: stackFileFacts(kept, stackFileKind(file)!),
+    outputReferences: outputReferences(kept.body),
+    syntaxErrors: document.errors,
+  };
 }
 
 /**

@@ -55,6 +55,7 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
     references: code.references.map((reference) => ({ ...reference, cwd: unit.dir })),
     dependencies: unit.dependencies,
     sourceDirs: sourceDirs(unit),
+    ...(unit.codeDir !== undefined ? { codeDir: unit.codeDir } : {}),
     problems,
   };
 }

@@ -1,0 +1,14 @@
+export { closestNames } from './closestNames';
+export {
+  ContractCache,
+  type ContractInput,
+  type ContractProblem,
+  codeDirOf,
+  type DeclaredOutput,
+  edgeKey,
+  type OutputContracts,
+  outputContracts,
+  type ResolvedUse,
+  type UseWriter,
+} from './outputContracts';
+export type { ContractWorkspace, OutputUse, StateSource, StateVia } from './outputUses';

@@ -1,0 +1,321 @@
+import path from 'node:path';
+import type { Range } from '../hcl';
+import { UNIT_FILE } from '../terragrunt';
+import {
+  type EvaluatedModule,
+  type FileFacts,
+  localSource,
+  type OutputReference,
+  type PathKey,
+  type ScannedDir,
+} from '../workspace';
+
+/** The folders and file facts the contracts are read from. */
+export interface ContractWorkspace {
+  dirOf(dir: string): ScannedDir | undefined;
+  factsOf(file: string): FileFacts | undefined;
+}
+
+/** How a reader names the state it reads. */
+export type StateVia = 'remote-state' | 'dependency' | 'component';
+
+/** The block a use reads through: `data.terraform_remote_state.<name>` declared in `dir`, a unit's `dependency.<name>`, a Stack's `component.<name>`. */
+export interface StateSource {
+  via: StateVia;
+  name: string;
+  /** The folder of the block (a root's, a child module's, a unit's, a Stack's). */
+  dir: string;
+  /** A literal instance key (`["prod"]`, `[0]`); undefined for every instance or none. */
+  instance: string | undefined;
+  /** The calls that lead to the block's child module from its root (`module.net`, `module.a.module.b`); empty in the root. */
+  module: string;
+}
+
+/** One read of another state's output. */
+export interface OutputUse {
+  reader: string;
+  file: string;
+  /** The output's name where it is written (`outputs.<name>`, `["<name>"]`), or the whole reference when it is computed. */
+  range: Range;
+  /** Written `["name"]`: the range holds the quotes. */
+  quoted: boolean;
+  source: StateSource;
+  /** Undefined when the name is known only at run time (`outputs[var.name]`): never checked. */
+  output: string | undefined;
+  /** The local or variable the outputs were passed through (`local.remote`), if any. */
+  through: string | undefined;
+}
+
+/** How deep local module calls are followed, as the evaluation does. */
+const MAX_DEPTH = 10;
+/** Locals carrying locals carrying outputs: as many rounds as that chain is long. */
+const MAX_ROUNDS = 4;
+
+/**
+ * What a reference holds once its keys are read: a state's object (`data.terraform_remote_state.x`),
+ * its outputs (`….outputs`), or one output (`….outputs.vpc_id`) — or nothing known.
+ */
+type Reached =
+  | { at: 'state' | 'outputs'; source: StateSource; through: string | undefined }
+  | { at: 'output'; source: StateSource; through: string | undefined; key: PathKey };
+
+/** A local or variable that holds a state or its outputs, at a path of object keys. */
+interface Carrier {
+  at: readonly string[];
+  holds: 'state' | 'outputs';
+  source: StateSource;
+}
+
+type Carriers = Map<string, Carrier[]>;
+
+/** The reads of other states' outputs a node makes: a root's or a unit's Terraform code, a unit's `terragrunt.hcl`. */
+export function nodeOutputUses(workspace: ContractWorkspace, module: EvaluatedModule): OutputUse[] {
+  const uses: OutputUse[] = [];
+  if (module.kind === 'module') scopeUses(workspace, module.id, module.dir, new Map(), [], uses);
+  if (module.kind === 'unit') {
+    const unitFile = path.join(module.dir, UNIT_FILE);
+    fileScopeUses(workspace, module.id, module.dir, [unitFile], uses);
+    const code = module.codeDir;
+    if (code !== undefined) scopeUses(workspace, module.id, code, new Map(), [], uses);
+  }
+  if (module.kind === 'component' && module.component?.sourceLink && module.component.address.startsWith('component.'))
+    scopeUses(workspace, module.id, path.dirname(module.component.sourceLink.file), new Map(), [], uses);
+  return uses;
+}
+
+/** A Stack's own reads of its components' outputs (`component.<name>.<output>`), in its folder's files. */
+export function stackOutputUses(workspace: ContractWorkspace, stackDir: ScannedDir, reader: string): OutputUse[] {
+  const uses: OutputUse[] = [];
+  fileScopeUses(workspace, reader, stackDir.dir, stackDir.stackFiles, uses);
+  return uses;
+}
+
+/**
+ * A module folder's uses, and its local child modules' with the outputs its arguments pass them;
+ * returns the carriers of its own `output` blocks (a module that reads a state and outputs it whole).
+ */
+function scopeUses(
+  workspace: ContractWorkspace,
+  reader: string,
+  dir: string,
+  vars: Carriers,
+  stack: readonly string[],
+  uses: OutputUse[],
+  module = '',
+): Carriers {
+  const scanned = workspace.dirOf(dir);
+  if (!scanned || stack.length > MAX_DEPTH || stack.includes(dir)) return new Map();
+  const references = referencesIn(workspace, scanned.tfFiles);
+  const scope: Scope = { dir, module, locals: new Map(), vars, modules: new Map() };
+  // The arguments first (what the children get), then the children (what their outputs carry), then the
+  // carriers again with those, and the uses.
+  const { moduleArgs } = carriersOf(references, scope);
+  for (const file of scanned.tfFiles) {
+    for (const call of workspace.factsOf(file)?.moduleCalls ?? []) {
+      const source = localSource(call.source);
+      if (source === undefined) continue;
+      const childDir = path.resolve(dir, source);
+      const args = moduleArgs.get(call.name) ?? new Map();
+      const prefix = module ? `${module}.module.${call.name}` : `module.${call.name}`;
+      scope.modules.set(call.name, scopeUses(workspace, reader, childDir, args, [...stack, dir], uses, prefix));
+    }
+  }
+  scope.locals = new Map();
+  const { outputs } = carriersOf(references, scope);
+  usesOf(reader, references, scope, uses);
+  return outputs;
+}
+
+/** The uses in a unit's or a Stack's own files (no module calls), locals followed. */
+function fileScopeUses(
+  workspace: ContractWorkspace,
+  reader: string,
+  dir: string,
+  files: readonly string[],
+  uses: OutputUse[],
+): void {
+  const references = referencesIn(workspace, files);
+  const scope: Scope = { dir, module: '', locals: new Map(), vars: new Map(), modules: new Map() };
+  carriersOf(references, scope);
+  usesOf(reader, references, scope, uses);
+}
+
+interface FileReference {
+  file: string;
+  reference: OutputReference;
+}
+
+function referencesIn(workspace: ContractWorkspace, files: readonly string[]): FileReference[] {
+  return files.flatMap((file) =>
+    (workspace.factsOf(file)?.outputReferences ?? []).map((reference) => ({ file, reference })),
+  );
+}
+
+/**
+ * The locals (into `scope.locals`), module arguments and `output` blocks that carry a state or its
+ * outputs: a local may carry what another local carries, in any file, in any order.
+ */
+function carriersOf(
+  references: readonly FileReference[],
+  scope: Scope,
+): { moduleArgs: Map<string, Carriers>; outputs: Carriers } {
+  const moduleArgs = new Map<string, Carriers>();
+  const outputs: Carriers = new Map();
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let added = false;
+    for (const { reference } of references) {
+      const binding = reference.binding;
+      if (!binding) continue;
+      for (const reached of reach(reference, scope)) {
+        if (reached.at === 'output') continue;
+        const carrier: Carrier = { at: binding.at, holds: reached.at, source: reached.source };
+        const [target, name] =
+          binding.to === 'module'
+            ? [mapGet(moduleArgs, binding.module, (): Carriers => new Map()), binding.argument]
+            : [binding.to === 'local' ? scope.locals : outputs, binding.name];
+        if (addCarrier(target, name, carrier)) added = true;
+      }
+    }
+    if (!added) break;
+  }
+  return { moduleArgs, outputs };
+}
+
+function usesOf(reader: string, references: readonly FileReference[], scope: Scope, uses: OutputUse[]): void {
+  for (const { file, reference } of references) {
+    for (const reached of reach(reference, scope)) {
+      if (reached.at !== 'output') continue;
+      const key = reached.key;
+      uses.push({
+        reader,
+        file,
+        range: key.range,
+        quoted: key.kind === 'name' && key.quoted === true,
+        source: reached.source,
+        output: key.kind === 'name' ? key.name : undefined,
+        through: reached.through,
+      });
+    }
+  }
+}
+
+function addCarrier(carriers: Carriers, name: string, carrier: Carrier): boolean {
+  const list = mapGet(carriers, name, () => []);
+  if (list.some((other) => sameCarrier(other, carrier))) return false;
+  list.push(carrier);
+  return true;
+}
+
+function sameCarrier(a: Carrier, b: Carrier): boolean {
+  return (
+    a.holds === b.holds &&
+    a.at.join('\0') === b.at.join('\0') &&
+    a.source.via === b.source.via &&
+    a.source.name === b.source.name &&
+    a.source.dir === b.source.dir &&
+    a.source.instance === b.source.instance &&
+    a.source.module === b.source.module
+  );
+}
+
+function mapGet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+interface Scope {
+  dir: string;
+  module: string;
+  locals: Carriers;
+  vars: Carriers;
+  /** What each local child module's outputs carry, by call name. */
+  modules: Map<string, Carriers>;
+}
+
+/** What a reference reaches: a state, its outputs or one output, through the carriers of its local or variable. */
+function reach(reference: OutputReference, scope: Scope): Reached[] {
+  const keys = reference.keys;
+  switch (reference.root) {
+    case 'remote-state':
+    case 'component': {
+      const [instance, rest] = splitInstance(keys);
+      const source: StateSource = {
+        via: reference.root,
+        name: reference.name,
+        dir: scope.dir,
+        instance,
+        module: scope.module,
+      };
+      return reachFrom(reference.root === 'component' ? 'outputs' : 'state', rest, source, undefined);
+    }
+    case 'dependency':
+      return reachFrom(
+        'state',
+        keys,
+        { via: 'dependency', name: reference.name, dir: scope.dir, instance: undefined, module: '' },
+        undefined,
+      );
+    case 'local':
+    case 'var':
+    case 'module': {
+      const carriers = carriersNamed(reference, scope);
+      const through = `${reference.root}.${reference.name}`;
+      return carriers.flatMap((carrier) => {
+        if (!startsWith(keys, carrier.at)) return [];
+        return reachFrom(carrier.holds, keys.slice(carrier.at.length), carrier.source, through);
+      });
+    }
+  }
+}
+
+/** The carriers a `local.<name>`, `var.<name>` or `module.<call>.<output>` reference starts from. */
+function carriersNamed(reference: OutputReference, scope: Scope): Carrier[] {
+  if (reference.root === 'local') return scope.locals.get(reference.name) ?? [];
+  if (reference.root === 'var') return scope.vars.get(reference.name) ?? [];
+  const outputs = scope.modules.get(reference.name);
+  const first = reference.keys[0];
+  if (!outputs || first?.kind !== 'name') return [];
+  // `module.<call>.<output>…`: the output's carriers, one key further in.
+  return (outputs.get(first.name) ?? []).map((carrier) => ({ ...carrier, at: [first.name, ...carrier.at] }));
+}
+
+/** A remote state's or component's instance keys: `[0]`, `["prod"]`, `[each.key]`, `[*]`, before the rest. */
+function splitInstance(keys: readonly PathKey[]): [string | undefined, readonly PathKey[]] {
+  const first = keys[0];
+  if (!first || (first.kind === 'name' && !first.quoted && first.name === 'outputs')) return [undefined, keys];
+  if (first.kind === 'name' && first.name === 'outputs') return [undefined, keys];
+  const isInstance = first.kind !== 'name' || first.quoted === true || /^\d+$/.test(first.name);
+  if (!isInstance) return [undefined, keys];
+  return [first.kind === 'name' ? first.name : undefined, keys.slice(1)];
+}
+
+function reachFrom(
+  holds: 'state' | 'outputs',
+  keys: readonly PathKey[],
+  source: StateSource,
+  through: string | undefined,
+): Reached[] {
+  let rest = keys;
+  if (holds === 'state') {
+    const first = rest[0];
+    if (!first) return [{ at: 'state', source, through }];
+    if (first.kind !== 'name' || first.name !== 'outputs') return [];
+    rest = rest.slice(1);
+  }
+  const key = rest[0];
+  if (!key) return [{ at: 'outputs', source, through }];
+  if (key.kind === 'splat') return [];
+  return [{ at: 'output', source, through, key }];
+}
+
+function startsWith(keys: readonly PathKey[], at: readonly string[]): boolean {
+  if (keys.length < at.length) return false;
+  return at.every((name, i) => {
+    const key = keys[i]!;
+    return key.kind === 'name' && key.name === name;
+  });
+}

@@ -1,0 +1,313 @@
+import type { Expr, HclAttribute, HclBlock, HclBody, Range, TemplatePart, TraversalStep } from '../hcl';
+
+/**
+ * The two sides of the contract between states, as one file states them: the `output` blocks a module
+ * declares, and every reference that may read another state's outputs — `data.terraform_remote_state.<name>…`,
+ * a Terragrunt `dependency.<name>…`, a Stack's `component.<name>…` — with `local.<name>…` and `var.<name>…`
+ * references, which read outputs when a local or a module argument carries a remote state's outputs
+ * (which ones do is known only for the whole module: `contracts/` decides).
+ */
+
+/** `output "<name>" {…}`. */
+export interface OutputDecl {
+  name: string;
+  range: Range;
+  /** The name's label, quotes included. */
+  nameRange: Range;
+  description: string | undefined;
+  sensitive: boolean;
+  /** The `value` expression's range (its text is read from the file when shown). */
+  valueRange: Range | undefined;
+}
+
+/** A step of a reference after its name: an attribute or a literal key, or a key known only at run time. */
+export type PathKey =
+  /** `quoted`: written `["name"]`, its range over the quotes. */
+  | { kind: 'name'; name: string; range: Range; quoted?: boolean }
+  | { kind: 'dynamic'; range: Range }
+  /** `[*]`, `.*`, or an instance's `[count.index]`: every element. */
+  | { kind: 'splat'; range: Range };
+
+export type ReferenceRoot = 'remote-state' | 'dependency' | 'component' | 'local' | 'var' | 'module';
+
+/** Where a reference is the whole value of a local or a module argument, or of an object key inside one. */
+export type Binding =
+  | { to: 'local' | 'output'; name: string; at: readonly string[] }
+  | { to: 'module'; module: string; argument: string; at: readonly string[] };
+
+export interface OutputReference {
+  root: ReferenceRoot;
+  /** The remote state's, dependency's, component's, local's or variable's name. */
+  name: string;
+  keys: PathKey[];
+  range: Range;
+  binding?: Binding;
+}
+
+/** The `output` blocks of a file. */
+export function outputDeclarations(body: HclBody): OutputDecl[] {
+  const outputs: OutputDecl[] = [];
+  for (const block of body.blocks) {
+    if (block.type !== 'output' || block.labels[0] === undefined) continue;
+    const attrs = block.body?.attributes ?? [];
+    const description = attrs.find((attr) => attr.name === 'description')?.expr;
+    const sensitive = attrs.find((attr) => attr.name === 'sensitive')?.expr;
+    outputs.push({
+      name: block.labels[0],
+      range: block.range,
+      nameRange: block.labelRanges[0] ?? block.headerRange,
+      description: description ? literalText(description) : undefined,
+      sensitive: sensitive?.kind === 'literal' && sensitive.value === true,
+      valueRange: attrs.find((attr) => attr.name === 'value')?.expr.range,
+    });
+  }
+  return outputs;
+}
+
+/** A string literal, or a template of text only. */
+function literalText(expr: Expr): string | undefined {
+  if (expr.kind === 'literal') return typeof expr.value === 'string' ? expr.value : undefined;
+  if (expr.kind === 'template' && expr.parts.every((part) => typeof part === 'string')) return expr.parts.join('');
+  return undefined;
+}
+
+/** Every reference of a file's body, in blocks at any depth, with the locals and module arguments they are bound to. */
+export function outputReferences(body: HclBody): OutputReference[] {
+  const found: OutputReference[] = [];
+  visitBody(body, undefined, found);
+  return found;
+}
+
+function visitBody(body: HclBody, block: HclBlock | undefined, found: OutputReference[]): void {
+  for (const attr of body.attributes) visitAttribute(attr, block, found);
+  for (const inner of body.blocks) if (inner.body) visitBody(inner.body, inner, found);
+}
+
+function visitAttribute(attr: HclAttribute, block: HclBlock | undefined, found: OutputReference[]): void {
+  const binding = bindingOf(attr, block);
+  if (binding) bind(attr.expr, binding, found);
+  else visit(attr.expr, found);
+}
+
+/** A local's value, an `output` block's, a module call's argument: what they hold may be read whole elsewhere. */
+function bindingOf(attr: HclAttribute, block: HclBlock | undefined): Binding | undefined {
+  const label = block?.labels[0];
+  if (block?.type === 'locals') return { to: 'local', name: attr.name, at: [] };
+  if (block?.type === 'output' && label !== undefined && attr.name === 'value')
+    return { to: 'output', name: label, at: [] };
+  if (block?.type === 'module' && label !== undefined)
+    return { to: 'module', module: label, argument: attr.name, at: [] };
+  return undefined;
+}
+
+/** A value that may carry a reference whole: as itself, in an object's keys, or as `try`'s first choice. */
+function bind(expr: Expr, binding: Binding, found: OutputReference[]): void {
+  const reference = referenceOf(expr);
+  if (reference) {
+    found.push({ ...reference, binding });
+    visitKeys(reference.keys, expr, found);
+    return;
+  }
+  if (expr.kind === 'object') {
+    for (const item of expr.items) {
+      const key = literalKey(item.key);
+      visit(item.key, found);
+      if (key === undefined) visit(item.value, found);
+      else bind(item.value, { ...binding, at: [...binding.at, key] }, found);
+    }
+    return;
+  }
+  if (expr.kind === 'call' && expr.name === 'try' && expr.args.length > 0) {
+    bind(expr.args[0]!, binding, found);
+    for (const arg of expr.args.slice(1)) visit(arg, found);
+    return;
+  }
+  visit(expr, found);
+}
+
+function literalKey(expr: Expr): string | undefined {
+  if (expr.kind === 'traversal' && expr.steps.length === 0) return expr.root;
+  return literalText(expr);
+}
+
+/** Records the references of an expression; a reference's own index keys are visited, not recorded twice. */
+function visit(expr: Expr, found: OutputReference[]): void {
+  const reference = referenceOf(expr);
+  if (reference) {
+    if (!CARRIER_ROOTS.has(reference.root) || reference.keys.length > 0) found.push(reference);
+    visitKeys(reference.keys, expr, found);
+    return;
+  }
+  switch (expr.kind) {
+    case 'literal':
+    case 'unsupported':
+    case 'traversal':
+      return;
+    case 'template':
+      visitParts(expr.parts, found);
+      return;
+    case 'call':
+      for (const arg of expr.args) visit(arg, found);
+      return;
+    case 'conditional':
+      visit(expr.condition, found);
+      visit(expr.then, found);
+      visit(expr.else, found);
+      return;
+    case 'tuple':
+      for (const item of expr.items) visit(item, found);
+      return;
+    case 'object':
+      for (const item of expr.items) {
+        visit(item.key, found);
+        visit(item.value, found);
+      }
+      return;
+    case 'for':
+      for (const part of [expr.collection, expr.key, expr.value, expr.condition]) if (part) visit(part, found);
+      return;
+    case 'index':
+      visit(expr.target, found);
+      visit(expr.key, found);
+      return;
+    case 'getattr':
+      visit(expr.target, found);
+      return;
+    case 'splat':
+      visit(expr.target, found);
+      visitSteps(expr.steps, found);
+      return;
+    case 'unary':
+      visit(expr.operand, found);
+      return;
+    case 'binary':
+      visit(expr.left, found);
+      visit(expr.right, found);
+      return;
+  }
+}
+
+function visitParts(parts: readonly TemplatePart[], found: OutputReference[]): void {
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if ('range' in part) visit(part, found);
+    else if (part.kind === 'if') {
+      visit(part.condition, found);
+      visitParts(part.then, found);
+      visitParts(part.else, found);
+    } else {
+      visit(part.collection, found);
+      visitParts(part.body, found);
+    }
+  }
+}
+
+function visitSteps(steps: readonly TraversalStep[], found: OutputReference[]): void {
+  for (const step of steps) if (step.kind === 'index') visit(step.key, found);
+}
+
+/** The keys' own expressions (`outputs[local.k]`): references inside them are references too. */
+function visitKeys(keys: readonly PathKey[], expr: Expr, found: OutputReference[]): void {
+  if (!keys.some((key) => key.kind === 'dynamic')) return;
+  for (const key of dynamicKeyExprs(expr)) visit(key, found);
+}
+
+function dynamicKeyExprs(expr: Expr): Expr[] {
+  switch (expr.kind) {
+    case 'traversal':
+    case 'splat':
+      return expr.steps.flatMap((step) => (step.kind === 'index' && !isLiteralKey(step.key) ? [step.key] : []));
+    case 'index':
+      return [...dynamicKeyExprs(expr.target), ...(isLiteralKey(expr.key) ? [] : [expr.key])];
+    case 'getattr':
+      return dynamicKeyExprs(expr.target);
+    case 'call':
+      return [...dynamicKeyExprs(expr.args[0]!), ...expr.args.slice(1)];
+    default:
+      return [];
+  }
+}
+
+function isLiteralKey(expr: Expr): boolean {
+  return expr.kind === 'literal' && (typeof expr.value === 'string' || typeof expr.value === 'number');
+}
+
+const ROOTS: Record<string, ReferenceRoot> = {
+  dependency: 'dependency',
+  component: 'component',
+  local: 'local',
+  var: 'var',
+  module: 'module',
+};
+
+/** Roots that read outputs only when what they name carries them: recorded with a member, or bound whole. */
+const CARRIER_ROOTS: ReadonlySet<ReferenceRoot> = new Set(['local', 'var', 'module']);
+
+/**
+ * The reference an expression is, keys and all: a traversal, an attribute or index applied to one
+ * (`(data.x.outputs).y`), or `lookup(<reference>, "key", default)`.
+ */
+function referenceOf(expr: Expr): OutputReference | undefined {
+  switch (expr.kind) {
+    case 'traversal':
+      return traversalReference(expr.root, expr.steps, expr.range);
+    case 'splat': {
+      const target = referenceOf(expr.target);
+      if (!target) return undefined;
+      return {
+        ...target,
+        keys: [...target.keys, { kind: 'splat', range: expr.range }, ...stepKeys(expr.steps, expr.range)],
+        range: expr.range,
+      };
+    }
+    case 'getattr': {
+      const target = referenceOf(expr.target);
+      if (!target) return undefined;
+      const end = expr.range.end;
+      const range = { start: { line: end.line, character: Math.max(0, end.character - expr.name.length) }, end };
+      return { ...target, keys: [...target.keys, { kind: 'name', name: expr.name, range }], range: expr.range };
+    }
+    case 'index': {
+      const target = referenceOf(expr.target);
+      if (!target) return undefined;
+      return { ...target, keys: [...target.keys, indexKey(expr.key)], range: expr.range };
+    }
+    case 'call': {
+      if (expr.name !== 'lookup' || expr.args.length < 2) return undefined;
+      const target = referenceOf(expr.args[0]!);
+      if (!target) return undefined;
+      return { ...target, keys: [...target.keys, indexKey(expr.args[1]!)], range: expr.range };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function traversalReference(root: string, steps: readonly TraversalStep[], range: Range): OutputReference | undefined {
+  if (root === 'data') {
+    const [kind, name] = steps;
+    if (kind?.kind !== 'attr' || kind.name !== 'terraform_remote_state' || name?.kind !== 'attr') return undefined;
+    return { root: 'remote-state', name: name.name, keys: stepKeys(steps.slice(2), range), range };
+  }
+  const known = ROOTS[root];
+  const [name] = steps;
+  if (known === undefined || name?.kind !== 'attr') return undefined;
+  return { root: known, name: name.name, keys: stepKeys(steps.slice(1), range), range };
+}
+
+function stepKeys(steps: readonly TraversalStep[], whole: Range): PathKey[] {
+  return steps.map((step): PathKey => {
+    if (step.kind === 'attr') return { kind: 'name', name: step.name, range: step.range ?? whole };
+    if (step.kind === 'index') return indexKey(step.key);
+    return { kind: 'splat', range: whole };
+  });
+}
+
+/** `["name"]` and `[0]` are keys; `[var.k]`, `[each.key]` are known only at run time. */
+function indexKey(key: Expr): PathKey {
+  if (key.kind === 'literal' && typeof key.value === 'number')
+    return { kind: 'name', name: String(key.value), range: key.range };
+  const text = literalText(key);
+  if (text !== undefined) return { kind: 'name', name: text, range: key.range, quoted: true };
+  return { kind: 'dynamic', range: key.range };
+}

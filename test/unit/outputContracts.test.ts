@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { loadWorkspace, type WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { loadAnalysisOptions } from '../../server/src/engine/config';
+import { closestNames, type OutputContracts } from '../../server/src/engine/contracts';
+import { addContractDiagnostics, type EngineDiagnostic, graphJson } from '../../server/src/engine/features';
+
+/** The contracts between states: the outputs each read names, resolved to the writers, and what is missing. */
+const fixtures = path.resolve(__dirname, '../fixtures');
+const repo = path.resolve(__dirname, '../..');
+const temporary: string[] = [];
+after(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+async function contractsOf(root: string): Promise<{ analysis: WorkspaceAnalysis; contracts: OutputContracts }> {
+  const analysis = await loadWorkspace(root, await loadAnalysisOptions(root));
+  return { analysis, contracts: analysis.contracts() };
+}
+
+/** `file:line:column output [via] -> writer:state` for each use, in the order a reader reads them. */
+function useLines(root: string, contracts: OutputContracts): string[] {
+  return contracts.uses
+    .map((use) => {
+      const place = `${path.relative(root, use.file)}:${use.range.start.line + 1}:${use.range.start.character + 1}`;
+      const writers = use.writers.map((writer) => {
+        const state = writer.declared === null ? 'unknown' : writer.declared ? 'declared' : 'missing';
+        return `${writer.id}:${state}`;
+      });
+      const through = use.through ? ` via ${use.through}` : '';
+      return `${place} ${use.output ?? '<computed>'}${through} -> ${writers.join(',')}`;
+    })
+    .sort();
+}
+
+function problemLines(root: string, contracts: OutputContracts): string[] {
+  return contracts.problems.map(
+    (problem) =>
+      `${problem.severity} ${path.relative(root, problem.file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1} ${problem.message}`,
+  );
+}
+
+function copyOf(fixture: string): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-contracts-'));
+  temporary.push(root);
+  cpSync(path.join(fixtures, fixture), root, { recursive: true });
+  return root;
+}
+
+describe('the outputs a root reads from other states', () => {
+  const root = path.join(fixtures, 'output-contracts');
+
+  test('every form of read, resolved to the writers it reads', async () => {
+    const { contracts } = await contractsOf(root);
+    assert.deepEqual(useLines(root, contracts), [
+      'app/api/main.tf:35:55 vpc_id -> network/vpc:declared',
+      'app/api/main.tf:36:55 private_subnet_ids -> network/vpc:declared',
+      'app/api/main.tf:37:59 public_subnet_ids -> network/vpc:declared',
+      'app/api/main.tf:38:63 azs -> network/vpc:declared',
+      'app/api/main.tf:39:55 private_subnet_idz -> network/vpc:missing',
+      'app/api/main.tf:40:55 <computed> -> network/vpc:missing',
+      'app/api/main.tf:41:62 zone_id -> network/dns:declared',
+      'app/api/main.tf:42:91 zone_id -> network/dns:declared,network/vpc:missing',
+      'app/api/service.tf:12:51 vpc_id -> network/vpc:declared',
+      'app/api/service.tf:2:43 vpc_id via local.remote -> network/vpc:declared',
+      'app/api/service.tf:3:44 nat_gateway_id via local.remote -> network/vpc:missing',
+      'modules/service/main.tf:10:23 availability_zones via var.network -> network/vpc:missing',
+      'modules/service/main.tf:6:23 private_subnet_ids via var.network -> network/vpc:declared',
+    ]);
+  });
+
+  test('each output the writer does not declare is an error on its name, with the closest declared names', async () => {
+    const { contracts } = await contractsOf(root);
+    assert.deepEqual(problemLines(root, contracts), [
+      'error modules/service/main.tf:10:23 network/vpc declares no output "availability_zones"',
+      'error app/api/main.tf:39:55 network/vpc declares no output "private_subnet_idz"; did you mean "private_subnet_ids"?',
+      'error app/api/main.tf:42:91 network/vpc declares no output "zone_id"',
+      'error app/api/service.tf:3:44 network/vpc declares no output "nat_gateway_id"',
+    ]);
+    const typo = contracts.problems[1]!;
+    assert.deepEqual(typo.range, { start: { line: 38, character: 54 }, end: { line: 38, character: 72 } });
+  });
+
+  test('the diagnostics point at the writer outputs', async () => {
+    const { contracts } = await contractsOf(root);
+    const byFile = new Map<string, EngineDiagnostic[]>();
+    addContractDiagnostics(contracts, byFile);
+    const [first] = byFile.get(path.join(root, 'app/api/main.tf'))!;
+    assert.equal(first!.code, 'missing-output');
+    assert.equal(first!.severity, 'error');
+    assert.deepEqual(
+      first!.related.map((item) => [
+        path.relative(root, item.location.file),
+        item.location.range.start.line + 1,
+        item.message,
+      ]),
+      [['network/vpc/outputs.tf', 1, 'the outputs of network/vpc']],
+    );
+  });
+
+  test('the declared outputs keep their description, sensitivity and value', async () => {
+    const { contracts } = await contractsOf(root);
+    const outputs = contracts.outputs.get('network/vpc')!;
+    assert.deepEqual(
+      outputs.map((output) => [
+        output.name,
+        output.description ?? null,
+        output.sensitive,
+        output.valueRange?.start.line,
+      ]),
+      [
+        ['vpc_id', "The VPC's id.", false, 2],
+        ['private_subnet_ids', 'One private subnet per availability zone.', false, 7],
+        ['public_subnet_ids', null, false, 11],
+        ['azs', null, false, 15],
+        ['flow_log_key', 'The key flow logs are encrypted with.', true, 20],
+      ],
+    );
+  });
+
+  test('graph --format json lists the outputs read along each edge', async () => {
+    const { analysis, contracts } = await contractsOf(root);
+    const edges = graphJson(analysis.result(), contracts).edges.map((edge) => [
+      edge.to,
+      edge.name,
+      edge.instance,
+      edge.outputs,
+    ]);
+    assert.deepEqual(edges, [
+      [
+        'network/vpc',
+        'vpc',
+        null,
+        [
+          'availability_zones',
+          'azs',
+          'nat_gateway_id',
+          'private_subnet_ids',
+          'private_subnet_idz',
+          'public_subnet_ids',
+          'vpc_id',
+        ],
+      ],
+      ['network/dns', 'net', 'dns', ['zone_id']],
+      ['network/vpc', 'net', 'vpc', ['zone_id']],
+    ]);
+    // Without the contracts, the JSON is as before.
+    assert.equal(graphJson(analysis.result()).edges[0]!.outputs, undefined);
+  });
+
+  test('an edit that deletes an output puts the error on every reader at once', async () => {
+    const copy = copyOf('output-contracts');
+    const { analysis } = await contractsOf(copy);
+    const outputsFile = path.join(copy, 'network/vpc/outputs.tf');
+    const text = readFileSync(outputsFile, 'utf8').replace(/output "vpc_id" \{[^}]*\}\n/, '');
+    await analysis.updateFile(outputsFile, text);
+    const missing = analysis
+      .contracts()
+      .problems.filter((problem) => problem.output === 'vpc_id')
+      .map((problem) => `${path.relative(copy, problem.file)}:${problem.range.start.line + 1}`)
+      .sort();
+    assert.deepEqual(missing, ['app/api/main.tf:35', 'app/api/service.tf:12', 'app/api/service.tf:2']);
+  });
+
+  test('terrace validate fails on a read of an output nobody declares, naming it', () => {
+    const run = spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), 'validate', root], { encoding: 'utf8' });
+    assert.equal(run.status, 1);
+    assert.match(
+      run.stderr,
+      /^Error: app\/api\/main\.tf:39:55: network\/vpc declares no output "private_subnet_idz"; did you mean "private_subnet_ids"\?$/m,
+    );
+    assert.equal(run.stderr.match(/declares no output/g)?.length, 4);
+  });
+
+  test('a computed name is never checked, and a workspace without missing outputs validates', async () => {
+    const copy = copyOf('output-contracts');
+    const api = path.join(copy, 'app/api');
+    writeFileSync(
+      path.join(api, 'main.tf'),
+      readFileSync(path.join(api, 'main.tf'), 'utf8')
+        .replace('private_subnet_idz', 'private_subnet_ids')
+        .replace(/ {4}zones .*\n/, ''),
+    );
+    writeFileSync(
+      path.join(api, 'service.tf'),
+      readFileSync(path.join(api, 'service.tf'), 'utf8').replace('nat_gateway_id', 'azs'),
+    );
+    writeFileSync(
+      path.join(copy, 'modules/service/main.tf'),
+      readFileSync(path.join(copy, 'modules/service/main.tf'), 'utf8').replace('availability_zones', 'azs'),
+    );
+    const { contracts } = await contractsOf(copy);
+    assert.deepEqual(contracts.problems, []);
+    assert.equal(contracts.uses.filter((use) => use.output === undefined).length, 1);
+  });
+});
+
+describe('a Terragrunt unit reading its dependencies outputs', () => {
+  const root = path.join(fixtures, 'output-contracts-terragrunt');
+
+  test('dependency outputs, through a local too, against the dependency local code; mock_outputs keys', async () => {
+    const { contracts } = await contractsOf(root);
+    assert.deepEqual(useLines(root, contracts), [
+      'live/app/terragrunt.hcl:22:41 vpc_id -> live/vpc:declared',
+      'live/app/terragrunt.hcl:23:41 subnet_idz -> live/vpc:missing',
+      'live/app/terragrunt.hcl:24:32 subnet_ids via local.network -> live/vpc:declared',
+    ]);
+    assert.deepEqual(problemLines(root, contracts), [
+      'error live/app/terragrunt.hcl:23:41 live/vpc declares no output "subnet_idz"; did you mean "subnet_ids"?',
+      'warning live/app/terragrunt.hcl:13:5 mock_outputs: live/vpc declares no output "subnet_idz"; did you mean "subnet_ids"?',
+    ]);
+  });
+
+  test('a dependency whose code is not in the repository is not checked', async () => {
+    const copy = copyOf('output-contracts-terragrunt');
+    const unit = path.join(copy, 'live/vpc/terragrunt.hcl');
+    writeFileSync(
+      unit,
+      readFileSync(unit, 'utf8').replace('"../../modules//vpc"', '"git::https://example.com/modules.git//vpc?ref=v1"'),
+    );
+    const { contracts } = await contractsOf(copy);
+    assert.deepEqual(problemLines(copy, contracts), []);
+    assert.ok(contracts.uses.every((use) => use.writers.every((writer) => writer.declared === null)));
+  });
+});
+
+describe('a Stack reading its components outputs', () => {
+  test('component.<name>.<output> against the component module, when its source is local', async () => {
+    const copy = copyOf('terraform-stacks');
+    const { contracts } = await contractsOf(copy);
+    const checked = contracts.uses.filter((use) => use.writers.some((writer) => writer.declared !== null));
+    assert.deepEqual(
+      checked.map((use) => [path.relative(copy, use.file), use.range.start.line + 1, use.reader, use.output]),
+      [
+        ['platform/components.tfcomponent.hcl', 3, path.join(copy, 'platform'), 'private_subnet_ids'],
+        ['platform/components.tfcomponent.hcl', 20, 'platform/component.cluster', 'vpc_id'],
+        ['platform/components.tfcomponent.hcl', 33, 'platform/component.dns', 'vpc_id'],
+      ],
+    );
+    assert.deepEqual(contracts.problems, []);
+    const module = path.join(copy, 'platform/modules/network/main.tf');
+    writeFileSync(module, readFileSync(module, 'utf8').replace('output "vpc_id"', 'output "network_id"'));
+    const after = await contractsOf(copy);
+    assert.deepEqual(
+      after.contracts.problems.map((problem) => [problem.severity, problem.range.start.line + 1, problem.message]),
+      [
+        ['error', 20, 'platform/component.network declares no output "vpc_id"'],
+        ['error', 33, 'platform/component.network declares no output "vpc_id"'],
+      ],
+    );
+  });
+});
+
+describe('did you mean', () => {
+  test('the declared names within a third of the length in edits, nearest first, at most three', () => {
+    assert.deepEqual(closestNames('private_subnet_idz', ['private_subnet_ids', 'public_subnet_ids', 'vpc_id']), [
+      'private_subnet_ids',
+    ]);
+    assert.deepEqual(closestNames('vpc_idz', ['vpc_ids', 'vpc_id', 'azs']), ['vpc_id', 'vpc_ids']);
+    assert.deepEqual(closestNames('vpc', ['vpc_id', 'azs']), []);
+    assert.deepEqual(closestNames('ab', ['ac', 'bb', 'aa', 'xy']), ['aa', 'ac', 'bb']);
+  });
+});

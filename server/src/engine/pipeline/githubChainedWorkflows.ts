@@ -7,7 +7,7 @@ import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, pla
  * GitHub runs at most three workflows chained by `workflow_run` after the first (a fifth and later
  * ones do not run: docs.github.com/en/actions/reference/workflows-and-actions/events-that-trigger-workflows#workflow_run).
  */
-export const GITHUB_MAX_CHAINED_WORKFLOWS = 4;
+const GITHUB_MAX_CHAINED_WORKFLOWS = 4;
 
 /** A workflow of the chain: the levels it runs. */
 export interface ChainedWorkflow {
@@ -21,7 +21,7 @@ export interface ChainedWorkflow {
 }
 
 /** The `if` of a chained workflow's jobs: the workflow before it succeeded (`workflow_run` fires on any conclusion). */
-export const PREVIOUS_SUCCEEDED = "github.event.workflow_run.conclusion == 'success'";
+const PREVIOUS_SUCCEEDED = "github.event.workflow_run.conclusion == 'success'";
 
 /**
  * The workflow of a plan split by level, for a graph past GitHub's limits: the levels in consecutive
@@ -63,7 +63,7 @@ export function githubChainedWorkflows(
 }
 
 /** The n-th workflow (from 2), beside the first and named after it: `terrace.yml`, `terrace-2.yml`. */
-export function chainedWorkflowPath(firstPath: string, n: number): string {
+function chainedWorkflowPath(firstPath: string, n: number): string {
   const ext = path.posix.extname(firstPath) || '.yml';
   return `.github/workflows/${path.posix.basename(firstPath, ext)}-${n}${ext}`;
 }
@@ -86,7 +86,7 @@ function levelRuns(plan: PipelinePlan): { level: number; modules: PlannedModule[
  * the least: dynamic programming over prefix sums, ties to the earliest cut, so the same sizes give
  * the same cuts.
  */
-export function evenCuts(sizes: readonly number[], count: number): number[] {
+function evenCuts(sizes: readonly number[], count: number): number[] {
   const prefix = [0];
   for (const size of sizes) prefix.push(prefix.at(-1)! + size);
   const sum = (from: number, to: number) => prefix[to]! - prefix[from]!;

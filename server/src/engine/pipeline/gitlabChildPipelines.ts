@@ -13,7 +13,7 @@ import { yamlFlow } from './pipelineYaml';
 import { GITLAB_FREE_ACTIVE_JOBS } from './platformLimits';
 
 /** The parent's job that publishes the child pipelines' files, which each trigger job includes. */
-export const GITLAB_FILES_JOB = 'pipeline-files';
+const GITLAB_FILES_JOB = 'pipeline-files';
 
 /** A child pipeline: its file, and the parent's job that triggers it. */
 export interface ChildPipeline {
@@ -66,7 +66,7 @@ export function gitlabChildPipelines(
 }
 
 /** Beside the parent, named after it: `.gitlab-ci.yml` triggers `.gitlab-ci-level-3.yml`. */
-export function childPipelinePath(parentPath: string, name: string): string {
+function childPipelinePath(parentPath: string, name: string): string {
   const ext = path.posix.extname(parentPath) || '.yml';
   return path.posix.join(path.posix.dirname(parentPath), `${path.posix.basename(parentPath, ext)}-${name}${ext}`);
 }

@@ -50,6 +50,7 @@ gitlab:
   rules: [{ if: $CI_COMMIT_TAG }]
   jobDefaults: { tags: [docker], retry: 1, interruptible: true, timeout: 30m }
   overwrites: [{ type: plan, tags: [small] }]
+  split: level
 github:
   path: .github/workflows/infra.yml
   name: Infra
@@ -61,6 +62,7 @@ github:
   permissions: { contents: read, id-token: write }
   env: { X: y }
   setupSteps: [{ run: echo setup }]
+  split: level
 `);
     assert.deepEqual(pipeline.libraryModules, ['modules', 'shared/lib']);
     assert.deepEqual(pipeline.execution, {
@@ -86,6 +88,8 @@ github:
     assert.deepEqual(pipeline.github.permissions, { contents: 'read', 'id-token': 'write' });
     assert.equal(pipeline.github.planOnly, true);
     assert.deepEqual(pipeline.github.setupSteps, [{ run: 'echo setup' }]);
+    assert.equal(pipeline.gitlab.split, 'level');
+    assert.equal(pipeline.github.split, 'level');
   });
 
   test('invalid values: an error naming the key and what was expected', () => {
@@ -112,6 +116,7 @@ github:
         "c.yaml: gitlab.path must be a path inside the workspace folder, like .gitlab-ci.yml; got '../ci.yml'",
       ],
       ['gitlab: { rules: { if: x } }', 'c.yaml: gitlab.rules must be a list of mappings'],
+      ['github: { split: folder }', "c.yaml: github.split must be 'none' or 'level', not 'folder'"],
       ['execution: { binary: terragrunt }', "c.yaml: execution.binary must be 'terraform' or 'tofu', not 'terragrunt'"],
       ['execution: { parallelism: -1 }', 'c.yaml: execution.parallelism must be a whole number of at least 0'],
       ['execution: { planArgs: -refresh=false }', 'c.yaml: execution.planArgs must be a list of strings'],
@@ -204,6 +209,30 @@ describe('.terraci.yaml (TerraCi) compatibility', () => {
     assert.throws(() => parseTerraciConfig('gitlab: { auto_approve: 1 }', 't.yaml'), {
       message: 't.yaml: gitlab.auto_approve must be true or false',
     });
+  });
+
+  test('split: level in .terrace.yaml splits the pipeline; --split none (the request) keeps it whole', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-split-'));
+    dirs.push(root);
+    cpSync(path.join(repo, 'test/fixtures/pipeline-local-backend'), root, { recursive: true });
+    writeFileSync(
+      path.join(root, '.terrace.yaml'),
+      'gitlab: { split: level, path: ci/main.yml }\ngithub: { split: level }\n',
+    );
+    const config = await loadWorkspaceConfig(root);
+    const analysis = new WorkspaceAnalysis(root, config.analysis);
+    await analysis.load();
+    const gitlab = generatePipeline(analysis.result(), { ci: 'gitlab', options: config.pipeline });
+    assert.deepEqual(
+      gitlab.companions.map((file) => file.path),
+      ['ci/main-level-0.yml', 'ci/main-level-1.yml', 'ci/main-level-2.yml'],
+    );
+    assert.match(gitlab.text, /^# regenerate with `terrace generate --ci gitlab --output ci\/main\.yml`/m);
+    const github = generatePipeline(analysis.result(), { ci: 'github', options: config.pipeline });
+    assert.equal(github.companions.length, 3);
+    const whole = generatePipeline(analysis.result(), { ci: 'gitlab', options: config.pipeline, split: 'none' });
+    assert.deepEqual(whole.companions, []);
+    assert.match(whole.text, /--split none --output ci\/main\.yml/);
   });
 
   test('a workspace with only .terraci.yaml: its settings shape the analysis and the pipeline', async () => {

@@ -61,7 +61,8 @@ gitlab:
   rules: [{ if: $CI }]
   jobDefaults: { image: a, tags: [t], before_script: [x], after_script: y, variables: { V: w }, rules: [], id_tokens: { T: { aud: x } }, secrets: { S: { file: true } }, artifacts: { paths: [p] }, environment: prod, interruptible: true, retry: 1, timeout: 1h }
   overwrites: [{ type: apply, tags: [prod] }]
-github: { path: w.yml, name: N, on: { push: {} }, runsOn: x, environment: e, autoApprove: false, planOnly: false, permissions: { contents: read }, env: { A: b }, setupSteps: [{ run: x }] }
+  split: level
+github: { path: w.yml, split: none, name: N, on: { push: {} }, runsOn: x, environment: e, autoApprove: false, planOnly: false, permissions: { contents: read }, env: { A: b }, setupSteps: [{ run: x }] }
 `;
 
 describe('.terrace.yaml JSON Schema', () => {

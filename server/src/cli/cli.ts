@@ -30,7 +30,9 @@ Commands:
   generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
-                   Exit 1 when a module does not parse; --skip-broken leaves it and its dependents out
+                   Exit 1 when a module does not parse; --skip-broken leaves it and its dependents out.
+                   --split level|none: for a graph past the platform's limits, GitLab child pipelines per
+                   level or chained GitHub workflows, written beside --output
   plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
                    under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
                    [--with-dependents]] [--changed-only --base-ref <ref>] [--retries N] [--binary <path>]
@@ -60,6 +62,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   force: { type: 'boolean' },
   'skip-broken': { type: 'boolean' },
+  split: { type: 'string' },
   parallelism: { type: 'string', short: 'p' },
   module: { type: 'string', short: 'm', multiple: true },
   'with-dependencies': { type: 'boolean' },

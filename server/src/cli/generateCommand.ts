@@ -7,7 +7,7 @@ import {
   loadWorkspace,
   skippedList,
 } from '../engine/analysis';
-import { executionFor, loadWorkspaceConfig } from '../engine/config';
+import { executionFor, loadWorkspaceConfig, PIPELINE_SPLITS, type PipelineSplit } from '../engine/config';
 import { problemLine } from '../engine/features';
 import {
   CI_SYSTEMS,
@@ -29,6 +29,8 @@ export interface GenerateFlags {
   env?: string;
   /** Leave out the modules that do not parse, and their dependents, instead of refusing. */
   'skip-broken'?: boolean;
+  /** `level`: GitLab child pipelines or chained GitHub workflows, over `.terrace.yaml`'s `split`. */
+  split?: string;
 }
 
 export interface GenerateIo {
@@ -38,7 +40,7 @@ export interface GenerateIo {
 }
 
 /**
- * `terrace generate [dir] --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]`:
+ * `terrace generate [dir] --ci gitlab|github [--changed-only --base-ref <ref>] [--split level] [--output <file>]`:
  * the pipeline on stdout, or written to `--output`. Exit 1 on cycles (with their paths), on modules
  * that do not parse (unless `--skip-broken`), or when git cannot tell what changed.
  */
@@ -51,6 +53,9 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
 
+  if (flags.split !== undefined && !(PIPELINE_SPLITS as readonly string[]).includes(flags.split))
+    throw io.usage(`--split must be one of ${PIPELINE_SPLITS.join(', ')}`);
+  const split = flags.split as PipelineSplit | undefined;
   if (flags.force && flags.output === undefined) throw io.usage('--force goes with --output <file>');
   // Before any work: a file someone wrote by hand is theirs (the editor asks; here --force says yes).
   if (
@@ -67,6 +72,18 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
+  // A GitLab parent names its children by their path in the repository: with --output, beside it.
+  let gitlab = config.pipeline.gitlab;
+  if (ci === 'gitlab' && (split ?? gitlab.split) === 'level' && flags.output !== undefined) {
+    const inside = path.relative(root, path.resolve(flags.output));
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+      process.stderr.write(
+        `Error: split by level, ${flags.output} must be inside ${root}: the parent pipeline names its child pipelines by their path in the repository.\n`,
+      );
+      return 1;
+    }
+    gitlab = { ...gitlab, path: inside.split(path.sep).join('/') };
+  }
   const analysis = await loadWorkspace(root, { ...config.analysis, environment: flags.env });
   const result = analysis.result();
   for (const error of result.syntaxErrors) process.stderr.write(`Error: ${problemLine(root, error)}\n`);
@@ -96,10 +113,12 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
       // Jobs run the workspace's engine (tofu for OpenTofu's) with the environment's tfvars files.
       options: {
         ...config.pipeline,
+        gitlab,
         execution: executionFor(config.pipeline.execution, result.engine, flags.env, config.analysis.environments),
       },
       ...(changed ? { changed } : {}),
       skipBroken: flags['skip-broken'] === true,
+      ...(split ? { split } : {}),
     });
     if (pipeline.skipped.length > 0)
       process.stderr.write(`Left out, as they do not parse: ${skippedList(pipeline.skipped)}\n`);
@@ -107,9 +126,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
     if (flags.output === undefined) {
       process.stdout.write(pipeline.text);
       for (const companion of pipeline.companions)
-        process.stderr.write(
-          `Note: the workflow calls ${companion.path}, which only --output writes (beside the workflow)\n`,
-        );
+        process.stderr.write(`Note: the pipeline needs ${companion.path}, which only --output writes (beside it)\n`);
       return 0;
     }
     // Beside the pipeline, under the name it calls them by; none written if one is someone else's.
@@ -127,8 +144,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
       }
     const written = io.write(flags.output, pipeline.text);
     process.stderr.write(`Wrote ${written}: ${pipeline.jobs.length} jobs for ${pipeline.modules} modules\n`);
-    for (const { file, text } of companions)
-      process.stderr.write(`Wrote ${io.write(file, text)}: the jobs each calls\n`);
+    for (const { file, text } of companions) process.stderr.write(`Wrote ${io.write(file, text)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof BrokenModulesError) {

@@ -16,7 +16,9 @@ export {
   type GitlabJobKey,
   type GitlabJobSettings,
   type GitlabOptions,
+  PIPELINE_SPLITS,
   type PipelineOptions,
+  type PipelineSplit,
 } from './pipelineConfig';
 export {
   CONFIG_FILE,

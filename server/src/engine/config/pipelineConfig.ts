@@ -78,9 +78,18 @@ export interface GitlabOverwrite {
   settings: GitlabJobSettings;
 }
 
+/**
+ * One pipeline, or one split by level for a graph past a platform's limits: GitLab child pipelines,
+ * chained GitHub workflows (see `gitlabChildPipelines.ts`, `githubChainedWorkflows.ts`).
+ */
+export const PIPELINE_SPLITS = ['none', 'level'] as const;
+export type PipelineSplit = (typeof PIPELINE_SPLITS)[number];
+
 export interface GitlabOptions {
   /** Where the editor command writes the pipeline, relative to the workspace folder. */
   path: string;
+  /** `level`: a parent pipeline that triggers a child pipeline per level, one after another. */
+  split: PipelineSplit;
   /** Stages are `<prefix>-plan-<level>` and `<prefix>-apply-<level>`. */
   stagePrefix: string;
   /** The `default:` image of every job. */
@@ -102,6 +111,8 @@ export interface GitlabOptions {
 export interface GithubOptions {
   /** Where the editor command writes the workflow, relative to the workspace folder. */
   path: string;
+  /** `level`: the levels in up to four workflows, each started when the one before succeeded. */
+  split: PipelineSplit;
   /** The workflow's `name:`. */
   name: string;
   /** The workflow's triggers (`on:`); by default pushes to main and manual runs. */
@@ -133,6 +144,7 @@ export function defaultPipelineOptions(): PipelineOptions {
     },
     gitlab: {
       path: '.gitlab-ci.yml',
+      split: 'none',
       stagePrefix: 'deploy',
       image: undefined,
       autoApprove: false,
@@ -145,6 +157,7 @@ export function defaultPipelineOptions(): PipelineOptions {
     },
     github: {
       path: '.github/workflows/terrace.yml',
+      split: 'none',
       name: 'Terraform',
       on: { push: { branches: ['main'] }, workflow_dispatch: {} },
       runsOn: 'ubuntu-latest',
@@ -227,6 +240,7 @@ const GITLAB_KEYS = [
   'rules',
   'jobDefaults',
   'overwrites',
+  'split',
 ];
 
 export function readGitlab(section: ConfigRecord, options: GitlabOptions, file: string): void {
@@ -235,6 +249,9 @@ export function readGitlab(section: ConfigRecord, options: GitlabOptions, file: 
     switch (key) {
       case 'path':
         options.path = outputPath(value, at, file);
+        break;
+      case 'split':
+        options.split = oneOf(value, at, file, PIPELINE_SPLITS);
         break;
       case 'stagePrefix':
         options.stagePrefix = stagePrefix(value, at, file);
@@ -276,6 +293,7 @@ const GITHUB_KEYS = [
   'permissions',
   'env',
   'setupSteps',
+  'split',
 ];
 
 export function readGithub(section: ConfigRecord, options: GithubOptions, file: string): void {
@@ -284,6 +302,9 @@ export function readGithub(section: ConfigRecord, options: GithubOptions, file: 
     switch (key) {
       case 'path':
         options.path = outputPath(value, at, file);
+        break;
+      case 'split':
+        options.split = oneOf(value, at, file, PIPELINE_SPLITS);
         break;
       case 'name':
         options.name = nonEmptyString(value, at, file);

@@ -37,7 +37,7 @@ export function githubWorkflow(
   execution: ExecutionOptions,
   noChanges: string,
 ): { workflow: CiFile; module: CiFile | undefined } {
-  const env = { TF_IN_AUTOMATION: 'true', ...execution.env, ...github.env };
+  const env = workflowEnv(github, execution);
   const head: ConfigRecord = { name: github.name, on: github.on, permissions: github.permissions };
   if (plan.modules.length === 0) {
     const job = {
@@ -51,20 +51,35 @@ export function githubWorkflow(
     };
   }
   const inputs = moduleInputs(plan, github);
-  const uses = `./${githubModuleWorkflowPath(github.path)}`;
   return {
-    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, uses) },
-    module: {
-      // Variables of the caller's `env` do not reach a called workflow: they are set here.
-      head: { name: `${github.name}: one module`, on: { workflow_call: { inputs: inputs.declared } }, env },
-      jobsKey: 'jobs',
-      jobs: reusableJobs(plan, github, execution, inputs),
-    },
+    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, undefined) },
+    module: reusableWorkflow(plan, github, execution, inputs),
   };
 }
 
+/** The reusable workflow every module's job calls: its inputs, the shared `env`, the plan and apply jobs. */
+export function reusableWorkflow(
+  plan: PipelinePlan,
+  github: GithubOptions,
+  execution: ExecutionOptions,
+  inputs: ModuleInputs,
+): CiFile {
+  // Variables of the caller's `env` do not reach a called workflow: they are set here.
+  const env = workflowEnv(github, execution);
+  return {
+    head: { name: `${github.name}: one module`, on: { workflow_call: { inputs: inputs.declared } }, env },
+    jobsKey: 'jobs',
+    jobs: reusableJobs(plan, github, execution, inputs),
+  };
+}
+
+/** The workflow's `env`: the pipeline's global variables. */
+function workflowEnv(github: GithubOptions, execution: ExecutionOptions): Record<string, string> {
+  return { TF_IN_AUTOMATION: 'true', ...execution.env, ...github.env };
+}
+
 /** The reusable workflow's inputs: the lock's and artifact's slug, the variables, and what varies. */
-interface ModuleInputs {
+export interface ModuleInputs {
   declared: ConfigRecord;
   /** Variable names (`TF_MODULE_PATH`, `TF_SERVICE`, …), in the order modules first have them. */
   variables: string[];
@@ -76,7 +91,7 @@ interface ModuleInputs {
   stack: boolean;
 }
 
-function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleInputs {
+export function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleInputs {
   const variables = new Set<string>();
   for (const module of plan.modules) for (const name in module.variables) variables.add(name);
   const environment =
@@ -95,13 +110,17 @@ function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleInputs {
   return { declared, variables: [...variables], environment, kind, stack };
 }
 
-/** Per level, each module's job: its name, needs, the call and its inputs. */
-function* callerJobs(
+/**
+ * Per level, each module's job: its name, needs, the call and its inputs. `gate`: the `if` of the
+ * jobs that need none (those that do are skipped with what they need), for a chained workflow.
+ */
+export function* callerJobs(
   plan: PipelinePlan,
   github: GithubOptions,
   inputs: ModuleInputs,
-  uses: string,
+  gate: string | undefined,
 ): Generator<[string, ConfigRecord]> {
+  const uses = `./${githubModuleWorkflowPath(github.path)}`;
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
@@ -114,6 +133,7 @@ function* callerJobs(
         githubModuleJob(module.slug),
         {
           name: module.id,
+          ...(gate !== undefined && needs.length === 0 ? { if: gate } : {}),
           ...(needs.length > 0 ? { needs: yamlFlow(needs) } : {}),
           uses,
           with: yamlFlow(with_),

@@ -31,7 +31,7 @@ export function gitlabPipeline(
 ): CiFile {
   const head = pipelineHead(plan, gitlab, execution);
   if (plan.modules.length === 0) {
-    const job = noChangesJob(`${gitlab.stagePrefix}-plan-0`, gitlab, noChanges);
+    const job = gitlabShellJob(`${gitlab.stagePrefix}-plan-0`, gitlab, `echo ${shellWord(noChanges)}`);
     return { head, jobsKey: undefined, jobs: [[GITLAB_NO_CHANGES_JOB, job]] };
   }
   return {
@@ -269,12 +269,13 @@ function planArtifacts(configured: unknown): ConfigRecord {
   };
 }
 
-function noChangesJob(stage: string, gitlab: GitlabOptions, message: string): ConfigRecord {
+/** A job of one shell line that is no module's (the no-changes job, the split's files job), on the jobs' image and runners. */
+export function gitlabShellJob(stage: string, gitlab: GitlabOptions, line: string): ConfigRecord {
   const out: ConfigRecord = { stage };
   const defaults = gitlab.jobDefaults;
   if (defaults.image !== undefined) out['image'] = defaults.image;
   if (defaults.tags !== undefined) out['tags'] = defaults.tags;
-  out['script'] = [`echo ${shellWord(message)}`];
+  out['script'] = [line];
   return out;
 }
 

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { type AnalysisResult, type SkippedModule, skippedList } from '../analysis';
-import type { PipelineOptions } from '../config';
+import type { PipelineOptions, PipelineSplit } from '../config';
+import { githubChainedWorkflows } from './githubChainedWorkflows';
 import { githubModuleWorkflowPath, githubWorkflow } from './githubWorkflow';
+import { gitlabChildPipelines } from './gitlabChildPipelines';
 import { gitlabPipeline } from './gitlabPipeline';
 import { type CiFile, type PipelinePlan, planPipeline } from './pipelinePlan';
 import { yamlBlockKey, yamlEntries, yamlEntry } from './pipelineYaml';
@@ -20,19 +22,24 @@ export interface PipelineRequest {
   changed?: { baseRef: string; modules: ReadonlySet<string> };
   /** Leave out the modules that do not parse, and their dependents, instead of refusing. */
   skipBroken?: boolean;
+  /** The split chosen on the command line, over the platform's option (`gitlab.split`, `github.split`). */
+  split?: PipelineSplit;
 }
 
 export interface GeneratedPipeline {
   text: string;
   /** Where the file belongs, relative to the workspace folder (`gitlab.path` / `github.path`). */
   path: string;
-  /** The job names, in file order. */
+  /** The job names, in file order: the main file's, then those of the split's other files. */
   jobs: string[];
   /** How many modules the pipeline plans. */
   modules: number;
   /** Modules left out because they, or a module they depend on, do not parse (`skipBroken`). */
   skipped: SkippedModule[];
-  /** Files the pipeline needs beside it: GitHub's reusable workflow, which each module's job calls. */
+  /**
+   * Files the pipeline needs beside it: GitHub's reusable workflow, which each module's job calls;
+   * split by level, GitLab's child pipelines or GitHub's chained workflows.
+   */
   companions: GeneratedFile[];
   /** The platform's limits the pipeline passes (`limitWarnings`). */
   warnings: string[];
@@ -47,7 +54,8 @@ export interface GeneratedFile {
 /**
  * The CI file for an analysis: the same graph and options give byte-identical text. Throws
  * `PipelineCycleError` when the graph has cycles, `BrokenModulesError` when a module to plan does
- * not parse (unless `skipBroken`).
+ * not parse (unless `skipBroken`). Split by level (`split`, or the platform's option), the files of
+ * the split (GitLab's child pipelines, GitHub's chained workflows) are companions too.
  */
 export function generatePipeline(result: AnalysisResult, request: PipelineRequest): GeneratedPipeline {
   const { ci, options, changed } = request;
@@ -57,29 +65,96 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
       ? 'Every module to plan was left out, as it or a module it depends on does not parse: nothing to plan or apply.'
       : `No Terraform module changed since ${changed?.baseRef ?? 'the base'}: nothing to plan or apply.`;
   const path = ci === 'gitlab' ? options.gitlab.path : options.github.path;
+  // An empty plan is one job whatever the split: there is nothing to order.
+  const split = plan.modules.length > 0 && (request.split ?? options[ci].split) === 'level';
+  const files = pipelineFiles(plan, request, path, split, noChanges);
+  const regenerate = `# regenerate with \`${regenerateCommand(request, path)}\` from the workspace folder.\n`;
+  const main = writeCiFile(files.main);
+  const jobs = [...main.jobs];
   const companions: GeneratedFile[] = [];
-  let file: CiFile;
-  if (ci === 'gitlab') file = gitlabPipeline(plan, options.gitlab, options.execution, noChanges);
-  else {
-    const github = githubWorkflow(plan, options.github, options.execution, noChanges);
-    file = github.workflow;
-    if (github.module) {
-      const modulePath = githubModuleWorkflowPath(path);
-      const regenerate = `# regenerate with \`${regenerateCommand(request, path)}\` from the workspace folder.\n`;
-      const intro = `${GENERATED_MARKER}: the jobs of one module, which ${path} calls for each module. Do not edit:\n`;
-      companions.push({ path: modulePath, text: `${intro}${regenerate}\n${writeCiFile(github.module).text}` });
+  let activeJobs = main.jobs.length;
+  let largestPart = 0;
+  for (const part of files.parts) {
+    const written = writeCiFile(part.file);
+    if (part.hasModuleJobs) {
+      jobs.push(...written.jobs);
+      largestPart = Math.max(largestPart, written.jobs.length);
     }
+    companions.push({
+      path: part.path,
+      text: `${GENERATED_MARKER}: ${part.about}. Do not edit:\n${regenerate}\n${written.text}`,
+    });
   }
-  const { text: body, jobs } = writeCiFile(file);
-  const text = `${header(request, path, plan, jobs.length)}\n${body}`;
+  // A child pipeline's jobs exist from its start: GitLab counts the parent's and one child's at once.
+  if (split && ci === 'gitlab') activeJobs += largestPart;
+  const text = `${header(request, path, plan, jobs.length, files.splitNote)}\n${main.text}`;
   const warnings = limitWarnings({
     ci,
     files: [{ path, text }, ...companions].map((file) => ({ path: file.path, bytes: Buffer.byteLength(file.text) })),
-    jobs: jobs.length,
-    overNeeds: plan.modules.filter((module) => module.dependencies.length > GITLAB_MAX_NEEDS).length,
+    jobs: activeJobs,
+    overNeeds: split ? 0 : plan.modules.filter((module) => module.dependencies.length > GITLAB_MAX_NEEDS).length,
     changedOnly: changed !== undefined,
+    split,
   });
   return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped, companions, warnings };
+}
+
+/** The files of a pipeline before they are written: the main one, and the others in the order written. */
+interface PipelineFiles {
+  main: CiFile;
+  parts: { path: string; file: CiFile; about: string; hasModuleJobs: boolean }[];
+  /** The main file's header line about the split, if split. */
+  splitNote: string | undefined;
+}
+
+function pipelineFiles(
+  plan: PipelinePlan,
+  request: PipelineRequest,
+  path: string,
+  split: boolean,
+  noChanges: string,
+): PipelineFiles {
+  const { gitlab, github, execution } = request.options;
+  if (request.ci === 'gitlab') {
+    if (!split) return { main: gitlabPipeline(plan, gitlab, execution, noChanges), parts: [], splitNote: undefined };
+    const { parent, children } = gitlabChildPipelines(plan, gitlab, execution, noChanges);
+    const parts = children.map((child) => ({
+      path: child.path,
+      file: child.file,
+      about: `the child pipeline of level ${child.level} (${plural(child.modules, 'module')}), which ${path} triggers with its job ${child.trigger}`,
+      hasModuleJobs: true,
+    }));
+    const splitNote = `# Split by level: ${plural(children.length, 'child pipeline')}, one after another, from the files beside it.`;
+    return { main: parent, parts, splitNote };
+  }
+  const modulePart = (file: CiFile, calledBy: string) => ({
+    path: githubModuleWorkflowPath(path),
+    file,
+    about: `the jobs of one module, which ${calledBy} for each module`,
+    hasModuleJobs: false,
+  });
+  if (!split) {
+    const { workflow, module } = githubWorkflow(plan, github, execution, noChanges);
+    return { main: workflow, parts: module ? [modulePart(module, `${path} calls`)] : [], splitNote: undefined };
+  }
+  const { workflows, module } = githubChainedWorkflows(plan, github, execution);
+  const [first, ...rest] = workflows;
+  const parts = rest.map((workflow, index) => ({
+    path: workflow.path,
+    file: workflow.file,
+    about: `the workflow "${workflow.name}" (${plural(workflow.modules, 'module')}), started when "${workflows[index]!.name}" succeeded`,
+    hasModuleJobs: true,
+  }));
+  const splitNote = `# Split by level: ${plural(workflows.length, 'workflow')}, each started when the one before succeeded (workflow_run).`;
+  return {
+    main: first!.file,
+    parts: [...parts, modulePart(module, `the workflows of ${path}'s chain call`)],
+    splitNote,
+  };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /**
@@ -123,11 +198,18 @@ export function regenerateCommand(request: PipelineRequest, path: string): strin
   const parts = ['terrace', 'generate', '--ci', request.ci];
   if (request.changed) parts.push('--changed-only', '--base-ref', request.changed.baseRef);
   if (request.skipBroken) parts.push('--skip-broken');
+  if (request.split !== undefined) parts.push('--split', request.split);
   parts.push('--output', path);
   return parts.join(' ');
 }
 
-function header(request: PipelineRequest, path: string, plan: PipelinePlan, jobs: number): string {
+function header(
+  request: PipelineRequest,
+  path: string,
+  plan: PipelinePlan,
+  jobs: number,
+  splitNote: string | undefined,
+): string {
   const { skipped, components } = plan;
   const modules = plan.modules.length;
   const scope = request.changed
@@ -136,6 +218,7 @@ function header(request: PipelineRequest, path: string, plan: PipelinePlan, jobs
   return [
     `${GENERATED_MARKER} from the Terraform module graph (${scope}, ${jobs} job${jobs === 1 ? '' : 's'}). Do not edit:`,
     `# regenerate with \`${regenerateCommand(request, path)}\` from the workspace folder.`,
+    ...(splitNote ? [splitNote] : []),
     // A pipeline that leaves modules out says so where a reviewer of the file will look.
     ...(skipped.length > 0
       ? [`# Left out, as they or a module they depend on do not parse: ${skippedList(skipped)}.`]

@@ -141,6 +141,23 @@ export function modulesByLevel(plan: PipelinePlan): { level: number; modules: Pl
   return groups;
 }
 
+/**
+ * The plan of some of a plan's modules (a level, a run of levels), for a file of a split pipeline:
+ * their dependencies outside it are dropped, as the files' own order keeps them.
+ */
+export function planPart(modules: readonly PlannedModule[]): PipelinePlan {
+  const present = new Set(modules.map((module) => module.id));
+  return {
+    modules: modules.map((module) => ({
+      ...module,
+      dependencies: module.dependencies.filter((dep) => present.has(dep)),
+    })),
+    levels: [...new Set(modules.map((module) => module.level))],
+    skipped: [],
+    components: 0,
+  };
+}
+
 /** The names of a module's jobs, and of the lock they share (GitLab's resource group, GitHub's concurrency group). */
 export interface JobNames {
   plan: string;

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import type { ConfigRecord, ExecutionOptions, GithubOptions } from '../config';
+import { callerJobs, moduleInputs, reusableWorkflow } from './githubWorkflow';
+import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, planPart } from './pipelinePlan';
+
+/**
+ * GitHub runs at most three workflows chained by `workflow_run` after the first (a fifth and later
+ * ones do not run: docs.github.com/en/actions/reference/workflows-and-actions/events-that-trigger-workflows#workflow_run).
+ */
+const GITHUB_MAX_CHAINED_WORKFLOWS = 4;
+
+/** A workflow of the chain: the levels it runs. */
+export interface ChainedWorkflow {
+  /** Relative to the workspace folder: the first at `github.path`, the others beside it. */
+  path: string;
+  /** Its `name:`, which the next workflow's `workflow_run` names. */
+  name: string;
+  levels: number[];
+  modules: number;
+  file: CiFile;
+}
+
+/** The `if` of a chained workflow's jobs: the workflow before it succeeded (`workflow_run` fires on any conclusion). */
+const PREVIOUS_SUCCEEDED = "github.event.workflow_run.conclusion == 'success'";
+
+/**
+ * The workflow of a plan split by level, for a graph past GitHub's limits: the levels in consecutive
+ * runs of about as many modules each, one workflow per run (at most four: see
+ * `GITHUB_MAX_CHAINED_WORKFLOWS`), the first started by the configured triggers, each other by the one
+ * before it completing (`workflow_run`), its jobs only when that one succeeded. Within a workflow a
+ * job needs its dependencies' jobs; a dependency in an earlier workflow has run when it starts. All
+ * call the one reusable workflow, made for the whole plan.
+ *
+ * GitHub starts a `workflow_run` workflow from the default branch only, on its latest commit: the
+ * chain suits the pipeline of the default branch (pushes to main), not pull requests.
+ */
+export function githubChainedWorkflows(
+  plan: PipelinePlan,
+  github: GithubOptions,
+  execution: ExecutionOptions,
+): { workflows: ChainedWorkflow[]; module: CiFile } {
+  const inputs = moduleInputs(plan, github);
+  const workflows: ChainedWorkflow[] = [];
+  for (const [index, runs] of levelRuns(plan).entries()) {
+    const modules = runs.flatMap((run) => run.modules);
+    const levels = runs.map((run) => run.level);
+    const name = `${github.name}: ${levels.length === 1 ? `level ${levels[0]}` : `levels ${levels[0]}-${levels.at(-1)}`}`;
+    const before = workflows.at(-1);
+    const on: ConfigRecord = before ? { workflow_run: { workflows: [before.name], types: ['completed'] } } : github.on;
+    workflows.push({
+      path: index === 0 ? github.path : chainedWorkflowPath(github.path, index + 1),
+      name,
+      levels,
+      modules: modules.length,
+      file: {
+        head: { name, on, permissions: github.permissions },
+        jobsKey: 'jobs',
+        jobs: callerJobs(planPart(modules), github, inputs, before ? PREVIOUS_SUCCEEDED : undefined),
+      },
+    });
+  }
+  return { workflows, module: reusableWorkflow(plan, github, execution, inputs) };
+}
+
+/** The n-th workflow (from 2), beside the first and named after it: `terrace.yml`, `terrace-2.yml`. */
+function chainedWorkflowPath(firstPath: string, n: number): string {
+  const ext = path.posix.extname(firstPath) || '.yml';
+  return `.github/workflows/${path.posix.basename(firstPath, ext)}-${n}${ext}`;
+}
+
+/**
+ * The levels in at most `GITHUB_MAX_CHAINED_WORKFLOWS` consecutive runs whose largest holds the fewest
+ * modules (a job's text is about the same size for every module): the split the files' sizes are
+ * the most even in.
+ */
+function levelRuns(plan: PipelinePlan): { level: number; modules: PlannedModule[] }[][] {
+  const levels = modulesByLevel(plan);
+  const count = Math.min(levels.length, GITHUB_MAX_CHAINED_WORKFLOWS);
+  const sizes = levels.map((level) => level.modules.length);
+  const cuts = evenCuts(sizes, count);
+  return cuts.map((start, index) => levels.slice(start, cuts[index + 1] ?? levels.length));
+}
+
+/**
+ * Where `count` consecutive runs of `sizes` start (the first at 0) so that the largest run's sum is
+ * the least: dynamic programming over prefix sums, ties to the earliest cut, so the same sizes give
+ * the same cuts.
+ */
+function evenCuts(sizes: readonly number[], count: number): number[] {
+  const prefix = [0];
+  for (const size of sizes) prefix.push(prefix.at(-1)! + size);
+  const sum = (from: number, to: number) => prefix[to]! - prefix[from]!;
+  // best[k][i]: the least largest sum of the first i sizes in k runs; from[k][i]: where the last run starts.
+  const best: number[][] = [prefix.map((_, i) => (i === 0 ? 0 : Number.POSITIVE_INFINITY))];
+  const from: number[][] = [prefix.map(() => 0)];
+  for (let k = 1; k <= count; k++) {
+    best.push([]);
+    from.push([]);
+    for (let i = 0; i <= sizes.length; i++) {
+      best[k]![i] = Number.POSITIVE_INFINITY;
+      from[k]![i] = 0;
+      for (let j = k - 1; j < i; j++) {
+        const largest = Math.max(best[k - 1]![j]!, sum(j, i));
+        if (largest < best[k]![i]!) {
+          best[k]![i] = largest;
+          from[k]![i] = j;
+        }
+      }
+    }
+  }
+  const cuts: number[] = [];
+  for (let k = count, i = sizes.length; k > 0; k--) {
+    i = from[k]![i]!;
+    cuts.unshift(i);
+  }
+  return cuts;
+}

@@ -4,7 +4,7 @@ import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol/no
 import type { ServerStatusParams } from '../../server/src/protocol';
 import { LspTestClient } from '../lsp/lspClient';
 import { repeat, type Summary } from './samples';
-import { type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
+import { type SyntheticMonorepo, withoutOutput, withUnwrittenKey } from './syntheticMonorepo';
 
 /**
  * The server's debounce of edits (server/src/languageServer/workspaceFolders.ts): an edit after a quiet moment this
@@ -18,6 +18,8 @@ export interface LspFigures {
   editToDiagnostics: Summary;
   /** hover request → response on a remote_state block. */
   hover: Summary;
+  /** didChange deleting the hub's output → publishDiagnostics with the error in a reader's file (not open). */
+  outputDeleted: Summary;
   /** Peak resident memory of the server process after indexing (VmHWM), in MB. */
   peakRssMb: number;
   rssMb: number;
@@ -78,10 +80,45 @@ export async function measureLsp(
       if (!answer) throw new Error('no hover on the remote_state block');
       return performance.now() - sent;
     });
-    return { indexMs, editToDiagnostics, hover, ...memory };
+    const outputDeleted = await measureOutputDeleted(client, repo.hub, runs.edits);
+    return { indexMs, editToDiagnostics, hover, outputDeleted, ...memory };
   } finally {
     await client.dispose();
   }
+}
+
+/**
+ * The hub's outputs file opened and its output deleted (unsaved), then restored: the time from the
+ * change to the diagnostics of a reader's file, which is not open, saying (or no longer saying) so.
+ */
+async function measureOutputDeleted(
+  client: LspTestClient,
+  hub: SyntheticMonorepo['hub'],
+  runs: number,
+): Promise<Summary> {
+  const uri = pathToFileURL(hub.outputsFile).href;
+  const reader = pathToFileURL(hub.readerFile).href;
+  const original = readFileSync(hub.outputsFile, 'utf8');
+  const deleted = withoutOutput(original, hub.output);
+  await client.open(hub.outputsFile, original);
+  let version = 1;
+  const erred = (p: PublishDiagnosticsParams) =>
+    p.diagnostics.some((d) => d.code === 'missing-output' && String(d.message).includes(`"${hub.output}"`));
+  const edit = async (text: string, expectError: boolean): Promise<number> => {
+    await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS + 50));
+    const before = client.notifications.length;
+    const sent = performance.now();
+    await client.change(uri, text, ++version);
+    await client.waitForNotification<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => client.notifications.length > before && p.uri === reader && erred(p) === expectError,
+      30_000,
+    );
+    return performance.now() - sent;
+  };
+  const timed = await repeat(runs, (run) => edit(run % 2 === 0 ? deleted : original, run % 2 === 0));
+  if (runs % 2 === 1) await edit(original, false);
+  return timed;
 }
 
 /** Peak and current resident memory of a process, from /proc (Linux). */

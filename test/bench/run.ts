@@ -21,7 +21,7 @@ import { edgeCrossings } from '../webview/edgeCrossings';
 import { type GeneratedJsonFigures, measureGeneratedJson } from './generatedJson';
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
-import { generateMonorepo, type SyntheticMonorepo, withUnwrittenKey } from './syntheticMonorepo';
+import { generateMonorepo, type SyntheticMonorepo, withoutOutput, withUnwrittenKey } from './syntheticMonorepo';
 import {
   measureRealShapedTerragrunt,
   measureTerragrunt,
@@ -48,7 +48,14 @@ interface SizeFigures {
   cold: Summary;
   floor: Summary;
   ratio: number;
+  /** The contracts between states after a cold analysis, and how much they add to it. */
+  contracts: Summary;
+  contractsShare: number;
+  outputUses: number;
+  hubReaders: number;
   editToGraph: Summary;
+  /** The hub's output deleted → the error on each of its readers, in the engine. */
+  hubDeleted: Summary;
   gitlab: Summary;
   github: Summary;
   lsp: LspFigures;
@@ -56,7 +63,7 @@ interface SizeFigures {
 
 /** Synthetic monorepos are kept between runs (they take seconds to write at 10,000 modules). */
 function monorepo(modules: number): { root: string; repo: SyntheticMonorepo } {
-  const root = path.join(os.tmpdir(), `terrace-bench-${modules}-seed${SEED}`);
+  const root = path.join(os.tmpdir(), `terrace-bench-${modules}-seed${SEED}-v2`);
   const manifest = path.join(root, '.bench.json');
   if (existsSync(manifest)) return { root, repo: JSON.parse(readFileSync(manifest, 'utf8')) as SyntheticMonorepo };
   mkdirSync(root, { recursive: true });
@@ -65,7 +72,17 @@ function monorepo(modules: number): { root: string; repo: SyntheticMonorepo } {
   return { root, repo };
 }
 
-function coldRun(root: string): { floorMs: number; analysisMs: number; bytes: number; modules: number; edges: number } {
+interface ColdFigures {
+  floorMs: number;
+  analysisMs: number;
+  contractsMs: number;
+  bytes: number;
+  modules: number;
+  edges: number;
+  outputUses: number;
+}
+
+function coldRun(root: string): ColdFigures {
   const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'coldAnalysis.ts'), root], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
@@ -80,17 +97,22 @@ async function measureSize(modules: number): Promise<SizeFigures> {
   const coldRuns = quick ? 2 : big ? 3 : 5;
   const floors: number[] = [];
   const colds: number[] = [];
-  let shape = { bytes: 0, edges: 0 };
+  const contractRuns: number[] = [];
+  let shape = { bytes: 0, edges: 0, outputUses: 0 };
   for (let run = 0; run < coldRuns; run++) {
     const result = coldRun(root);
     if (result.modules !== modules) throw new Error(`expected ${modules} modules, found ${result.modules}`);
     floors.push(result.floorMs);
     colds.push(result.analysisMs);
-    shape = { bytes: result.bytes, edges: result.edges };
-    process.stderr.write(`  cold analysis ${result.analysisMs.toFixed(0)} ms, floor ${result.floorMs.toFixed(0)} ms\n`);
+    contractRuns.push(result.contractsMs);
+    shape = { bytes: result.bytes, edges: result.edges, outputUses: result.outputUses };
+    process.stderr.write(
+      `  cold analysis ${result.analysisMs.toFixed(0)} ms, contracts ${result.contractsMs.toFixed(0)} ms, floor ${result.floorMs.toFixed(0)} ms\n`,
+    );
   }
   const cold = summarize(colds);
   const floor = summarize(floors);
+  const contracts = summarize(contractRuns);
 
   const analysis = new WorkspaceAnalysis(root, defaultOptions());
   await analysis.load();
@@ -107,6 +129,7 @@ async function measureSize(modules: number): Promise<SizeFigures> {
     return elapsed;
   });
   await analysis.updateFile(file, original);
+  const hubDeleted = await measureHubDeleted(analysis, repo.hub, quick ? 6 : 20);
   const result = analysis.result();
   const options = defaultPipelineOptions();
   const gitlab = await repeat(quick ? 5 : 15, () => time(() => generatePipeline(result, { ci: 'gitlab', options })));
@@ -126,11 +149,41 @@ async function measureSize(modules: number): Promise<SizeFigures> {
     cold,
     floor,
     ratio: cold.median / floor.median,
+    contracts,
+    contractsShare: contracts.median / cold.median,
+    outputUses: shape.outputUses,
+    hubReaders: repo.hub.readers,
     editToGraph,
+    hubDeleted,
     gitlab,
     github,
     lsp,
   };
+}
+
+/**
+ * The edit that deletes an output many modules read (the hub's), and the edit that restores it: the time
+ * from the edit to the contracts' errors on every reader, in the engine (the LSP's figure adds publishing).
+ */
+async function measureHubDeleted(
+  analysis: WorkspaceAnalysis,
+  hub: SyntheticMonorepo['hub'],
+  runs: number,
+): Promise<Summary> {
+  const original = readFileSync(hub.outputsFile, 'utf8');
+  const deleted = withoutOutput(original, hub.output);
+  analysis.contracts();
+  const timed = await repeat(runs, async (run) => {
+    const start = performance.now();
+    await analysis.updateFile(hub.outputsFile, run % 2 === 0 ? deleted : original);
+    const missing = analysis.contracts().problems.filter((problem) => problem.output === hub.output).length;
+    const elapsed = performance.now() - start;
+    if (missing >= hub.readers !== (run % 2 === 0))
+      throw new Error(`the deletion did not reach the readers (${missing})`);
+    return elapsed;
+  });
+  await analysis.updateFile(hub.outputsFile, original);
+  return timed;
 }
 
 function time(run: () => unknown): number {
@@ -256,7 +309,14 @@ async function main(): Promise<void> {
     ['cold analysis, ms', ...figures.map((f) => fmt(f.cold))],
     ['read floor, ms', ...figures.map((f) => fmt(f.floor))],
     ['analysis / floor', ...figures.map((f) => `${f.ratio.toFixed(1)}×`)],
+    [
+      'contracts after the cold analysis, ms (share of it)',
+      ...figures.map((f) => `${fmt(f.contracts, 1)} (${(100 * f.contractsShare).toFixed(0)} %)`),
+    ],
+    ['output reads / hub readers', ...figures.map((f) => `${f.outputUses} / ${f.hubReaders}`)],
     ['edit → graph updated, ms', ...figures.map((f) => fmt(f.editToGraph, 2))],
+    ['hub output deleted → readers erred (engine), ms', ...figures.map((f) => fmt(f.hubDeleted, 1))],
+    ['hub output deleted → diagnostics (LSP), ms', ...figures.map((f) => fmt(f.lsp.outputDeleted, 1))],
     ['edit → diagnostics (LSP), ms', ...figures.map((f) => fmt(f.lsp.editToDiagnostics, 1))],
     ['hover (LSP round trip), ms', ...figures.map((f) => fmt(f.lsp.hover, 2))],
     ['GitLab pipeline, ms', ...figures.map((f) => fmt(f.gitlab, 1))],

@@ -6,8 +6,10 @@ import { seededRandom } from '../seededRandom';
  * A synthetic Terraform monorepo for benchmarks, the same for the same seed: `modules` root
  * modules in a `{service}/{environment}/{region}/{module}` layout, five files each of realistic
  * size (backend, variables, resources, outputs, and remote-state reads with interpolated keys,
- * locals and some for_each), average out-degree about 2. Dependencies point only to modules
- * generated earlier, so there is no cycle unless `cycles` asks for some.
+ * locals and some for_each; the resources read the outputs of the states they read), average
+ * out-degree about 2. Every tenth module also reads one output of the first (the `hub`), as a shared
+ * network's outputs are read. Dependencies point only to modules generated earlier, so there is no
+ * cycle unless `cycles` asks for some.
  */
 export interface SyntheticOptions {
   modules: number;
@@ -21,8 +23,13 @@ export interface SyntheticMonorepo {
   ids: string[];
   /** The file and line of one remote_state block's key, for incremental benchmarks. */
   sampleReference: { file: string; keyLine: number; id: string };
+  /** The first module's outputs file, how many modules read its output `r0_id`, and one reader's file. */
+  hub: { outputsFile: string; output: string; readers: number; readerFile: string };
   edges: number;
 }
+
+/** Every how many modules one reads the hub's output. */
+const HUB_EVERY = 10;
 
 const SERVICES = ['network', 'platform', 'data', 'app', 'security', 'observability', 'edge', 'billing'];
 const ENVIRONMENTS = ['prod', 'stage', 'dev', 'qa'];
@@ -46,6 +53,7 @@ export function generateMonorepo(root: string, options: SyntheticOptions): Synth
   const ids = moduleIds(options.modules);
   let edges = 0;
   let sample: SyntheticMonorepo['sampleReference'] | undefined;
+  let hubReaders = 0;
   ids.forEach((id, index) => {
     const deps = new Set<string>();
     const wanted = index === 0 ? 0 : 1 + Math.floor(rand() * 4);
@@ -54,11 +62,16 @@ export function generateMonorepo(root: string, options: SyntheticOptions): Synth
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'backend.tf'), backendFile(bucket, id));
     writeFileSync(path.join(dir, 'variables.tf'), variablesFile(id));
-    writeFileSync(path.join(dir, 'main.tf'), mainFile(id, [...deps]));
     writeFileSync(path.join(dir, 'outputs.tf'), outputsFile());
     const data = dataFile(bucket, [...deps], rand);
-    writeFileSync(path.join(dir, 'data.tf'), data.text);
-    edges += deps.size;
+    const readsHub = index > 0 && index % HUB_EVERY === 0;
+    writeFileSync(
+      path.join(dir, 'data.tf'),
+      readsHub ? `${data.text}\n${remoteState('hub', bucket, `"${ids[0]}/terraform.tfstate"`)}` : data.text,
+    );
+    writeFileSync(path.join(dir, 'main.tf'), mainFile(id, [...deps], data.reads, readsHub));
+    if (readsHub) hubReaders++;
+    edges += deps.size + (readsHub ? 1 : 0);
     if (!sample && data.keyLine >= 0) sample = { file: path.join(dir, 'data.tf'), keyLine: data.keyLine, id };
   });
   for (let c = 0; c < (options.cycles ?? 0) && ids.length >= 3; c++) {
@@ -68,7 +81,17 @@ export function generateMonorepo(root: string, options: SyntheticOptions): Synth
     writeFileSync(path.join(root, x, 'cycle.tf'), remoteState('cycle', bucket, `"${b}/terraform.tfstate"`));
     edges += 3;
   }
-  return { ids, sampleReference: sample ?? { file: '', keyLine: -1, id: '' }, edges };
+  return {
+    ids,
+    sampleReference: sample ?? { file: '', keyLine: -1, id: '' },
+    hub: {
+      outputsFile: path.join(root, ids[0]!, 'outputs.tf'),
+      output: 'r0_id',
+      readers: hubReaders,
+      readerFile: path.join(root, ids[Math.min(HUB_EVERY, ids.length - 1)]!, 'main.tf'),
+    },
+    edges,
+  };
 }
 
 function backendFile(bucket: string, id: string): string {
@@ -117,7 +140,8 @@ variable "tags" {
 `;
 }
 
-function mainFile(id: string, deps: string[]): string {
+/** Four resources; each reads an output of a state the module reads (`reads`: the blocks, as referenced). */
+function mainFile(id: string, deps: string[], reads: readonly string[], readsHub: boolean): string {
   const resources = [0, 1, 2, 3]
     .map(
       (n) => `resource "terraform_data" "r${n}" {
@@ -125,7 +149,7 @@ function mainFile(id: string, deps: string[]): string {
     name        = "\${var.service}-\${var.environment}-${n}"
     region      = var.region
     tags        = merge(var.tags, { component = "r${n}" })
-    depends_on  = ${JSON.stringify(deps.slice(0, 2))}
+    depends_on  = ${JSON.stringify(deps.slice(0, 2))}${reads.length > 0 ? `\n    upstream    = ${reads[n % reads.length]}.outputs.r${n}_id` : ''}${readsHub && n === 0 ? '\n    shared      = data.terraform_remote_state.hub.outputs.r0_id' : ''}
   }
 
   lifecycle {
@@ -151,8 +175,13 @@ function outputsFile(): string {
 }
 
 /** 1–4 remote-state reads: keys through locals, format(), and a for_each over two of them. */
-function dataFile(bucket: string, deps: string[], rand: () => number): { text: string; keyLine: number } {
-  if (deps.length === 0) return { text: '# This stack reads no other state.\n', keyLine: -1 };
+function dataFile(
+  bucket: string,
+  deps: string[],
+  rand: () => number,
+): { text: string; keyLine: number; reads: string[] } {
+  if (deps.length === 0) return { text: '# This stack reads no other state.\n', keyLine: -1, reads: [] };
+  const reads = ['data.terraform_remote_state.d0'];
   const lines = ['locals {', `  state_bucket = "${bucket}"`, '  state_file   = "terraform.tfstate"', '}', ''];
   let keyLine = -1;
   const [first, ...rest] = deps;
@@ -167,6 +196,7 @@ function dataFile(bucket: string, deps: string[], rand: () => number): { text: s
   lines.push(`    key    = "${first}/\${local.state_file}"`, '    region = "eu-central-1"', '  }', '}', '');
   if (useForEach) {
     const pair = rest.splice(0, 2);
+    reads.push(...pair.map((dep) => `data.terraform_remote_state.each[${JSON.stringify(dep)}]`));
     lines.push(
       'data "terraform_remote_state" "each" {',
       `  for_each = toset(${JSON.stringify(pair)})`,
@@ -181,6 +211,7 @@ function dataFile(bucket: string, deps: string[], rand: () => number): { text: s
     );
   }
   rest.forEach((dep, n) => {
+    reads.push(`data.terraform_remote_state.d${n + 1}`);
     lines.push(
       `data "terraform_remote_state" "d${n + 1}" {`,
       '  backend = "s3"',
@@ -193,7 +224,7 @@ function dataFile(bucket: string, deps: string[], rand: () => number): { text: s
       '',
     );
   });
-  return { text: lines.join('\n'), keyLine };
+  return { text: lines.join('\n'), keyLine, reads };
 }
 
 function remoteState(name: string, bucket: string, key: string): string {
@@ -217,4 +248,11 @@ export function withUnwrittenKey(text: string, keyLine: number): string {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the HCL interpolation, not a JavaScript one.
   lines[keyLine] = lines[keyLine]!.replace('/${local.state_file}', '/nobody-writes.tfstate');
   return lines.join('\n');
+}
+
+/** An outputs file without one of its `output` blocks: the edit that breaks every reader of it. */
+export function withoutOutput(text: string, name: string): string {
+  const without = text.replace(new RegExp(`output "${name}" \\{[^}]*\\}\\n`), '');
+  if (without === text) throw new Error(`no output "${name}" to delete`);
+  return without;
 }

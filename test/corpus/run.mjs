@@ -2,7 +2,8 @@
 // them (test/corpus/<owner>+<name>.json). Each repository is looked for as a checkout in DIR/<owner>+<name>;
 // the engine runs as users run it, `terrace graph --format json`, on the checkout's monorepo folder. Prints,
 // per repository and in total, the root modules found and the edges' precision and recall, with each missed
-// edge next to the engine's reason and each false one next to the address it matched.
+// edge next to the engine's reason and each false one next to the address it matched; then the reads of other
+// states' outputs, with each one reported missing next to what a person who read it said (`missingOutputs`).
 // Options: --json FILE writes the figures; --only NAME measures the repositories whose name contains NAME.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -153,6 +154,7 @@ function measure(truth, graph, configured) {
     const edge = foundEdges.get(key);
     console.log(`    false  ${key}: ${edge.file}:${edge.line} matched ${edge.address}`);
   }
+  const outputs = outputReads(truth, graph);
   return {
     repository: truth.repository,
     commit: truth.commit,
@@ -162,6 +164,43 @@ function measure(truth, graph, configured) {
     edges: { true: trueEdges.size, found: foundEdges.size, right: right.length, missed, wrong },
     precision,
     recall,
+    outputs,
+  };
+}
+
+/**
+ * The reads of other states' outputs, and each one reported missing against the truth's `missingOutputs`,
+ * where a person who read the writer's code said whether it is really missing (`real`), or whether the
+ * engine's inferred writer is not the state read (`inferred-writer`). A report the truth does not list is
+ * the engine's mistake until a person reads it.
+ */
+function outputReads(truth, graph) {
+  const reads = graph.outputReads;
+  if (!reads) return undefined;
+  const place = (item) => `${item.file}:${item.line}:${item.column} ${item.output}`;
+  const known = new Map((truth.missingOutputs ?? []).map((item) => [`${item.at} ${item.output}`, item]));
+  const reported = reads.missing.map((item) => ({ ...item, truth: known.get(place(item)) }));
+  const unlisted = reported.filter((item) => !item.truth);
+  const unreported = [...known.keys()].filter((key) => !reported.some((item) => place(item) === key));
+  const verdicts = (verdict) => reported.filter((item) => item.truth?.verdict === verdict).length;
+  console.log(
+    `  output reads: ${reads.reads} found, ${reads.declared} of a declared output, ${reads.computed} computed, ` +
+      `${reads.unchecked} of no writer's code in the repository; ${reported.length} reported missing ` +
+      `(${verdicts('real')} real, ${verdicts('inferred-writer')} through a wrong inferred writer, ${unlisted.length} not in the truth)`,
+  );
+  for (const item of reported)
+    console.log(`    ${item.truth ? item.truth.verdict : 'NOT IN THE TRUTH'} ${place(item)}: ${item.message}`);
+  for (const key of unreported) console.log(`    listed in the truth, not reported: ${key}`);
+  return {
+    reads: reads.reads,
+    declared: reads.declared,
+    computed: reads.computed,
+    unchecked: reads.unchecked,
+    missing: reported.length,
+    real: verdicts('real'),
+    inferredWriter: verdicts('inferred-writer'),
+    unlisted: unlisted.length,
+    unreported: unreported.length,
   };
 }
 
@@ -202,6 +241,24 @@ const summary = {
   stacks: totals('Terraform Stacks', (result) => !result.configured && stacks.has(result.repository)),
   all: totals('corpus', (result) => !result.configured),
   configured: totals("corpus with the teams' .terrace.yaml", asConfigured),
+  outputReads: outputTotals(),
 };
+
+/** The output reads over the corpus, each repository once, with its team's `.terrace.yaml` where the truth has one. */
+function outputTotals() {
+  const measured = results.filter((result) => result.measured && asConfigured(result) && result.outputs);
+  const sum = (pick) => measured.reduce((total, result) => total + result.outputs[pick], 0);
+  const figures = Object.fromEntries(
+    ['reads', 'declared', 'computed', 'unchecked', 'missing', 'real', 'inferredWriter', 'unlisted', 'unreported'].map(
+      (key) => [key, sum(key)],
+    ),
+  );
+  console.log(
+    `output reads: ${figures.reads} found, ${figures.declared} of a declared output, ${figures.computed} computed, ` +
+      `${figures.unchecked} unchecked; ${figures.missing} reported missing: ${figures.real} real, ` +
+      `${figures.inferredWriter} through a wrong inferred writer, ${figures.unlisted} not in the truth (the engine's mistakes until read)`,
+  );
+  return figures;
+}
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ ...summary, results }, null, 2)}\n`);
 process.exit(measured.length === 0 ? 1 : 0);

@@ -148,8 +148,29 @@ describe('the outputs a root reads from other states', () => {
       ['network/dns', 'net', 'dns', ['zone_id']],
       ['network/vpc', 'net', 'vpc', ['zone_id']],
     ]);
+    const reads = graphJson(analysis.result(), contracts).outputReads!;
+    assert.deepEqual(
+      {
+        ...reads,
+        missing: reads.missing.map((item) => `${item.file}:${item.line}:${item.column} ${item.output} ${item.writers}`),
+      },
+      {
+        reads: 13,
+        declared: 9,
+        computed: 1,
+        unchecked: 0,
+        missing: [
+          'modules/service/main.tf:10:23 availability_zones network/vpc',
+          'app/api/main.tf:39:55 private_subnet_idz network/vpc',
+          'app/api/main.tf:42:91 zone_id network/vpc',
+          'app/api/service.tf:3:44 nat_gateway_id network/vpc',
+        ],
+      },
+    );
     // Without the contracts, the JSON is as before.
-    assert.equal(graphJson(analysis.result()).edges[0]!.outputs, undefined);
+    const plain = graphJson(analysis.result());
+    assert.equal(plain.edges[0]!.outputs, undefined);
+    assert.equal(plain.outputReads, undefined);
   });
 
   test('an edit that deletes an output puts the error on every reader at once', async () => {

@@ -5,7 +5,6 @@ export {
   type ContractProblem,
   codeDirOf,
   type DeclaredOutput,
-  edgeKey,
   type OutputContracts,
   outputContracts,
   type ResolvedUse,

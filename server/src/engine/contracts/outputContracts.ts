@@ -51,8 +51,8 @@ export interface OutputContracts {
   /** The outputs each node's code declares, by node id; absent for a node whose code is not in the repository. */
   outputs: Map<string, DeclaredOutput[]>;
   problems: ContractProblem[];
-  /** The outputs read along each edge, by `edgeKey`, sorted. */
-  alongEdges: Map<string, string[]>;
+  /** The outputs read along an edge, sorted (indexed at the first question: the graph's JSON and panel ask). */
+  outputsAlong(edge: MatchedEdge): readonly string[];
 }
 
 export interface ContractInput {
@@ -103,11 +103,16 @@ export function outputContracts(
     ...uses.flatMap((use) => missingOutput(use, outputs)),
     ...mockOutputProblems(workspace, input, edgesFrom, outputs),
   ];
-  return { uses, outputs, problems, alongEdges: outputsAlongEdges(uses) };
+  let along: Map<string, string[]> | undefined;
+  const outputsAlong = (edge: MatchedEdge): readonly string[] => {
+    along ??= outputsAlongEdges(uses);
+    return along.get(edgeKey(edge)) ?? [];
+  };
+  return { uses, outputs, problems, outputsAlong };
 }
 
-/** The key of an edge's reader, writer and the block it reads through, as `alongEdges` is keyed. */
-export function edgeKey(edge: MatchedEdge): string {
+/** The key of an edge's reader, writer and the block it reads through, as `useKey` makes it for a use. */
+function edgeKey(edge: MatchedEdge): string {
   const { reference } = edge;
   if (reference.block === 'component' || edge.matchedBy === 'component') return `${edge.from}\0${edge.to}\0component`;
   if (reference.block === 'dependency') return `${edge.from}\0${edge.to}\0dependency\0${reference.name}`;
@@ -147,7 +152,14 @@ export function codeDirOf(module: EvaluatedModule): string | undefined {
 function declaredOutputs(workspace: ContractWorkspace, dir: string): DeclaredOutput[] | undefined {
   const files = workspace.dirOf(dir)?.tfFiles ?? [];
   if (files.length === 0) return undefined;
-  return files.flatMap((file) => (workspace.factsOf(file)?.outputs ?? []).map((output) => ({ ...output, file })));
+  const declared: DeclaredOutput[] = [];
+  for (const file of files) {
+    for (const output of workspace.factsOf(file)?.outputs ?? []) {
+      const { name, range, nameRange, description, sensitive, valueRange } = output;
+      declared.push({ name, range, nameRange, description, sensitive, valueRange, file });
+    }
+  }
+  return declared;
 }
 
 /** The Stacks' own reads, `component.<name>.<output>` in their files, read by the Stack's folder. */
@@ -186,15 +198,27 @@ function resolve(
   outputs: Map<string, DeclaredOutput[]>,
   components: Map<string, string>,
 ): ResolvedUse {
-  const writers = writerIds(use, edges, components).map(({ id, match }): UseWriter => {
+  const writers: UseWriter[] = [];
+  for (const { id, match } of writerIds(use, edges, components)) {
     const declared = outputs.get(id);
-    return {
-      id,
-      match,
-      declared: declared === undefined ? null : declared.find((output) => output.name === use.output),
-    };
-  });
-  return { ...use, writers };
+    writers.push({ id, match, declared: declared === undefined ? null : declaredNamed(declared, use.output) });
+  }
+  return {
+    reader: use.reader,
+    file: use.file,
+    range: use.range,
+    quoted: use.quoted,
+    source: use.source,
+    output: use.output,
+    through: use.through,
+    writers,
+  };
+}
+
+function declaredNamed(declared: readonly DeclaredOutput[], name: string | undefined): DeclaredOutput | undefined {
+  if (name === undefined) return undefined;
+  for (const output of declared) if (output.name === name) return output;
+  return undefined;
 }
 
 function writerIds(
@@ -238,7 +262,7 @@ function sameInstance(instance: string | null, source: StateSource): boolean {
  */
 function missingOutput(use: ResolvedUse, outputs: Map<string, DeclaredOutput[]>): ContractProblem[] {
   const name = use.output;
-  if (name === undefined) return [];
+  if (name === undefined || use.writers.every((writer) => writer.declared !== undefined)) return [];
   const checked = use.writers.filter((writer) => writer.declared !== null);
   const missing = checked.filter((writer) => writer.declared === undefined);
   if (missing.length === 0) return [];

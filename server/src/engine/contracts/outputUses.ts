@@ -146,9 +146,11 @@ interface FileReference {
 }
 
 function referencesIn(workspace: ContractWorkspace, files: readonly string[]): FileReference[] {
-  return files.flatMap((file) =>
-    (workspace.factsOf(file)?.outputReferences ?? []).map((reference) => ({ file, reference })),
-  );
+  const found: FileReference[] = [];
+  for (const file of files) {
+    for (const reference of workspace.factsOf(file)?.outputReferences ?? []) found.push({ file, reference });
+  }
+  return found;
 }
 
 /**
@@ -286,11 +288,14 @@ function carriersNamed(reference: OutputReference, scope: Scope): Carrier[] {
 /** A remote state's or component's instance keys: `[0]`, `["prod"]`, `[each.key]`, `[*]`, before the rest. */
 function splitInstance(keys: readonly PathKey[]): [string | undefined, readonly PathKey[]] {
   const first = keys[0];
-  if (!first || (first.kind === 'name' && !first.quoted && first.name === 'outputs')) return [undefined, keys];
-  if (first.kind === 'name' && first.name === 'outputs') return [undefined, keys];
-  const isInstance = first.kind !== 'name' || first.quoted === true || /^\d+$/.test(first.name);
+  if (!first || (first.kind === 'name' && first.name === 'outputs')) return [undefined, keys];
+  const isInstance = first.kind !== 'name' || first.quoted === true || isIndex(first.name);
   if (!isInstance) return [undefined, keys];
   return [first.kind === 'name' ? first.name : undefined, keys.slice(1)];
+}
+
+function isIndex(name: string): boolean {
+  return name !== '' && Number.isInteger(Number(name));
 }
 
 function reachFrom(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult } from '../analysis';
-import { edgeKey, type OutputContracts } from '../contracts';
+import type { OutputContracts } from '../contracts';
 import { coveringCycles } from '../graph';
 import type { Range } from '../hcl';
 import { assumedValues, type MatchKind, type UnmatchedReference } from '../state';
@@ -60,6 +60,29 @@ export interface GraphJson {
   syntaxErrors: { file: string; line: number; column: number; message: string }[];
   /** `error`: Terragrunt itself refuses it (a unit that includes itself), or the workspace is too big for a graph. */
   problems: { file: string; line: number | null; message: string; error: boolean }[];
+  /** Given with the contracts: the reads of other states' outputs, and those of outputs a writer does not declare. */
+  outputReads?: OutputReadsJson;
+}
+
+export interface OutputReadsJson {
+  /** Every read of another state's output found. */
+  reads: number;
+  /** Reads whose writers' code is in the repository and declares the output. */
+  declared: number;
+  /** Reads of an output named at run time only (`outputs[var.name]`): never checked. */
+  computed: number;
+  /** Reads of a state with no writer in the repository, or whose writer's code is not in it. */
+  unchecked: number;
+  /** Reads of an output a writer does not declare (and `mock_outputs` keys the dependency does not declare). */
+  missing: {
+    file: string;
+    line: number;
+    column: number;
+    output: string;
+    writers: string[];
+    severity: 'error' | 'warning';
+    message: string;
+  }[];
 }
 
 /** Where a reference that found no single writer is, and how its configuration names it. */
@@ -103,7 +126,7 @@ export function graphJson(result: AnalysisResult, contracts?: OutputContracts): 
         matchedBy: edge.matchedBy,
         match: edge.match,
         assumed: assumedValues(edge.assumed),
-        ...(contracts ? { outputs: contracts.alongEdges.get(edgeKey(edge)) ?? [] } : {}),
+        ...(contracts ? { outputs: [...contracts.outputsAlong(edge)] } : {}),
       })),
     ).map(({ from, to, file, line, name, instance, address, matchedBy, match, assumed, outputs }) => ({
       from,
@@ -149,6 +172,33 @@ export function graphJson(result: AnalysisResult, contracts?: OutputContracts): 
       line: problem.range ? problem.range.start.line + 1 : null,
       message: problem.message,
       error: problem.error !== undefined,
+    })),
+    ...(contracts ? { outputReads: outputReadsJson(contracts, rel) } : {}),
+  };
+}
+
+function outputReadsJson(contracts: OutputContracts, rel: (file: string) => string): OutputReadsJson {
+  let declared = 0;
+  let computed = 0;
+  let unchecked = 0;
+  for (const use of contracts.uses) {
+    if (use.output === undefined) computed++;
+    else if (use.writers.every((writer) => writer.declared === null)) unchecked++;
+    else if (use.writers.some((writer) => writer.declared)) declared++;
+  }
+  return {
+    reads: contracts.uses.length,
+    declared,
+    computed,
+    unchecked,
+    missing: contracts.problems.map((problem) => ({
+      file: rel(problem.file),
+      line: problem.range.start.line + 1,
+      column: problem.range.start.character + 1,
+      output: problem.output,
+      writers: problem.writers,
+      severity: problem.severity,
+      message: problem.message,
     })),
   };
 }

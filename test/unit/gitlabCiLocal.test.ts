@@ -69,6 +69,25 @@ function ciLocalIn(dir: string, ...args: string[]) {
   });
 }
 
+/**
+ * Every job of the local-backend fixture's pipeline in `dir`, the applies started by hand: it passes,
+ * each plan and apply with it. Returns the log, and where in it a pattern first shows.
+ */
+function runWholePipeline(dir: string): { log: string; at: (pattern: string) => number } {
+  const manual = [VPC, EKS, DB, API].flatMap((module) => ['--manual', `apply-${module}`]);
+  const run = ciLocalIn(dir, ...manual);
+  const log = run.stdout + run.stderr;
+  assert.equal(run.status, 0, log.slice(-4000));
+  for (const module of [VPC, EKS, DB, API])
+    for (const kind of ['plan', 'apply']) assert.match(log, new RegExp(`PASS\\s+${kind}-${module}\\b`));
+  const at = (pattern: string) => {
+    const index = log.search(new RegExp(pattern));
+    assert.ok(index >= 0, `the log shows ${pattern}`);
+    return index;
+  };
+  return { log, at };
+}
+
 describe('gitlab-ci-local runs the generated pipeline', () => {
   before(() => {
     const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
@@ -149,18 +168,7 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
   });
 
   test('the whole pipeline runs: plans and applies in dependency order, states read through remote state', () => {
-    const manual = [VPC, EKS, DB, API].flatMap((module) => ['--manual', `apply-${module}`]);
-    const run = ciLocal(...manual);
-    const log = run.stdout + run.stderr;
-    assert.equal(run.status, 0, log.slice(-4000));
-    for (const module of [VPC, EKS, DB, API])
-      for (const kind of ['plan', 'apply']) assert.match(log, new RegExp(`PASS\\s+${kind}-${module}\\b`));
-
-    const at = (pattern: string) => {
-      const index = log.search(new RegExp(pattern));
-      assert.ok(index >= 0, `the log shows ${pattern}`);
-      return index;
-    };
+    const { at } = runWholePipeline(work);
     for (const module of [VPC, EKS, DB, API])
       assert.ok(at(`plan-${module}\\s+finished`) < at(`apply-${module}\\s+starting`), `${module}: plan, then apply`);
     for (const [reader, writer] of EDGES)
@@ -331,5 +339,81 @@ describe('gitlab-ci-local reads the pipeline of an OpenTofu workspace', () => {
     const listed = JSON.parse(ciLocalIn(dir, '--list-json').stdout) as { name: string; needs: { job: string }[] }[];
     const needs = Object.fromEntries(listed.map((job) => [job.name, job.needs.map((need) => need.job).sort()]));
     assert.deepEqual(needs['plan-app'], ['apply-dns', 'apply-network']);
+  });
+});
+
+/**
+ * The validate job (`validate.enabled`) run for real, with the CLI as built (`dist/cli.js`, a single
+ * file, as a repository would commit it): on the output-contracts fixture, whose app/api reads outputs
+ * network/vpc does not declare, it fails and no plan starts; on the local-backend fixture it passes,
+ * and the plans and applies run after it.
+ */
+describe('gitlab-ci-local runs the validate job before anything plans', () => {
+  const cli = path.join(repo, 'dist/cli.js');
+  const copies: string[] = [];
+  /** A copy of a fixture whose pipeline validates with the built CLI, generated and committed. */
+  function validatedCopy(fixture: string): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'terrace-gitlab-validate-'));
+    copies.push(dir);
+    cpSync(path.join(repo, 'test/fixtures', fixture), dir, { recursive: true });
+    const command = `node ${cli} validate .`;
+    writeFileSync(
+      path.join(dir, '.terrace.yaml'),
+      `validate:\n  enabled: true\n  command: ${JSON.stringify(command)}\n`,
+    );
+    generateIn(dir);
+    gitlabRepository(dir);
+    return dir;
+  }
+  before(() => {
+    ensureNode24();
+    if (!existsSync(cli)) throw new Error('cannot run: dist/cli.js is missing (node esbuild.mjs builds it)');
+  });
+  after(() => {
+    for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a read of an output its writer does not declare: the validate job fails, naming it, and no plan starts', () => {
+    const dir = validatedCopy('output-contracts');
+    const listed = JSON.parse(ciLocalIn(dir, '--list-json').stdout) as { name: string; needs: { job: string }[] }[];
+    assert.equal(listed[0]!.name, 'validate');
+    const first = listed.filter((job) => job.name === 'plan-network-dns' || job.name === 'plan-network-vpc');
+    assert.deepEqual(
+      first.map((job) => job.needs.map((need) => need.job)),
+      [['validate'], ['validate']],
+    );
+
+    const run = ciLocalIn(
+      dir,
+      '--manual',
+      'apply-network-dns',
+      '--manual',
+      'apply-network-vpc',
+      '--manual',
+      'apply-app-api',
+    );
+    const log = run.stdout + run.stderr;
+    assert.notEqual(run.status, 0, log.slice(-3000));
+    assert.match(log, /FAIL\s+validate\b/);
+    assert.match(
+      log,
+      /app\/api\/main\.tf:39:55: network\/vpc declares no output "private_subnet_idz"; did you mean "private_subnet_ids"\?/,
+    );
+    // Each error once (gitlab-ci-local repeats the first lines of a failed job's output in its summary).
+    assert.deepEqual([...new Set(log.match(/Error: \S+: network\/vpc declares no output "\w+"/g))].sort(), [
+      'Error: app/api/main.tf:39:55: network/vpc declares no output "private_subnet_idz"',
+      'Error: app/api/main.tf:42:91: network/vpc declares no output "zone_id"',
+      'Error: app/api/service.tf:3:44: network/vpc declares no output "nat_gateway_id"',
+      'Error: modules/service/main.tf:10:23: network/vpc declares no output "availability_zones"',
+    ]);
+    assert.doesNotMatch(log, /\b(plan|apply)-[\w-]+\s+starting/, 'no plan or apply started');
+  });
+
+  test('outputs as declared: the validate job passes, then the plans and applies run in dependency order', () => {
+    const { log, at } = runWholePipeline(validatedCopy('pipeline-local-backend'));
+    assert.match(log, /PASS\s+validate\b/);
+    assert.match(log, /4 modules in 3 levels, no cycles/);
+    assert.ok(at('validate\\s+finished') < at(`plan-${VPC}\\s+starting`), 'the first plan starts after validate');
+    assert.ok(at(`apply-${VPC}\\s+finished`) < at(`plan-${EKS}\\s+starting`));
   });
 });

@@ -92,6 +92,29 @@ github:
     assert.equal(pipeline.github.split, 'level');
   });
 
+  test('validate: off by default, running terrace validate . when on; the command and the GitLab image as given', () => {
+    assert.deepEqual(pipelineOf('').validate, { enabled: false, command: 'terrace validate .', image: undefined });
+    assert.deepEqual(pipelineOf('validate: { enabled: true }').validate, {
+      enabled: true,
+      command: 'terrace validate .',
+      image: undefined,
+    });
+    assert.deepEqual(
+      pipelineOf(`
+validate:
+  enabled: true
+  command: node tools/terrace/cli.js validate . --env prod
+  image: { name: "node:20", entrypoint: [""] }
+`).validate,
+      {
+        enabled: true,
+        command: 'node tools/terrace/cli.js validate . --env prod',
+        image: { name: 'node:20', entrypoint: [''] },
+      },
+    );
+    assert.equal(pipelineOf('validate: { image: node:20 }').validate.image, 'node:20');
+  });
+
   test('invalid values: an error naming the key and what was expected', () => {
     const cases: [string, string][] = [
       ['gitlab: { stagesPrefix: x }', "c.yaml: unknown key 'gitlab.stagesPrefix'; expected path, stagePrefix, image"],
@@ -129,8 +152,17 @@ github:
       ['github: []', 'c.yaml: github must be a mapping of keys to values'],
       [
         'pipeline: {}',
-        "c.yaml: unknown key 'pipeline'; expected engine, discovery, terraformWorkspace, environments, backendConfig, execution, gitlab or github",
+        "c.yaml: unknown key 'pipeline'; expected engine, discovery, terraformWorkspace, environments, backendConfig, execution, gitlab, github or validate",
       ],
+      ['validate: { enabled: "yes" }', 'c.yaml: validate.enabled must be true or false'],
+      ['validate: { command: "  " }', 'c.yaml: validate.command must not be empty'],
+      ['validate: { command: [terrace, validate] }', 'c.yaml: validate.command must be a string'],
+      [
+        'validate: { image: { entrypoint: [""] } }',
+        'c.yaml: validate.image must be an image name or a mapping with a name (and entrypoint)',
+      ],
+      ['validate: { run: x }', "c.yaml: unknown key 'validate.run'; expected enabled, command or image"],
+      ['validate: true', 'c.yaml: validate must be a mapping of keys to values'],
     ];
     for (const [text, message] of cases) {
       assert.throws(

@@ -63,6 +63,7 @@ gitlab:
   overwrites: [{ type: apply, tags: [prod] }]
   split: level
 github: { path: w.yml, split: none, name: N, on: { push: {} }, runsOn: x, environment: e, autoApprove: false, planOnly: false, permissions: { contents: read }, env: { A: b }, setupSteps: [{ run: x }] }
+validate: { enabled: true, command: terrace validate ., image: "node:20" }
 `;
 
 describe('.terrace.yaml JSON Schema', () => {
@@ -77,6 +78,7 @@ describe('.terrace.yaml JSON Schema', () => {
       'execution: { bin: x }',
       'gitlab: { jobDefaults: { cache: {} } }',
       'pipeline: {}',
+      'validate: { run: x }',
     ]) {
       assert.throws(() => parseTerraceConfig(text, '.terrace.yaml'));
       assert.equal(unknownKeys(parse(text), schema, '').length, 1, text);

@@ -19,6 +19,7 @@ export {
   PIPELINE_SPLITS,
   type PipelineOptions,
   type PipelineSplit,
+  type ValidateOptions,
 } from './pipelineConfig';
 export {
   CONFIG_FILE,

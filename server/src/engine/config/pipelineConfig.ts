@@ -17,13 +17,14 @@ import {
 } from './configValues';
 
 /**
- * The `execution`, `gitlab` and `github` sections of `.terrace.yaml`: how Terraform runs, and the
- * shape of the generated pipelines. Read by the CLI and the server alike.
+ * The `execution`, `gitlab`, `github` and `validate` sections of `.terrace.yaml`: how Terraform runs,
+ * and the shape of the generated pipelines. Read by the CLI and the server alike.
  */
 export interface PipelineOptions {
   execution: ExecutionOptions;
   gitlab: GitlabOptions;
   github: GithubOptions;
+  validate: ValidateOptions;
   /** Folders (relative to the workspace, `/`-separated) of shared child modules: a change there counts for every root that calls into them. */
   libraryModules: string[];
 }
@@ -52,6 +53,20 @@ export interface ExecutionOptions {
   retries: number;
   /** Run Plans: `auto` inits when `.terraform/` is missing or the provider lock file changed; `always`; `never`. */
   init: 'auto' | 'always' | 'never';
+}
+
+/**
+ * The `validate` section: a first job of the generated pipelines that runs `terrace validate`, so that
+ * a read of an output its writer no longer declares (or a cycle, a syntax error) fails the pipeline
+ * before anything is planned.
+ */
+export interface ValidateOptions {
+  /** Off by default: the job needs Terrace's CLI on the runner. */
+  enabled: boolean;
+  /** One shell line, run at the workspace folder (the repository's root, as every job). */
+  command: string;
+  /** GitLab: the job's image (one with Node and the CLI); by default the other jobs'. */
+  image: string | ConfigRecord | undefined;
 }
 
 /** GitLab job keywords a user may set for every job (`jobDefaults`) or per job type (`overwrites`). */
@@ -168,6 +183,7 @@ export function defaultPipelineOptions(): PipelineOptions {
       env: {},
       setupSteps: undefined,
     },
+    validate: { enabled: false, command: 'terrace validate .', image: undefined },
     libraryModules: [],
   };
 }
@@ -333,6 +349,27 @@ export function readGithub(section: ConfigRecord, options: GithubOptions, file: 
         break;
       default:
         throw unknownKey(file, at, GITHUB_KEYS);
+    }
+  }
+}
+
+const VALIDATE_KEYS = ['enabled', 'command', 'image'];
+
+export function readValidate(section: ConfigRecord, options: ValidateOptions, file: string): void {
+  for (const [key, value] of Object.entries(section)) {
+    const at = `validate.${key}`;
+    switch (key) {
+      case 'enabled':
+        options.enabled = boolean(value, at, file);
+        break;
+      case 'command':
+        options.command = nonEmptyString(value, at, file);
+        break;
+      case 'image':
+        options.image = gitlabImage(value, at, file);
+        break;
+      default:
+        throw unknownKey(file, at, VALIDATE_KEYS);
     }
   }
 }

@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AnalysisOptions, defaultOptions, ENGINES, type EnvironmentConfig } from './analysisOptions';
 import { ConfigError, folders, oneOf, pattern, record, string, strings, unknownKey } from './configValues';
-import { defaultPipelineOptions, type PipelineOptions, readExecution, readGithub, readGitlab } from './pipelineConfig';
+import {
+  defaultPipelineOptions,
+  type PipelineOptions,
+  readExecution,
+  readGithub,
+  readGitlab,
+  readValidate,
+} from './pipelineConfig';
 import { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';
 import { parseYaml } from './yamlText';
 
@@ -76,6 +83,7 @@ const TOP_KEYS = [
   'execution',
   'gitlab',
   'github',
+  'validate',
 ];
 
 /** A `.terrace.yaml` text: its analysis options over `base`, and its pipeline options over the defaults. */
@@ -121,6 +129,9 @@ export function parseTerraceConfig(
         break;
       case 'github':
         readGithub(record(value, key, file), pipeline.github, file);
+        break;
+      case 'validate':
+        readValidate(record(value, key, file), pipeline.validate, file);
         break;
       default:
         throw unknownKey(file, key, TOP_KEYS);

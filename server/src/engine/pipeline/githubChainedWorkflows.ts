@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ConfigRecord, ExecutionOptions, GithubOptions } from '../config';
+import type { ConfigRecord, ExecutionOptions, GithubOptions, ValidateOptions } from '../config';
 import { callerJobs, moduleInputs, reusableWorkflow } from './githubWorkflow';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, planPart } from './pipelinePlan';
 
@@ -32,12 +32,14 @@ const PREVIOUS_SUCCEEDED = "github.event.workflow_run.conclusion == 'success'";
  * call the one reusable workflow, made for the whole plan.
  *
  * GitHub starts a `workflow_run` workflow from the default branch only, on its latest commit: the
- * chain suits the pipeline of the default branch (pushes to main), not pull requests.
+ * chain suits the pipeline of the default branch (pushes to main), not pull requests. The validate
+ * job (`validate.enabled`) is the first workflow's alone: it validates the whole graph once.
  */
 export function githubChainedWorkflows(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
+  validate: ValidateOptions,
 ): { workflows: ChainedWorkflow[]; module: CiFile } {
   const inputs = moduleInputs(plan, github);
   const workflows: ChainedWorkflow[] = [];
@@ -55,7 +57,9 @@ export function githubChainedWorkflows(
       file: {
         head: { name, on, permissions: github.permissions },
         jobsKey: 'jobs',
-        jobs: callerJobs(planPart(modules), github, inputs, before ? PREVIOUS_SUCCEEDED : undefined),
+        jobs: before
+          ? callerJobs(planPart(modules), github, inputs, PREVIOUS_SUCCEEDED, undefined)
+          : callerJobs(planPart(modules), github, inputs, undefined, validate),
       },
     });
   }

@@ -1,11 +1,14 @@
 import path from 'node:path';
-import type { ConfigRecord, ExecutionOptions, GithubOptions } from '../config';
+import type { ConfigRecord, ExecutionOptions, GithubOptions, ValidateOptions } from '../config';
 import { jobCommands } from './jobCommands';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 import { yamlConstant, yamlFlow } from './pipelineYaml';
 
 /** The id of the single job of a workflow with nothing to do. */
 export const GITHUB_NO_CHANGES_JOB = 'no-changes';
+
+/** The first job when `validate.enabled`: `terrace validate`, which the module jobs that need no other need. */
+export const GITHUB_VALIDATE_JOB = 'validate';
 
 /** The job id of a module in the workflow (an id must start with a letter, a slug need not). */
 export function githubModuleJob(slug: string): string {
@@ -30,12 +33,15 @@ export function githubModuleWorkflowPath(workflowPath: string): string {
  * the apply job, which downloads it in an `environment` (whose protection rules are GitHub's manual
  * gate). A module's jobs share a concurrency group, so two runs never touch one state at once.
  * Each caller passes its secrets on (`secrets: inherit`), as the jobs it replaces had them all.
+ * With `validate.enabled`, a first job runs `terrace validate` and the module jobs that need no
+ * other need it.
  */
 export function githubWorkflow(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
   noChanges: string,
+  validate?: ValidateOptions,
 ): { workflow: CiFile; module: CiFile | undefined } {
   const env = workflowEnv(github, execution);
   const head: ConfigRecord = { name: github.name, on: github.on, permissions: github.permissions };
@@ -52,7 +58,7 @@ export function githubWorkflow(
   }
   const inputs = moduleInputs(plan, github);
   return {
-    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, undefined) },
+    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, undefined, validate) },
     module: reusableWorkflow(plan, github, execution, inputs),
   };
 }
@@ -111,20 +117,25 @@ export function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleI
 }
 
 /**
- * Per level, each module's job: its name, needs, the call and its inputs. `gate`: the `if` of the
- * jobs that need none (those that do are skipped with what they need), for a chained workflow.
+ * The validate job with `validate.enabled`, then per level each module's job: its name, needs, the
+ * call and its inputs. `gate`: the `if` of the jobs that need no other module's (those that do are
+ * skipped with what they need), for a chained workflow after the first.
  */
 export function* callerJobs(
   plan: PipelinePlan,
   github: GithubOptions,
   inputs: ModuleInputs,
   gate: string | undefined,
+  validate: ValidateOptions | undefined,
 ): Generator<[string, ConfigRecord]> {
   const uses = `./${githubModuleWorkflowPath(github.path)}`;
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  const validated = validate?.enabled === true;
+  if (validated) yield [GITHUB_VALIDATE_JOB, githubValidateJob(github, validate)];
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
-      const needs = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
+      const dependencies = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
+      const needs = dependencies.length === 0 && validated ? [GITHUB_VALIDATE_JOB] : dependencies;
       const with_: Record<string, string> = { slug: module.slug, ...module.variables };
       if (inputs.environment) with_['environment'] = environmentName(github.environment!, module);
       if (inputs.kind && module.kind === 'unit') with_['kind'] = 'unit';
@@ -133,7 +144,7 @@ export function* callerJobs(
         githubModuleJob(module.slug),
         {
           name: module.id,
-          ...(gate !== undefined && needs.length === 0 ? { if: gate } : {}),
+          ...(gate !== undefined && dependencies.length === 0 ? { if: gate } : {}),
           ...(needs.length > 0 ? { needs: yamlFlow(needs) } : {}),
           uses,
           with: yamlFlow(with_),
@@ -142,6 +153,15 @@ export function* callerJobs(
       ];
     }
   }
+}
+
+/** The validate job: the repository checked out, then the command, on the workflow's runners. */
+function githubValidateJob(github: GithubOptions, validate: ValidateOptions): ConfigRecord {
+  return {
+    name: 'Validate',
+    'runs-on': github.runsOn,
+    steps: [{ uses: 'actions/checkout@v4' }, { name: 'Validate', run: validate.command }],
+  };
 }
 
 /** The reusable workflow's jobs: plan, then (unless plan only) apply. */

@@ -1,6 +1,12 @@
 import path from 'node:path';
-import type { ConfigRecord, ExecutionOptions, GitlabOptions } from '../config';
-import { gitlabPipeline, gitlabShellJob } from './gitlabPipeline';
+import type { ConfigRecord, ExecutionOptions, GitlabOptions, ValidateOptions } from '../config';
+import {
+  GITLAB_VALIDATE_JOB,
+  gitlabPipeline,
+  gitlabShellJob,
+  gitlabValidateJob,
+  gitlabValidateStage,
+} from './gitlabPipeline';
 import {
   type CiFile,
   modulesByLevel,
@@ -42,13 +48,15 @@ export interface ChildPipeline {
  * so GitLab counts the parent's jobs and one child's against the active-jobs limit, not all.
  *
  * `workflow: rules` stay in the parent alone: they decide whether the pipeline runs, and in a child
- * (whose `CI_PIPELINE_SOURCE` is `parent_pipeline`) a rule on the source would stop it.
+ * (whose `CI_PIPELINE_SOURCE` is `parent_pipeline`) a rule on the source would stop it. So does the
+ * validate job (`validate.enabled`), which the first trigger needs: it validates the whole graph once.
  */
 export function gitlabChildPipelines(
   plan: PipelinePlan,
   gitlab: GitlabOptions,
   execution: ExecutionOptions,
   noChanges: string,
+  validate: ValidateOptions,
 ): { parent: CiFile; children: ChildPipeline[] } {
   const childOptions: GitlabOptions = { ...gitlab, rules: undefined };
   const parts = levelParts(plan, gitlab);
@@ -62,7 +70,7 @@ export function gitlabChildPipelines(
       file: gitlabPipeline(planPart(modules), childOptions, execution, noChanges),
     };
   });
-  return { parent: parentPipeline(gitlab, children), children };
+  return { parent: parentPipeline(gitlab, children, validate), children };
 }
 
 /** Beside the parent, named after it: `.gitlab-ci.yml` triggers `.gitlab-ci-level-3.yml`. */
@@ -107,12 +115,16 @@ function levelParts(plan: PipelinePlan, gitlab: GitlabOptions): LevelPart[] {
   });
 }
 
-/** The parent: the files job, then per child a trigger job that needs the one before. */
-function parentPipeline(gitlab: GitlabOptions, children: readonly ChildPipeline[]): CiFile {
+/** The parent: the validate job if any, the files job, then per child a trigger job that needs the one before. */
+function parentPipeline(gitlab: GitlabOptions, children: readonly ChildPipeline[], validate: ValidateOptions): CiFile {
   const filesStage = `${gitlab.stagePrefix}-pipelines`;
   const levelStage = (level: number) => `${gitlab.stagePrefix}-level-${level}`;
   const head: ConfigRecord = {
-    stages: [filesStage, ...new Set(children.map((child) => levelStage(child.level)))],
+    stages: [
+      ...(validate.enabled ? [gitlabValidateStage(gitlab)] : []),
+      filesStage,
+      ...new Set(children.map((child) => levelStage(child.level))),
+    ],
   };
   if (gitlab.image !== undefined) head['default'] = { image: gitlab.image };
   if (gitlab.rules) head['workflow'] = { rules: gitlab.rules };
@@ -121,14 +133,18 @@ function parentPipeline(gitlab: GitlabOptions, children: readonly ChildPipeline[
   const filesJob = gitlabShellJob(filesStage, gitlab, `ls -l ${files.map(shellWord).join(' ')}`);
   // Kept 30 days: the last trigger reads them after every level before it is applied, which may wait on people.
   filesJob['artifacts'] = { paths: files, expire_in: '30 days' };
-  const jobs: [string, ConfigRecord][] = [[GITLAB_FILES_JOB, filesJob]];
+  const jobs: [string, ConfigRecord][] = [];
+  if (validate.enabled) jobs.push([GITLAB_VALIDATE_JOB, gitlabValidateJob(gitlab, validate)]);
+  jobs.push([GITLAB_FILES_JOB, filesJob]);
+  // The first level waits for the validate job; the others wait for the level before.
+  const first = validate.enabled ? [GITLAB_FILES_JOB, GITLAB_VALIDATE_JOB] : [GITLAB_FILES_JOB];
   children.forEach((child, index) => {
     const before = children[index - 1];
     jobs.push([
       child.trigger,
       {
         stage: levelStage(child.level),
-        needs: yamlFlow(before ? [GITLAB_FILES_JOB, before.trigger] : [GITLAB_FILES_JOB]),
+        needs: yamlFlow(before ? [GITLAB_FILES_JOB, before.trigger] : first),
         trigger: { include: [{ artifact: child.path, job: GITLAB_FILES_JOB }], strategy: 'depend' },
       },
     ]);

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import type { ConfigRecord, ExecutionOptions, GitlabJobKey, GitlabJobSettings, GitlabOptions } from '../config';
+import type {
+  ConfigRecord,
+  ExecutionOptions,
+  GitlabJobKey,
+  GitlabJobSettings,
+  GitlabOptions,
+  ValidateOptions,
+} from '../config';
 import { type JobCommands, jobCommands } from './jobCommands';
 import {
   type CiFile,
@@ -15,21 +22,28 @@ import { GITLAB_MAX_NEEDS } from './platformLimits';
 /** The name of the single job of a pipeline with nothing to do (GitLab rejects an empty pipeline). */
 export const GITLAB_NO_CHANGES_JOB = 'no-changes';
 
+/** The first job when `validate.enabled`: `terrace validate`, which the plans that start first need. */
+export const GITLAB_VALIDATE_JOB = 'validate';
+
 /**
  * The `.gitlab-ci.yml` of a plan, in a stable key order (written by the caller): `stages`
  * (`<prefix>-plan-<level>`, `<prefix>-apply-<level>` for each level present), global
  * `variables`, `default.image`, `workflow.rules`, then per level the plan jobs and the apply
  * jobs. A plan job `needs` the apply jobs of its own dependencies (and nothing else, so it does not
  * wait for its whole level); an apply job `needs` its own plan, whose plan file it receives.
- * `noChanges` is the message of the single job of an empty plan.
+ * `noChanges` is the message of the single job of an empty plan. With `validate.enabled`, the
+ * validate job comes first, in a stage of its own, and a plan that needs no other job needs it:
+ * nothing plans until the graph and its contracts hold.
  */
 export function gitlabPipeline(
   plan: PipelinePlan,
   gitlab: GitlabOptions,
   execution: ExecutionOptions,
   noChanges: string,
+  validate?: ValidateOptions,
 ): CiFile {
-  const head = pipelineHead(plan, gitlab, execution);
+  const validated = validate?.enabled === true ? validate : undefined;
+  const head = pipelineHead(plan, gitlab, execution, validated !== undefined);
   if (plan.modules.length === 0) {
     const job = gitlabShellJob(`${gitlab.stagePrefix}-plan-0`, gitlab, `echo ${shellWord(noChanges)}`);
     return { head, jobsKey: undefined, jobs: [[GITLAB_NO_CHANGES_JOB, job]] };
@@ -38,18 +52,26 @@ export function gitlabPipeline(
     head,
     jobsKey: undefined,
     templates: templates(plan, gitlab, execution),
-    jobs: moduleJobs(plan, gitlab, execution),
+    jobs: moduleJobs(plan, gitlab, execution, validated),
   };
 }
 
 /** The keys before the jobs: `stages`, `variables`, `default`, `workflow`. */
-function pipelineHead(plan: PipelinePlan, gitlab: GitlabOptions, execution: ExecutionOptions): ConfigRecord {
+function pipelineHead(
+  plan: PipelinePlan,
+  gitlab: GitlabOptions,
+  execution: ExecutionOptions,
+  validated: boolean,
+): ConfigRecord {
   const kinds: ('plan' | 'apply')[] = gitlab.planOnly ? ['plan'] : ['plan', 'apply'];
   const head: ConfigRecord = {};
   head['stages'] =
     plan.modules.length === 0
       ? [`${gitlab.stagePrefix}-plan-0`]
-      : plan.levels.flatMap((level) => kinds.map((kind) => stageName(gitlab, kind, level)));
+      : [
+          ...(validated ? [gitlabValidateStage(gitlab)] : []),
+          ...plan.levels.flatMap((level) => kinds.map((kind) => stageName(gitlab, kind, level))),
+        ];
   head['variables'] = { TF_IN_AUTOMATION: 'true', ...execution.env, ...gitlab.variables };
   if (gitlab.image !== undefined) head['default'] = { image: gitlab.image };
   if (gitlab.rules) head['workflow'] = { rules: gitlab.rules };
@@ -58,6 +80,21 @@ function pipelineHead(plan: PipelinePlan, gitlab: GitlabOptions, execution: Exec
 
 function stageName(gitlab: GitlabOptions, kind: 'plan' | 'apply', level: number): string {
   return `${gitlab.stagePrefix}-${kind}-${level}`;
+}
+
+/** The stage of the validate job, before every other: `<prefix>-validate`. */
+export function gitlabValidateStage(gitlab: GitlabOptions): string {
+  return `${gitlab.stagePrefix}-validate`;
+}
+
+/**
+ * The validate job: the command on `validate.image` (by default the jobs' image) and the jobs' runner
+ * tags. It takes none of the jobs' `rules`: the plans that start first need it, and GitLab refuses a
+ * pipeline in which a job needs one that a rule left out; so it runs whenever the pipeline does
+ * (`workflow: rules` decide that, for it as for every job).
+ */
+export function gitlabValidateJob(gitlab: GitlabOptions, validate: ValidateOptions): ConfigRecord {
+  return gitlabShellJob(gitlabValidateStage(gitlab), gitlab, validate.command, validate.image);
 }
 
 /** The job types, in the order their templates are written. */
@@ -120,12 +157,16 @@ function levelTemplateName(type: JobType, kind: ModuleKind, level: number): stri
 /** Into the module's folder, by the job's variable: the one script serves every module. */
 const ENTER_MODULE = 'cd "$TF_MODULE_PATH"';
 
-/** Per level, the plan jobs then the apply jobs, made one at a time as they are written. */
+/** The validate job if any, then per level the plan jobs then the apply jobs, made one at a time as they are written. */
 function* moduleJobs(
   plan: PipelinePlan,
   gitlab: GitlabOptions,
   execution: ExecutionOptions,
+  validate: ValidateOptions | undefined,
 ): Generator<[string, ConfigRecord]> {
+  if (validate) yield [GITLAB_VALIDATE_JOB, gitlabValidateJob(gitlab, validate)];
+  // What a plan with no dependency in the pipeline waits for: the validate job, or nothing (`needs: []`).
+  const first = validate ? [GITLAB_VALIDATE_JOB] : [];
   const apply = !gitlab.planOnly;
   // A plan needs its dependencies' applies for their order only; by name alone it would also
   // fetch their artifacts, which they have only when the user gives apply jobs some.
@@ -140,10 +181,11 @@ function* moduleJobs(
       const names = namesOf.get(module.id)!;
       const variables = yamlFlow({ ...module.variables, TERRACE_LOCK: names.lock });
       if (apply) variablesOf.set(module.id, yamlAnchored(module.slug, variables));
-      const needs = module.dependencies.map((dep) => {
+      const dependencies = module.dependencies.map((dep) => {
         const waitFor = namesOf.get(dep)!;
         return planNeedsByName ? waitFor.apply : { job: apply ? waitFor.apply : waitFor.plan, artifacts: false };
       });
+      const needs = dependencies.length > 0 ? dependencies : [...first];
       yield [
         names.plan,
         job(module, commands[module.kind], {
@@ -269,11 +311,19 @@ function planArtifacts(configured: unknown): ConfigRecord {
   };
 }
 
-/** A job of one shell line that is no module's (the no-changes job, the split's files job), on the jobs' image and runners. */
-export function gitlabShellJob(stage: string, gitlab: GitlabOptions, line: string): ConfigRecord {
+/**
+ * A job of one shell line that is no module's (the no-changes job, the split's files job, the validate
+ * job), on the jobs' image (unless given another) and runners.
+ */
+export function gitlabShellJob(
+  stage: string,
+  gitlab: GitlabOptions,
+  line: string,
+  image: unknown = gitlab.jobDefaults.image,
+): ConfigRecord {
   const out: ConfigRecord = { stage };
   const defaults = gitlab.jobDefaults;
-  if (defaults.image !== undefined) out['image'] = defaults.image;
+  if (image !== undefined) out['image'] = image;
   if (defaults.tags !== undefined) out['tags'] = defaults.tags;
   out['script'] = [line];
   return out;

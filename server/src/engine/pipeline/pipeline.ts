@@ -114,10 +114,11 @@ function pipelineFiles(
   split: boolean,
   noChanges: string,
 ): PipelineFiles {
-  const { gitlab, github, execution } = request.options;
+  const { gitlab, github, execution, validate } = request.options;
   if (request.ci === 'gitlab') {
-    if (!split) return { main: gitlabPipeline(plan, gitlab, execution, noChanges), parts: [], splitNote: undefined };
-    const { parent, children } = gitlabChildPipelines(plan, gitlab, execution, noChanges);
+    if (!split)
+      return { main: gitlabPipeline(plan, gitlab, execution, noChanges, validate), parts: [], splitNote: undefined };
+    const { parent, children } = gitlabChildPipelines(plan, gitlab, execution, noChanges, validate);
     const parts = children.map((child) => ({
       path: child.path,
       file: child.file,
@@ -134,10 +135,10 @@ function pipelineFiles(
     hasModuleJobs: false,
   });
   if (!split) {
-    const { workflow, module } = githubWorkflow(plan, github, execution, noChanges);
+    const { workflow, module } = githubWorkflow(plan, github, execution, noChanges, validate);
     return { main: workflow, parts: module ? [modulePart(module, `${path} calls`)] : [], splitNote: undefined };
   }
-  const { workflows, module } = githubChainedWorkflows(plan, github, execution);
+  const { workflows, module } = githubChainedWorkflows(plan, github, execution, validate);
   const [first, ...rest] = workflows;
   const parts = rest.map((workflow, index) => ({
     path: workflow.path,

@@ -80,6 +80,8 @@ export interface GraphEdge {
   /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
   assumed: Record<string, string | null>;
   inCycle: boolean;
+  /** The writer's outputs the reader reads along this edge, sorted: the contract between their states. */
+  outputs: string[];
 }
 
 export interface GraphProblem {

@@ -728,6 +728,30 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('an edge says which outputs flow along it: in its tooltip, and under each read it lists', async () => {
+    const graph = await realGraph(path.join(repoRoot, 'test', 'fixtures', 'output-contracts'));
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
+    const title = (to: string) =>
+      webview.page.locator(`path.edge[data-from="app/api"][data-to="${to}"] > title`).textContent();
+    assert.equal(
+      await title('network/vpc'),
+      '2 reads; outputs read: availability_zones, azs, nat_gateway_id, private_subnet_ids, private_subnet_idz, public_subnet_ids, vpc_id, zone_id',
+    );
+    assert.equal(await title('network/dns'), 'outputs read: zone_id');
+    const point = await webview.page
+      .locator('path.edge[data-from="app/api"][data-to="network/dns"]')
+      .evaluate((path: SVGPathElement) => {
+        const at = path.getPointAtLength(path.getTotalLength() / 2);
+        const matrix = path.getScreenCTM()!;
+        return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
+      });
+    await webview.page.mouse.click(point.x, point.y);
+    await webview.page.locator('.edge-reads').waitFor({ state: 'visible' });
+    assert.deepEqual(await webview.page.locator('.edge-read-outputs').allTextContents(), ['zone_id']);
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('a new graph version keeps the zoom, the focus and the selection', async () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });

@@ -1,4 +1,5 @@
-import { analyzeDirectory } from '../../server/src/engine/analysis';
+import { loadWorkspace } from '../../server/src/engine/analysis';
+import { loadAnalysisOptions } from '../../server/src/engine/config';
 import { toGraphModel } from '../../server/src/languageServer/graphModel';
 import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
 import { seededRandom } from '../seededRandom';
@@ -36,6 +37,7 @@ export function edge(from: string, to: string, inCycle = false): GraphEdge {
     match: 'exact',
     assumed: {},
     inCycle,
+    outputs: [],
   };
 }
 
@@ -160,5 +162,6 @@ export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks',
 
 /** The graph of a folder as the real engine sees it, as the language server sends it to the panel. */
 export async function realGraph(folder: string): Promise<GraphModel> {
-  return toGraphModel(await analyzeDirectory(folder), 1);
+  const analysis = await loadWorkspace(folder, await loadAnalysisOptions(folder));
+  return toGraphModel(analysis.result(), 1, analysis.contracts());
 }

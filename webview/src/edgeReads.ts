@@ -5,8 +5,8 @@ import type { ViewEdge } from './viewModel';
 
 /**
  * The reads that make an edge, listed where it is clicked: for each, the reader, the block that
- * reads (`data.terraform_remote_state.vpc`, `dependency.vpc`, `component.vpc`) and its file and line,
- * a click away from the file. An edge between folded nodes lists every read it stands for.
+ * reads (`data.terraform_remote_state.vpc`, `dependency.vpc`, `component.vpc`), the outputs it reads
+ * and its file and line, a click away from the file. An edge between folded nodes lists every read it stands for.
  */
 export class EdgeReads {
   readonly element = h('div', { class: 'edge-reads', role: 'dialog', 'aria-label': 'Reads of an edge', hidden: true });
@@ -26,7 +26,12 @@ export class EdgeReads {
       const button = h(
         'button',
         { type: 'button', class: 'edge-read', title: `Open ${fileOf(read)} at line ${read.line + 1}` },
-        h('span', { class: 'edge-read-block' }, `${read.from}: ${blockName(read)}`),
+        h(
+          'span',
+          { class: 'edge-read-block' },
+          `${read.from}: ${blockName(read)}`,
+          ...(read.outputs.length > 0 ? [h('span', { class: 'edge-read-outputs' }, read.outputs.join(', '))] : []),
+        ),
         h('span', { class: 'edge-read-place' }, `${fileOf(read).split('/').slice(-2).join('/')}:${read.line + 1}`),
       );
       button.addEventListener('click', () => {

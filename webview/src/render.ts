@@ -1,6 +1,6 @@
 import type { Layout, Point } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
-import { NOT_IN_A_STACK, type RunDisplay, type ViewGraph, type ViewNode } from './viewModel';
+import { NOT_IN_A_STACK, type RunDisplay, type ViewEdge, type ViewGraph, type ViewNode } from './viewModel';
 
 /**
  * Draws a laid-out view as SVG: column bands, edges (reader → writer, the arrowhead at the
@@ -220,10 +220,11 @@ export function draw(
       },
       edgeLayer,
     );
+    const title = edgeTitle(edge);
+    if (title) svgElement('title', {}, path).textContent = title;
     if (edge.count > 1) {
       // Between folded nodes: thicker with the number of reads it stands for, which it says at its reader's end.
       path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
-      svgElement('title', {}, path).textContent = `${edge.count} reads`;
       const start = points?.[0] ?? position(edge.from);
       // Beside the edge's start: left of the reader going right, above it going down.
       const [x, y, anchor] = down ? [start.x + 4, start.y - 6, 'start'] : [start.x - 6, start.y - 4, 'end'];
@@ -492,4 +493,16 @@ function towards(from: Point, to: Point, length: number): Point {
 
 function num(value: number): string {
   return String(Math.round(value * 10) / 10);
+}
+
+/** How many output names an edge's tooltip lists before it counts the rest. */
+const TITLE_OUTPUTS = 8;
+
+/** An edge's tooltip: how many reads it stands for, and the outputs that flow along it. */
+export function edgeTitle(edge: ViewEdge): string | undefined {
+  const reads = edge.count > 1 ? `${edge.count} reads` : '';
+  if (edge.outputs.length === 0) return reads || undefined;
+  const shown = edge.outputs.slice(0, TITLE_OUTPUTS).join(', ');
+  const more = edge.outputs.length > TITLE_OUTPUTS ? ` and ${edge.outputs.length - TITLE_OUTPUTS} more` : '';
+  return `${reads ? `${reads}; ` : ''}outputs read: ${shown}${more}`;
 }

@@ -110,6 +110,8 @@ export interface ViewEdge {
   count: number;
   /** The surest match among them: exact, else inferred (one writer fits a partly known address), else ambiguous. */
   match: PanelEdge['match'];
+  /** The writers' outputs read along the edges it stands for, sorted. */
+  outputs: string[];
 }
 
 export interface ViewGraph {
@@ -348,8 +350,9 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       existing.count++;
       existing.inCycle ||= edge.inCycle;
       if (MATCH_RANK[edge.match] < MATCH_RANK[existing.match]) existing.match = edge.match;
+      if (edge.outputs.length > 0) existing.outputs = mergedNames(existing.outputs, edge.outputs);
     } else {
-      edges.set(id, { id, from, to, inCycle: edge.inCycle, count: 1, match: edge.match });
+      edges.set(id, { id, from, to, inCycle: edge.inCycle, count: 1, match: edge.match, outputs: edge.outputs });
     }
   }
 
@@ -361,6 +364,11 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
         .map(([name, modules]) => ({ name, modules, collapsed: collapsed.has(name) }))
     : [];
   return { nodes, edges: [...edges.values()], columns: spans, groups };
+}
+
+/** Two sorted lists of names as one, sorted, each once. */
+function mergedNames(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])].sort();
 }
 
 /** A folded folder or group, empty: its modules are added one by one. */

@@ -1,11 +1,12 @@
 import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../engine/analysis';
+import type { OutputContracts } from '../engine/contracts';
 import { moduleLocation } from '../engine/features';
 import { assumedValues } from '../engine/state';
 import type { GraphModel, GraphModule } from '../protocol';
 
 /** The analysis as the protocol's graph model: what the client and the graph panel receive. */
-export function toGraphModel(result: AnalysisResult, version: number): GraphModel {
+export function toGraphModel(result: AnalysisResult, version: number, contracts: OutputContracts): GraphModel {
   const cycleOf = new Map<string, number>();
   result.cycleMembers.forEach((members, index) => {
     for (const id of members) cycleOf.set(id, index);
@@ -32,6 +33,7 @@ export function toGraphModel(result: AnalysisResult, version: number): GraphMode
       match: edge.match,
       assumed: assumedValues(edge.assumed),
       inCycle: cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
+      outputs: [...contracts.outputsAlong(edge)],
     })),
     levels: result.levels,
     cycles: result.cycles,

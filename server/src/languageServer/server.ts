@@ -296,7 +296,7 @@ connection.onRequest(GraphRequest.type, async (params) => {
   const folder = params.folderUri ? folderAt(params.folderUri) : folders.all()[0];
   if (!folder) return null;
   await folder.ready;
-  const model = toGraphModel(folder.analysis.result(), folder.version);
+  const model = toGraphModel(folder.analysis.result(), folder.version, folder.analysis.contracts());
   const states = await runStateCache.forFolder(folder);
   if (states) for (const module of model.modules) module.runState = states.get(module.id);
   return model;

@@ -357,7 +357,7 @@ describe('outputs of a Terragrunt dependency: test/fixtures/output-contracts-ter
     );
   });
 
-  test('code lenses on the unit’s code and the rename of an output it declares, read through a local', async () => {
+  test('code lenses on the unit’s code and the rename of an output it declares: reads through a local, mock_outputs', async () => {
     const lenses = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', {
       textDocument: { uri: uri(vpcCode) },
     });
@@ -377,6 +377,21 @@ describe('outputs of a Terragrunt dependency: test/fixtures/output-contracts-ter
       changes: {
         [uri(vpcCode)]: [{ range: range(13, 8, 18), newText: 'subnets' }],
         [uri(app)]: [{ range: range(23, 31, 41), newText: 'subnets' }],
+      },
+    });
+    // The dependency's `mock_outputs` key is renamed with the reads.
+    const vpcId = await client.connection.sendRequest<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri: uri(vpcCode) },
+      position: { line: 8, character: 10 },
+      newName: 'network_id',
+    });
+    assert.deepEqual(vpcId, {
+      changes: {
+        [uri(vpcCode)]: [{ range: range(8, 8, 14), newText: 'network_id' }],
+        [uri(app)]: [
+          { range: range(21, 40, 46), newText: 'network_id' },
+          { range: range(11, 4, 10), newText: 'network_id' },
+        ],
       },
     });
   });

@@ -6,6 +6,7 @@ export {
   codeDirOf,
   type DeclaredOutput,
   edgeKey,
+  type MockOutput,
   type OutputContracts,
   outputContracts,
   type ResolvedUse,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
-import type { DeclaredOutput, OutputContracts, ResolvedUse, StateVia } from '../contracts';
+import type { DeclaredOutput, MockOutput, OutputContracts, ResolvedUse, StateVia } from '../contracts';
 import type { MatchKind } from '../state';
 
 /** An `output` block, and the nodes whose code declares it: several units may run one module's code. */
@@ -36,6 +36,8 @@ export interface OutputIndex {
   declarationsByFile: Map<string, OutputDeclaration[]>;
   /** By `sourceKey`: the nodes each block reads. */
   writersBySource: Map<string, SourceWriter[]>;
+  /** By `outputKey(writer, name)`: the `mock_outputs` keys that stand for a writer's output. */
+  mocksByOutput: Map<string, MockOutput[]>;
 }
 
 /** Made once per contracts object (the analysis makes one per result), on the first request that needs it. */
@@ -72,7 +74,9 @@ function buildIndex(result: AnalysisResult, contracts: OutputContracts): OutputI
     usesBySource: new Map(),
     declarationsByFile: declarationsByFile(contracts),
     writersBySource: writersBySource(result, modules),
+    mocksByOutput: new Map(),
   };
+  for (const mock of contracts.mocks) push(index.mocksByOutput, outputKey(mock.writer, mock.name), mock);
   for (const use of contracts.uses) {
     push(index.usesByFile, use.file, use);
     push(index.usesBySource, sourceKey(use.source.via, use.source.dir, use.source.name), use);

@@ -1,4 +1,4 @@
-import type { ResolvedUse } from '../contracts';
+import type { MockOutput, ResolvedUse } from '../contracts';
 import type { Location, Position, Range } from '../hcl';
 import { relativeFile } from './graphJson';
 import { type OutputIndex, outputKey } from './outputIndex';
@@ -39,7 +39,7 @@ export function prepareOutputRename(index: OutputIndex, file: string, position: 
 /**
  * The rename of an output: its `output` block in each writer that declares it and every use of it in
  * every reader, the blocks and uses of the other writers those uses read too (one name in a reader is
- * the same name in each state it reads).
+ * the same name in each state it reads), and the units' `mock_outputs` keys that stand for it.
  */
 export function outputRenameEdits(index: OutputIndex, file: string, position: Position, newName: string): RenameEdits {
   const start = prepareOutputRename(index, file, position);
@@ -58,6 +58,9 @@ export function outputRenameEdits(index: OutputIndex, file: string, position: Po
     for (const output of index.contracts.outputs.get(writer) ?? [])
       if (output.name === start.name) add({ file: output.file, range: output.nameRange }, true);
   for (const use of uses) add(use, use.quoted);
+  // A unit's `mock_outputs` key stands for the output in plans that run before its dependency's.
+  for (const writer of writers)
+    for (const mock of index.mocksByOutput.get(outputKey(writer, start.name)) ?? []) add(mock, isQuoted(mock));
   return { edits: [...edits.values()] };
 }
 
@@ -120,6 +123,12 @@ function whyNot(index: OutputIndex, set: RenameSet): string | undefined {
 
 function where(index: OutputIndex, use: ResolvedUse): string {
   return `${relativeFile(index.result.root, use.file)} line ${use.range.start.line + 1}`;
+}
+
+/** A `mock_outputs` key written as a string: its range holds the quotes too. */
+function isQuoted(mock: MockOutput): boolean {
+  const { start, end } = mock.range;
+  return start.line === end.line && end.character - start.character === mock.name.length + 2;
 }
 
 /** A quoted name's range without its quotes. */

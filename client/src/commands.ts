@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type LanguageClient, State } from 'vscode-languageclient/node';
+import { type LanguageClient, type Location, type Position, State } from 'vscode-languageclient/node';
 import type { EnvironmentPicker } from './environmentPicker';
 import { generatePipeline, type PipelineChoices } from './generatePipeline';
 import { GraphPanel } from './graphPanel';
@@ -76,6 +76,17 @@ export const commands: Record<string, Command> = {
     if (typeof folderUri !== 'string' || typeof id !== 'string') return undefined;
     return GraphPanel.createOrShow(ctx, folderUri, id);
   }),
+  /** The code lens above an `output` block: VS Code's references view on its uses, sent as LSP shapes. */
+  showReferences: local((ctx) => (uri: unknown, position: unknown, locations: unknown) => {
+    const converter = ctx.client.protocol2CodeConverter;
+    if (typeof uri !== 'string' || !isPosition(position) || !Array.isArray(locations)) return undefined;
+    return vscode.commands.executeCommand(
+      'editor.action.showReferences',
+      converter.asUri(uri),
+      converter.asPosition(position),
+      locations.filter(isLocation).map((location) => converter.asLocation(location)),
+    );
+  }),
   // The way out of a stopped or crashed server: it runs in every state.
   restartServer: local((ctx) => async () => {
     await ctx.server.restart();
@@ -89,6 +100,16 @@ function folderOf(target: unknown): string | undefined {
   if (typeof target === 'string') return target;
   if (target instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(target)?.uri.toString();
   return undefined;
+}
+
+function isPosition(value: unknown): value is Position {
+  const position = value as Position | null | undefined;
+  return typeof position?.line === 'number' && typeof position.character === 'number';
+}
+
+function isLocation(value: unknown): value is Location {
+  const location = value as Location | null | undefined;
+  return typeof location?.uri === 'string' && isPosition(location.range?.start) && isPosition(location.range.end);
 }
 
 function isReady(ctx: CommandContext): ctx is ReadyContext {

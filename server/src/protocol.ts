@@ -361,6 +361,12 @@ export namespace RunStateChangedNotification {
 export const SHOW_MODULE_COMMAND = 'terrace.showModule';
 
 /**
+ * The client command an output's code lens runs, with `[uri, position, locations]` as LSP shapes (the
+ * output block's name, every use of it): VS Code's references view on them.
+ */
+export const SHOW_REFERENCES_COMMAND = 'terrace.showReferences';
+
+/**
  * The graph as the panel's host sends it to its webview: what the panel draws and lists, without what only
  * the host uses (file URIs, addresses a read resolved to, assumptions). In VS Code for the web the message
  * crosses a websocket, and at 3,000 units the whole model was 6 MB; this is half. A read names its file

@@ -11,7 +11,7 @@ import type {
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import { type GraphModel, GraphRequest, ModuleForUriRequest, type ServerStatusParams } from '../../server/src/protocol';
-import { LspTestClient, repoRoot } from './lspClient';
+import { type LspTestClient, latestDiagnostics, repoRoot, started } from './lspClient';
 
 /**
  * The language server's features on the fixture monorepos, over a real LSP connection: exact hover
@@ -21,17 +21,6 @@ import { LspTestClient, repoRoot } from './lspClient';
 const fixture = (name: string) => path.join(repoRoot, 'test', 'fixtures', name);
 const uri = (file: string) => pathToFileURL(file).href;
 const pos = (line: number, character = 2) => ({ line, character });
-
-async function started(root: string): Promise<LspTestClient> {
-  const client = LspTestClient.start();
-  await client.initialize(root);
-  await client.waitForNotification<ServerStatusParams>(
-    'terrace/serverStatus',
-    (status) => status.health === 'ready',
-    20_000,
-  );
-  return client;
-}
 
 function diagnosticsFor(
   client: LspTestClient,
@@ -46,26 +35,6 @@ function diagnosticsFor(
       timeoutMs,
     )
     .then((p) => p.diagnostics);
-}
-
-/** The last diagnostics published for `file`, once one matches `accept`. */
-async function latestDiagnostics(
-  client: LspTestClient,
-  file: string,
-  accept: (list: Diagnostic[]) => boolean,
-  timeoutMs = 10_000,
-): Promise<Diagnostic[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const published = client.notifications.filter(
-      (n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri(file),
-    );
-    const last = published.at(-1)?.params as PublishDiagnosticsParams | undefined;
-    if (last && accept(last.diagnostics)) return last.diagnostics;
-    if (Date.now() > deadline)
-      throw new Error(`no matching diagnostics for ${file}; last: ${JSON.stringify(last?.diagnostics)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('cycles: examples/cycle', () => {
@@ -148,7 +117,7 @@ describe('cycles: examples/cycle', () => {
     ]);
   });
 
-  test('code lens above the backend block', async () => {
+  test('code lenses above the backend block and its output', async () => {
     const lenses = (await client.connection.sendRequest('textDocument/codeLens', {
       textDocument: { uri: uri(vpc) },
     })) as CodeLens[];
@@ -159,6 +128,18 @@ describe('cycles: examples/cycle', () => {
           title: 'in a cycle, no level · 1 dependency · 1 dependent',
           command: 'terrace.showModule',
           arguments: [uri(root), 'network/vpc'],
+        },
+      },
+      {
+        range: { start: { line: 23, character: 7 }, end: { line: 23, character: 19 } },
+        command: {
+          title: 'read by 1 module',
+          command: 'terrace.showReferences',
+          arguments: [
+            uri(vpc),
+            { line: 23, character: 7 },
+            [{ uri: uri(eks), range: { start: { line: 19, character: 57 }, end: { line: 19, character: 67 } } }],
+          ],
         },
       },
     ]);

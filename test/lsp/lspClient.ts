@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
+  type Diagnostic,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
   ExitNotification,
@@ -13,10 +14,12 @@ import {
   type MessageConnection,
   type NotificationType,
   type ProtocolConnection,
+  type PublishDiagnosticsParams,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
+import type { ServerStatusParams } from '../../server/src/protocol';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const serverModule = path.join(repoRoot, 'dist', 'server.js');
@@ -179,5 +182,38 @@ export class LspTestClient {
       this.process.kill('SIGKILL');
       await this.exited;
     }
+  }
+}
+
+/** A server started on `root`, once it has indexed it. */
+export async function started(root: string): Promise<LspTestClient> {
+  const client = LspTestClient.start();
+  await client.initialize(root);
+  await client.waitForNotification<ServerStatusParams>(
+    'terrace/serverStatus',
+    (status) => status.health === 'ready',
+    20_000,
+  );
+  return client;
+}
+
+/** The last diagnostics published for `file`, once one matches `accept`. */
+export async function latestDiagnostics(
+  client: LspTestClient,
+  file: string,
+  accept: (list: Diagnostic[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<Diagnostic[]> {
+  const uri = pathToFileURL(file).href;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const published = client.notifications.filter(
+      (n) => n.method === 'textDocument/publishDiagnostics' && (n.params as PublishDiagnosticsParams).uri === uri,
+    );
+    const last = published.at(-1)?.params as PublishDiagnosticsParams | undefined;
+    if (last && accept(last.diagnostics)) return last.diagnostics;
+    if (Date.now() > deadline)
+      throw new Error(`no matching diagnostics for ${file}; last: ${JSON.stringify(last?.diagnostics)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

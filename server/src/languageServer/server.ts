@@ -3,6 +3,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type CodeLens,
   CodeLensRefreshRequest,
+  type CompletionItem,
+  CompletionItemKind,
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -12,7 +14,9 @@ import {
   type InitializeParams,
   type InitializeResult,
   type Location,
+  LSPErrorCodes,
   MarkupKind,
+  type PrepareRenameResult,
   ProposedFeatures,
   ResponseError,
   StreamMessageReader,
@@ -20,8 +24,10 @@ import {
   TextDocumentSyncKind,
   TextDocuments,
   type WorkDoneProgressServerReporter,
+  type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { type AnalysisResult, readSourceFile } from '../engine/analysis';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from '../engine/config';
 import {
   addContractDiagnostics,
@@ -34,6 +40,16 @@ import {
   moduleLocation,
   modulesPlacedIn,
   moduleWithBackendAt,
+  type OutputIndex,
+  outputCompletions,
+  outputDefinitions,
+  outputIndex,
+  outputLenses,
+  outputReferences,
+  outputRenameEdits,
+  outputsReadLine,
+  outputUseHover,
+  prepareOutputRename,
   referenceHover,
   referenceOutcomesAt,
   workspaceDiagnostics,
@@ -52,6 +68,7 @@ import {
   SelectEnvironmentRequest,
   ServerStatusNotification,
   SHOW_MODULE_COMMAND,
+  SHOW_REFERENCES_COMMAND,
   StartupTimingsNotification,
   type TerraceInitializationOptions,
   WorkspaceTrustedNotification,
@@ -59,7 +76,7 @@ import {
 import { affectedFor } from './affectedRequest';
 import { type ReceivedSettings, receivedSettings } from './editorSettings';
 import { toGraphModel, toGraphModule } from './graphModel';
-import { toDiagnostic, toLocation } from './lspShapes';
+import { toCompletionItem, toDiagnostic, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
 import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
@@ -138,6 +155,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       definitionProvider: true,
       referencesProvider: true,
       codeLensProvider: { resolveProvider: false },
+      // `.outputs.`, `outputs["`, a Stack's `component.<name>.`.
+      completionProvider: { triggerCharacters: ['.', '"'] },
+      renameProvider: { prepareProvider: true },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'terrace', version: '0.1.0' },
@@ -233,8 +253,16 @@ connection.onHover(async (params): Promise<Hover | null> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return null;
   const { result, file } = found;
+  const outputs = outputsOf(found);
+  const use = outputUseHover(outputs, file, params.position, textOf);
+  if (use !== undefined) return markdown(use);
   const outcomes = referenceOutcomesAt(result, file, params.position);
-  if (outcomes.length > 0) return markdown(referenceHover(result, outcomes));
+  if (outcomes.length > 0) {
+    const read = outputsReadLine(outputs, outcomes);
+    return markdown(
+      read === undefined ? referenceHover(result, outcomes) : `${referenceHover(result, outcomes)}\n\n${read}`,
+    );
+  }
   const module = moduleWithBackendAt(result, file, params.position);
   if (!module) return null;
   const runState = (await runStateCache.forFolder(found.folder))?.get(module.id);
@@ -245,6 +273,8 @@ connection.onDefinition(async (params): Promise<Location[]> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return [];
   const { result, file } = found;
+  const declared = outputDefinitions(outputsOf(found), file, params.position);
+  if (declared.length > 0) return declared.map((location) => toLocation(location.file, location.range));
   // A Stack's `source = "./modules/network"`: the module's file.
   const source = componentSourceAt(result, file, params.position);
   if (source !== undefined)
@@ -266,6 +296,8 @@ connection.onReferences(async (params): Promise<Location[]> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return [];
   const { result, file } = found;
+  const uses = outputReferences(outputsOf(found), file, params.position, params.context.includeDeclaration);
+  if (uses) return uses.map((location) => toLocation(location.file, location.range));
   const module = moduleWithBackendAt(result, file, params.position);
   if (!module) return [];
   const readers = result.edges
@@ -282,7 +314,7 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
   if (!found) return [];
   const { result, file, folder } = found;
   const states = await runStateCache.forFolder(folder);
-  return modulesPlacedIn(result, file).map((module) => ({
+  const modules = modulesPlacedIn(result, file).map((module) => ({
     range: moduleLocation(module).range,
     command: {
       title: moduleLensTitle(result, module, states?.get(module.id)),
@@ -290,6 +322,36 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
       arguments: [pathToUri(folder.root), module.id],
     },
   }));
+  const outputs = outputLenses(outputsOf(found), file).map((lens) => toOutputLens(lens, SHOW_REFERENCES_COMMAND));
+  return [...modules, ...outputs];
+});
+
+connection.onCompletion(async (params): Promise<CompletionItem[]> => {
+  const document = documents.get(params.textDocument.uri);
+  const found = document && (await analysisFor(params.textDocument.uri));
+  if (!found) return [];
+  const { line, character } = params.position;
+  const linePrefix = document.getText({ start: { line, character: 0 }, end: { line, character } });
+  return outputCompletions(outputsOf(found), found.file, linePrefix, textOf).map((item) =>
+    toCompletionItem(item, CompletionItemKind.Property),
+  );
+});
+
+connection.onPrepareRename(async (params): Promise<PrepareRenameResult | ResponseError | null> => {
+  const found = await analysisFor(params.textDocument.uri);
+  if (!found) return null;
+  const start = prepareOutputRename(outputsOf(found), found.file, params.position);
+  if (!start) return null;
+  if ('refused' in start) return new ResponseError(LSPErrorCodes.RequestFailed, start.refused);
+  return { range: start.range, placeholder: start.name };
+});
+
+connection.onRenameRequest(async (params): Promise<WorkspaceEdit | ResponseError | null> => {
+  const found = await analysisFor(params.textDocument.uri);
+  if (!found) return null;
+  const rename = outputRenameEdits(outputsOf(found), found.file, params.position, params.newName);
+  if ('refused' in rename) return new ResponseError(LSPErrorCodes.RequestFailed, rename.refused);
+  return toWorkspaceEdit(rename.edits);
 });
 
 connection.onRequest(GraphRequest.type, async (params) => {
@@ -387,10 +449,33 @@ async function analysisFor(uri: string) {
   return { folder, file, result: folder.analysis.result() };
 }
 
-/** A request about an open document answers from its latest text, even inside the debounce. */
+/**
+ * A request about an open document answers from the latest text of the folder's open documents, even
+ * inside the debounce: an output renamed in one buffer is read in another's completion or rename.
+ */
 async function flushPending(file: string): Promise<void> {
+  const folder = folders.forFile(file);
+  if (!folder) return;
+  for (const document of documents.all()) {
+    const open = uriToPath(document.uri);
+    if (open && folders.forFile(open) === folder) await folder.analysis.updateFile(open, document.getText());
+  }
+}
+
+/** The contracts between the folder's states, indexed for the editor's requests (once per analysis). */
+function outputsOf(found: { folder: FolderState; result: AnalysisResult }): OutputIndex {
+  return outputIndex(found.result, found.folder.analysis.contracts());
+}
+
+/** A file's text for what a request shows of it (an output's value): the open buffer, else the file on disk. */
+function textOf(file: string): string | undefined {
   const document = documents.get(pathToUri(file));
-  if (document) await folders.forFile(file)?.analysis.updateFile(file, document.getText());
+  if (document) return document.getText();
+  try {
+    return readSourceFile(file);
+  } catch {
+    return undefined;
+  }
 }
 
 function markdown(value: string): Hover {

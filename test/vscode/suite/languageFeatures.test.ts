@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { hoverTextAt, runningApi, waitFor } from './helpers';
 
 /**
- * The language server's features as VS Code users meet them: hover, go to definition, and
- * cycle errors in the Problems view that follow an unsaved edit.
+ * The language server's features as VS Code users meet them: hover, go to definition, cycle errors in
+ * the Problems view that follow an unsaved edit; an output deleted and not saved, an error on a reader
+ * that is not open; F2's rename of an output and its reads in every file.
  */
 suite('language features', () => {
   const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
@@ -79,5 +81,97 @@ suite('language features', () => {
       () => vscode.languages.getDiagnostics(vpc()).length === 0 && vscode.languages.getDiagnostics(eks()).length === 0,
     );
     assert.equal(editor.document.getText(), original);
+  });
+
+  test('an unsaved edit that deletes an output puts the error on its readers in the Problems view', async () => {
+    const editor = await vscode.window.showTextDocument(vpc());
+    const text = editor.document.getText();
+    const block = 'output "vpc_id" {\n  value = terraform_data.vpc.id\n}\n';
+    const start = text.indexOf(block);
+    assert.ok(start > 0, 'the vpc declares vpc_id');
+    await editor.edit((edit) =>
+      edit.delete(
+        new vscode.Range(editor.document.positionAt(start), editor.document.positionAt(start + block.length)),
+      ),
+    );
+    try {
+      const missing = await waitFor('the missing output on the cluster, which is not open', () =>
+        vscode.languages.getDiagnostics(eks()).find((d) => d.code === 'missing-output'),
+      );
+      assert.equal(missing.message, 'network/prod/eu-west-1/vpc declares no output "vpc_id"');
+      assert.equal(missing.severity, vscode.DiagnosticSeverity.Error);
+      assert.equal(missing.source, 'terrace');
+      assert.deepEqual(
+        [missing.range.start.line, missing.range.start.character, missing.range.end.character],
+        [19, 50, 56],
+      );
+      await waitFor('the missing output on the API too', () =>
+        vscode.languages.getDiagnostics(api()).find((d) => d.code === 'missing-output'),
+      );
+    } finally {
+      await vscode.commands.executeCommand('undo');
+    }
+    await waitFor(
+      'the missing outputs to be cleared',
+      () =>
+        !vscode.languages.getDiagnostics(eks()).some((d) => d.code === 'missing-output') &&
+        !vscode.languages.getDiagnostics(api()).some((d) => d.code === 'missing-output'),
+    );
+    assert.equal(editor.document.getText(), text);
+  });
+
+  test('rename (F2) of an output renames its block and every read of it, across files', async () => {
+    const originalEks = readFileSync(eks().fsPath, 'utf8');
+    const originalApi = readFileSync(api().fsPath, 'utf8');
+    await vscode.window.showTextDocument(eks());
+    const rename = async (uri: vscode.Uri, position: vscode.Position, name: string) => {
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(
+        'vscode.executeDocumentRenameProvider',
+        uri,
+        position,
+        name,
+      );
+      assert.ok(edit, 'a rename edit');
+      const byFile = new Map(
+        edit
+          .entries()
+          .map(([file, edits]) => [
+            vscode.workspace.asRelativePath(file),
+            edits.map((e) => [e.range.start.line, e.range.start.character, e.range.end.character, e.newText]),
+          ]),
+      );
+      assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applies');
+      assert.ok(await vscode.workspace.saveAll(false), 'the files save');
+      return byFile;
+    };
+    // A file the edit opened in the background is saved by VS Code itself (files.refactoring.autoSave), a moment later.
+    const onDisk = async (uri: vscode.Uri, expected: string) => {
+      const saved = () => readFileSync(uri.fsPath, 'utf8') === expected;
+      await waitFor(`${vscode.workspace.asRelativePath(uri)} saved`, saved, 5000).catch(() => undefined);
+      assert.equal(readFileSync(uri.fsPath, 'utf8'), expected);
+    };
+    // `output "cluster_name"` in the cluster, read as `…eks.outputs.cluster_name` by the API.
+    const edits = await rename(eks(), new vscode.Position(22, 12), 'cluster_id');
+    assert.deepEqual(Object.fromEntries(edits), {
+      'platform/prod/eu-west-1/eks/main.tf': [[22, 8, 20, 'cluster_id']],
+      'app/prod/eu-west-1/api/main.tf': [[29, 54, 66, 'cluster_id']],
+    });
+    await onDisk(eks(), originalEks.replace('output "cluster_name"', 'output "cluster_id"'));
+    await onDisk(api(), originalApi.replace('outputs.cluster_name', 'outputs.cluster_id'));
+    // And back, from the read this time, once the server has the renamed files.
+    await vscode.window.showTextDocument(api());
+    await waitFor('the renamed output to be known', async () => {
+      const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+        'vscode.executeDefinitionProvider',
+        api(),
+        new vscode.Position(29, 58),
+      );
+      return found.some(
+        (location) => ('targetUri' in location ? location.targetUri : location.uri).fsPath === eks().fsPath,
+      );
+    });
+    await rename(api(), new vscode.Position(29, 58), 'cluster_name');
+    await onDisk(eks(), originalEks);
+    await onDisk(api(), originalApi);
   });
 });

@@ -17,4 +17,5 @@ export {
   changedFiles,
   type FactsSource,
 } from './changedModules';
+export { readSourceFile } from './sourceFile';
 export { WorkspaceAnalysis } from './workspaceAnalysis';

@@ -5,6 +5,7 @@ export {
   type ContractProblem,
   codeDirOf,
   type DeclaredOutput,
+  type MockOutput,
   type OutputContracts,
   outputContracts,
   type ResolvedUse,

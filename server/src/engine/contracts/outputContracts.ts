@@ -53,6 +53,8 @@ export interface OutputContracts {
   problems: ContractProblem[];
   /** The outputs read along an edge, sorted (indexed at the first question: the graph's JSON and panel ask). */
   outputsAlong(edge: MatchedEdge): readonly string[];
+  /** The `mock_outputs` keys of units' `dependency` blocks, with the unit each names. */
+  mocks: MockOutput[];
 }
 
 export interface ContractInput {
@@ -99,16 +101,14 @@ export function outputContracts(
   }
   for (const use of stackUses(workspace, input.modules))
     uses.push(resolve({ ...use, reader: componentAt(input.modules, use) ?? use.reader }, [], outputs, components));
-  const problems = [
-    ...uses.flatMap((use) => missingOutput(use, outputs)),
-    ...mockOutputProblems(workspace, input, edgesFrom, outputs),
-  ];
+  const mocks = mockOutputsOf(workspace, input, edgesFrom);
+  const problems = [...uses.flatMap((use) => missingOutput(use, outputs)), ...mockOutputProblems(mocks, outputs)];
   let along: Map<string, string[]> | undefined;
   const outputsAlong = (edge: MatchedEdge): readonly string[] => {
     along ??= outputsAlongEdges(uses);
     return along.get(edgeKey(edge)) ?? [];
   };
-  return { uses, outputs, problems, outputsAlong };
+  return { uses, outputs, problems, outputsAlong, mocks };
 }
 
 /** The key of an edge's reader, writer and the block it reads through, as `useKey` makes it for a use. */
@@ -290,14 +290,23 @@ function missingMessage(writer: string, name: string, declared: readonly Declare
   return `${writer} declares no output "${name}"${hint}`;
 }
 
-/** `mock_outputs` keys of a unit's `dependency` blocks that the dependency's code does not declare: warnings. */
-function mockOutputProblems(
+/** A key of a unit's `dependency` block's `mock_outputs`: an output the dependency's code is expected to declare. */
+export interface MockOutput {
+  reader: string;
+  writer: string;
+  file: string;
+  name: string;
+  /** The key as written, its quotes included when it has them. */
+  range: Range;
+}
+
+/** The `mock_outputs` keys of each unit's `dependency` blocks that lead to a unit of the workspace. */
+function mockOutputsOf(
   workspace: ContractWorkspace,
   input: ContractInput,
   edgesFrom: Map<string, MatchedEdge[]>,
-  outputs: Map<string, DeclaredOutput[]>,
-): ContractProblem[] {
-  const problems: ContractProblem[] = [];
+): MockOutput[] {
+  const mocks: MockOutput[] = [];
   for (const module of input.modules) {
     if (module.kind !== 'unit') continue;
     const file = path.join(module.dir, UNIT_FILE);
@@ -305,23 +314,31 @@ function mockOutputProblems(
       const edge = (edgesFrom.get(module.id) ?? []).find(
         (candidate) => candidate.reference.block === 'dependency' && candidate.reference.name === block.name,
       );
-      const declared = edge && outputs.get(edge.to);
-      if (!edge || !declared) continue;
-      for (const mock of block.mockOutputs) {
-        if (declared.some((output) => output.name === mock.name)) continue;
-        problems.push({
-          file,
-          range: mock.range,
-          severity: 'warning',
-          code: 'unknown-mock-output',
-          message: `mock_outputs: ${missingMessage(edge.to, mock.name, declared)}`,
-          writers: [edge.to],
-          output: mock.name,
-        });
-      }
+      if (!edge) continue;
+      for (const mock of block.mockOutputs)
+        mocks.push({ reader: module.id, writer: edge.to, file, name: mock.name, range: mock.range });
     }
   }
-  return problems;
+  return mocks;
+}
+
+/** `mock_outputs` keys that the dependency's code does not declare: warnings. */
+function mockOutputProblems(mocks: readonly MockOutput[], outputs: Map<string, DeclaredOutput[]>): ContractProblem[] {
+  return mocks.flatMap((mock): ContractProblem[] => {
+    const declared = outputs.get(mock.writer);
+    if (!declared || declared.some((output) => output.name === mock.name)) return [];
+    return [
+      {
+        file: mock.file,
+        range: mock.range,
+        severity: 'warning',
+        code: 'unknown-mock-output',
+        message: `mock_outputs: ${missingMessage(mock.writer, mock.name, declared)}`,
+        writers: [mock.writer],
+        output: mock.name,
+      },
+    ];
+  });
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

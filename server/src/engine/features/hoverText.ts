@@ -140,7 +140,7 @@ export function moduleLink(module: ModuleSummary): string {
  * `level 2`; a module in a cycle, or depending on one, has none (the level the graph files it under
  * is only where it would run once the cycle is broken).
  */
-function levelLabel(result: AnalysisResult, module: ModuleSummary): string {
+export function levelLabel(result: AnalysisResult, module: ModuleSummary): string {
   if (cycleOf(result, module.id)) return 'in a cycle, no level';
   return result.waitingForCycles.includes(module.id) ? 'waits for a cycle, no level' : `level ${module.level}`;
 }

@@ -1,4 +1,4 @@
-/** What users see of an analysis: hovers, navigation, diagnostics, the graph as JSON and as text. */
+/** What users see of an analysis: hovers, navigation, completion and rename of outputs, diagnostics, the graph as JSON and as text. */
 export { addContractDiagnostics } from './contractDiagnostics';
 export { type EngineDiagnostic, workspaceDiagnostics } from './diagnostics';
 export { type GraphJson, graphJson, problemLine, relativeFile } from './graphJson';
@@ -13,3 +13,9 @@ export {
   moduleWithBackendAt,
   referenceOutcomesAt,
 } from './navigation';
+export { type OutputCompletion, outputCompletions } from './outputCompletion';
+export { outputsReadLine, outputUseHover } from './outputHover';
+export { type OutputIndex, outputIndex } from './outputIndex';
+export { type OutputLens, outputDefinitions, outputLenses, outputReferences } from './outputNavigation';
+export { type NameEdit, outputRenameEdits, prepareOutputRename } from './outputRename';
+export type { TextOf } from './outputValue';

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import type { DeclaredOutput, StateVia } from '../contracts';
+import { type OutputIndex, type SourceWriter, sourceKey } from './outputIndex';
+import { outputValueText, type TextOf } from './outputValue';
+
+/** An output to offer after `.outputs.`: what its writer declares of it. */
+export interface OutputCompletion {
+  name: string;
+  description: string | undefined;
+  sensitive: boolean;
+  /** The value expression's text, on one line. */
+  value: string | undefined;
+  /** The nodes that declare it, of those the block reads. */
+  writers: string[];
+}
+
+/** The block whose outputs are being written: its kind, name and literal instance key, if any. */
+export interface CompletionSite {
+  via: StateVia;
+  name: string;
+  instance: string | undefined;
+}
+
+const NAME = '([A-Za-z_][\\w-]*)';
+/** `[0]`, `["prod"]`, `[each.key]`: the literal key captured, a computed one not. */
+const INSTANCE = '(?:\\[\\s*(?:"([^"]*)"|(\\d+)|[^\\]]*)\\s*\\])?';
+/** `.` or `["`, then the part of the name already typed. */
+const MEMBER = '(?:\\.|\\[\\s*")[\\w-]*$';
+const SITES: readonly { via: StateVia; pattern: RegExp }[] = [
+  {
+    via: 'remote-state',
+    pattern: new RegExp(`(?<![\\w.])data\\.terraform_remote_state\\.${NAME}${INSTANCE}\\.outputs${MEMBER}`),
+  },
+  { via: 'dependency', pattern: new RegExp(`(?<![\\w.])dependency\\.${NAME}\\.outputs${MEMBER}`) },
+  { via: 'component', pattern: new RegExp(`(?<![\\w.])component\\.${NAME}${INSTANCE}${MEMBER}`) },
+];
+
+/** The block whose output the text before the cursor starts to name (`data.terraform_remote_state.vpc.outputs.`), if any. */
+export function completionSite(linePrefix: string): CompletionSite | undefined {
+  for (const { via, pattern } of SITES) {
+    const match = pattern.exec(linePrefix);
+    if (match) return { via, name: match[1]!, instance: match[2] ?? match[3] };
+  }
+  return undefined;
+}
+
+/**
+ * The outputs the block named before the cursor can read, sorted by name: those its writers declare
+ * (the writers of the instance it names, when it names one). Empty where the text names no block.
+ */
+export function outputCompletions(
+  index: OutputIndex,
+  file: string,
+  linePrefix: string,
+  textOf: TextOf,
+): OutputCompletion[] {
+  const site = completionSite(linePrefix);
+  if (!site) return [];
+  const writers = siteWriters(
+    index.writersBySource.get(sourceKey(site.via, path.dirname(file), site.name)) ?? [],
+    site,
+  );
+  const byName = new Map<string, { output: DeclaredOutput; writers: string[] }>();
+  for (const writer of writers) {
+    for (const output of index.contracts.outputs.get(writer) ?? []) {
+      const known = byName.get(output.name);
+      if (known) known.writers.push(writer);
+      else byName.set(output.name, { output, writers: [writer] });
+    }
+  }
+  return [...byName.values()]
+    .sort((a, b) => (a.output.name < b.output.name ? -1 : a.output.name > b.output.name ? 1 : 0))
+    .map(({ output, writers: declaring }) => ({
+      name: output.name,
+      description: output.description,
+      sensitive: output.sensitive,
+      value: outputValueText(output.file, output.valueRange, textOf),
+      writers: declaring,
+    }));
+}
+
+/** The writers of the instance the site names, or of every instance; sorted, each once. */
+function siteWriters(writers: readonly SourceWriter[], site: CompletionSite): string[] {
+  const own =
+    site.instance === undefined
+      ? writers
+      : writers.filter((writer) => writer.instance === null || writer.instance === site.instance);
+  return [...new Set((own.length > 0 ? own : writers).map((writer) => writer.id))].sort();
+}

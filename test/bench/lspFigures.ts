@@ -20,6 +20,12 @@ export interface LspFigures {
   hover: Summary;
   /** didChange deleting the hub's output → publishDiagnostics with the error in a reader's file (not open). */
   outputDeleted: Summary;
+  /** completion request → items after `.outputs.` in a reader's file, nothing edited in between. */
+  completion: Summary;
+  /** The same, right after an edit of that file (the request waits for the edit to be analysed). */
+  completionAfterEdit: Summary;
+  /** rename request on the hub's output → the workspace edit of every reader. */
+  rename: Summary;
   /** Peak resident memory of the server process after indexing (VmHWM), in MB. */
   peakRssMb: number;
   rssMb: number;
@@ -81,7 +87,9 @@ export async function measureLsp(
       return performance.now() - sent;
     });
     const outputDeleted = await measureOutputDeleted(client, repo.hub, runs.edits);
-    return { indexMs, editToDiagnostics, hover, outputDeleted, ...memory };
+    const completions = await measureCompletion(client, repo.hub, runs);
+    const rename = await measureRename(client, repo.hub, runs.hovers);
+    return { indexMs, editToDiagnostics, hover, outputDeleted, ...completions, rename, ...memory };
   } finally {
     await client.dispose();
   }
@@ -119,6 +127,63 @@ async function measureOutputDeleted(
   const timed = await repeat(runs, (run) => edit(run % 2 === 0 ? deleted : original, run % 2 === 0));
   if (runs % 2 === 1) await edit(original, false);
   return timed;
+}
+
+/** Where a reader's file reads the hub's output: just after its `.outputs.`. */
+function afterOutputs(file: string, output: string): { line: number; character: number } {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const line = lines.findIndex((text) => text.includes(`hub.outputs.${output}`));
+  if (line < 0) throw new Error(`no read of the hub's ${output} in ${file}`);
+  return { line, character: lines[line]!.indexOf(`.outputs.${output}`) + '.outputs.'.length };
+}
+
+/** Completion after `.outputs.` in a reader of the hub: alone, and right after an edit of the reader's file. */
+async function measureCompletion(
+  client: LspTestClient,
+  hub: SyntheticMonorepo['hub'],
+  runs: { edits: number; hovers: number },
+): Promise<{ completion: Summary; completionAfterEdit: Summary }> {
+  const uri = pathToFileURL(hub.readerFile).href;
+  const original = readFileSync(hub.readerFile, 'utf8');
+  const position = afterOutputs(hub.readerFile, hub.output);
+  await client.open(hub.readerFile, original);
+  const complete = async (): Promise<number> => {
+    const sent = performance.now();
+    const items = await client.connection.sendRequest<{ label: string }[]>('textDocument/completion', {
+      textDocument: { uri },
+      position,
+    });
+    if (!items?.some((item) => item.label === hub.output)) throw new Error('no completion of the hub’s outputs');
+    return performance.now() - sent;
+  };
+  const completion = await repeat(runs.hovers, complete);
+  let version = 1;
+  const completionAfterEdit = await repeat(runs.edits, async (run) => {
+    await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS + 50));
+    await client.change(uri, run % 2 === 0 ? `${original}\n# edited\n` : original, ++version);
+    return complete();
+  });
+  return { completion, completionAfterEdit };
+}
+
+/** Rename of the hub's output from its `output` block: every reader's read in one workspace edit. */
+async function measureRename(client: LspTestClient, hub: SyntheticMonorepo['hub'], runs: number): Promise<Summary> {
+  const uri = pathToFileURL(hub.outputsFile).href;
+  const line = readFileSync(hub.outputsFile, 'utf8')
+    .split('\n')
+    .findIndex((text) => text.startsWith(`output "${hub.output}"`));
+  return repeat(runs, async () => {
+    const sent = performance.now();
+    const edit = await client.connection.sendRequest<{ changes?: Record<string, unknown[]> }>('textDocument/rename', {
+      textDocument: { uri },
+      position: { line, character: 9 },
+      newName: `${hub.output}_renamed`,
+    });
+    const elapsed = performance.now() - sent;
+    const edits = Object.values(edit?.changes ?? {}).reduce((total, list) => total + list.length, 0);
+    if (edits < hub.readers) throw new Error(`the rename edits ${edits} places, fewer than the ${hub.readers} readers`);
+    return elapsed;
+  });
 }
 
 /** Peak and current resident memory of a process, from /proc (Linux). */

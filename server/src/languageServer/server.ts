@@ -490,7 +490,10 @@ async function folderChanged(folder: FolderState): Promise<void> {
     (await reporter).done();
   }
   sendStatus();
-  await publishDiagnostics(folder);
+  // The first diagnostics do not wait for the contracts between states: theirs follow at once.
+  const first = !startup.sent;
+  await publishDiagnostics(folder, !first);
+  if (first) setImmediate(() => void publishDiagnostics(folder));
   if (!startup.sent) {
     startup.sent = true;
     const { processStartedAt, initializedAt, settingsAt, readingAt, indexedAt } = startup;
@@ -514,9 +517,10 @@ async function folderChanged(folder: FolderState): Promise<void> {
 /**
  * Publishes every file's diagnostics in the folder, open or not, and clears those of files that
  * no longer have any. Syntax errors use Terraform's own messages (hcl2json) for open documents
- * and for files the fast parser found broken.
+ * and for files the fast parser found broken. The reads of outputs a writer does not declare are
+ * among them unless `withContracts` is false (the first publish, which does not wait for them).
  */
-async function publishDiagnostics(folder: FolderState): Promise<void> {
+async function publishDiagnostics(folder: FolderState, withContracts = true): Promise<void> {
   const version = folder.version;
   const byFile = new Map<string, EngineDiagnostic[]>();
   if (folder.error) {
@@ -531,7 +535,7 @@ async function publishDiagnostics(folder: FolderState): Promise<void> {
     ]);
   } else {
     for (const [file, list] of workspaceDiagnostics(folder.analysis.result())) byFile.set(file, list);
-    addContractDiagnostics(folder.analysis.contracts(), byFile);
+    if (withContracts) addContractDiagnostics(folder.analysis.contracts(), byFile);
     await useTerraformSyntaxMessages(folder, byFile);
   }
   if (folder.version !== version) return;

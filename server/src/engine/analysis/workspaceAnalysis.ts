@@ -169,7 +169,9 @@ export class WorkspaceAnalysis {
     if (this.lastContracts?.result !== result) {
       const modules = result.tooBig === undefined ? (this.lastGraph?.modules ?? []) : [];
       const files = this.files;
-      const workspace = { dirOf: (dir: string) => files.dirOf(dir), factsOf: (file: string) => files.factsOf(file) };
+      // By absolute path: each node asks for its folders, and a path made relative for each costs more.
+      const dirs = new Map([...files.dirs.values()].map((dir) => [dir.dir, dir]));
+      const workspace = { dirOf: (dir: string) => dirs.get(dir), factsOf: (file: string) => files.factsOf(file) };
       this.lastContracts = {
         result,
         contracts: outputContracts(workspace, { modules, edges: result.edges }, this.contractCache),

@@ -69,6 +69,16 @@ export interface ContractInput {
 export class ContractCache {
   readonly uses = new WeakMap<EvaluatedModule, OutputUse[]>();
   readonly outputs = new WeakMap<EvaluatedModule, DeclaredOutput[] | undefined>();
+  /** A node's uses resolved, and their problems, while its edges and its writers' outputs are the same objects. */
+  readonly resolved = new WeakMap<EvaluatedModule, ResolvedNode>();
+}
+
+interface ResolvedNode {
+  edges: readonly MatchedEdge[];
+  /** The declared outputs of each writer its edges lead to, in the edges' order. */
+  writerOutputs: readonly (DeclaredOutput[] | undefined)[];
+  uses: ResolvedUse[];
+  problems: ContractProblem[];
 }
 
 /** The workspace's contracts, computed from the analysis's nodes and edges and the files' facts. */
@@ -91,24 +101,69 @@ export function outputContracts(
   const edgesFrom = groupBy(input.edges, (edge) => edge.from);
   const uses: ResolvedUse[] = [];
   const components = componentIds(input.modules);
+  const problems: ContractProblem[] = [];
   for (const module of input.modules) {
-    let own = cache.uses.get(module);
-    if (!own) {
-      own = nodeOutputUses(workspace, module);
-      cache.uses.set(module, own);
-    }
-    for (const use of own) uses.push(resolve(use, edgesFrom.get(use.reader) ?? [], outputs, components));
+    const resolved = resolvedNode(workspace, module, edgesFrom.get(module.id) ?? [], outputs, components, cache);
+    for (const use of resolved.uses) uses.push(use);
+    for (const problem of resolved.problems) problems.push(problem);
   }
-  for (const use of stackUses(workspace, input.modules))
-    uses.push(resolve({ ...use, reader: componentAt(input.modules, use) ?? use.reader }, [], outputs, components));
+  for (const use of stackUses(workspace, input.modules)) {
+    const resolved = resolve(
+      { ...use, reader: componentAt(input.modules, use) ?? use.reader },
+      writerIds(use, [], components),
+      outputs,
+    );
+    uses.push(resolved);
+    problems.push(...missingOutput(resolved, outputs));
+  }
   const mocks = mockOutputsOf(workspace, input, edgesFrom);
-  const problems = [...uses.flatMap((use) => missingOutput(use, outputs)), ...mockOutputProblems(mocks, outputs)];
+  problems.push(...mockOutputProblems(mocks, outputs));
   let along: Map<string, string[]> | undefined;
   const outputsAlong = (edge: MatchedEdge): readonly string[] => {
     along ??= outputsAlongEdges(uses);
     return along.get(edgeKey(edge)) ?? [];
   };
   return { uses, outputs, problems, outputsAlong, mocks };
+}
+
+/**
+ * A node's uses resolved to their writers, and the outputs they miss; an edit elsewhere leaves the node's
+ * evaluation, its edges and its writers' outputs the same objects, and its resolution is kept.
+ */
+function resolvedNode(
+  workspace: ContractWorkspace,
+  module: EvaluatedModule,
+  edges: readonly MatchedEdge[],
+  outputs: Map<string, DeclaredOutput[]>,
+  components: Map<string, string>,
+  cache: ContractCache,
+): ResolvedNode {
+  const writerOutputs = edges.map((edge) => outputs.get(edge.to));
+  const kept = cache.resolved.get(module);
+  if (kept && sameItems(kept.edges, edges) && sameItems(kept.writerOutputs, writerOutputs)) return kept;
+  let own = cache.uses.get(module);
+  if (!own) {
+    own = nodeOutputUses(workspace, module);
+    cache.uses.set(module, own);
+  }
+  // The uses of one block share its writers: found once per block.
+  const writersOf = new Map<string, { id: string; match: MatchKind }[]>();
+  const uses = own.map((use) => {
+    const key = sourceKeyOf(use.source);
+    let writers = writersOf.get(key);
+    if (!writers) {
+      writers = writerIds(use, edges, components);
+      writersOf.set(key, writers);
+    }
+    return resolve(use, writers, outputs);
+  });
+  const resolved = { edges, writerOutputs, uses, problems: uses.flatMap((use) => missingOutput(use, outputs)) };
+  cache.resolved.set(module, resolved);
+  return resolved;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** The key of an edge's reader, writer and the block it reads through, as `useKey` makes it for a use. */
@@ -192,14 +247,17 @@ function componentIds(modules: readonly EvaluatedModule[]): Map<string, string> 
   return ids;
 }
 
+function sourceKeyOf(source: OutputUse['source']): string {
+  return `${source.via}\0${source.name}\0${source.dir}\0${source.instance ?? ''}\0${source.module}`;
+}
+
 function resolve(
   use: OutputUse,
-  edges: readonly MatchedEdge[],
+  writerList: readonly { id: string; match: MatchKind }[],
   outputs: Map<string, DeclaredOutput[]>,
-  components: Map<string, string>,
 ): ResolvedUse {
   const writers: UseWriter[] = [];
-  for (const { id, match } of writerIds(use, edges, components)) {
+  for (const { id, match } of writerList) {
     const declared = outputs.get(id);
     writers.push({ id, match, declared: declared === undefined ? null : declaredNamed(declared, use.output) });
   }

@@ -5,6 +5,7 @@ import {
   type EvaluatedModule,
   type FileFacts,
   localSource,
+  type ModuleCall,
   type OutputReference,
   type PathKey,
   type ScannedDir,
@@ -105,20 +106,30 @@ function scopeUses(
 ): Carriers {
   const scanned = workspace.dirOf(dir);
   if (!scanned || stack.length > MAX_DEPTH || stack.includes(dir)) return new Map();
-  const references = referencesIn(workspace, scanned.tfFiles);
+  const references: FileReference[] = [];
+  const calls: ModuleCall[] = [];
+  for (const file of scanned.tfFiles) {
+    const facts = workspace.factsOf(file);
+    if (!facts) continue;
+    for (const reference of facts.outputReferences) references.push({ file, reference });
+    for (const call of facts.moduleCalls) calls.push(call);
+  }
   const scope: Scope = { dir, module, locals: new Map(), vars, modules: new Map() };
+  if (calls.length === 0) {
+    const { outputs } = carriersOf(references, scope);
+    usesOf(reader, references, scope, uses);
+    return outputs;
+  }
   // The arguments first (what the children get), then the children (what their outputs carry), then the
   // carriers again with those, and the uses.
   const { moduleArgs } = carriersOf(references, scope);
-  for (const file of scanned.tfFiles) {
-    for (const call of workspace.factsOf(file)?.moduleCalls ?? []) {
-      const source = localSource(call.source);
-      if (source === undefined) continue;
-      const childDir = path.resolve(dir, source);
-      const args = moduleArgs.get(call.name) ?? new Map();
-      const prefix = module ? `${module}.module.${call.name}` : `module.${call.name}`;
-      scope.modules.set(call.name, scopeUses(workspace, reader, childDir, args, [...stack, dir], uses, prefix));
-    }
+  for (const call of calls) {
+    const source = localSource(call.source);
+    if (source === undefined) continue;
+    const childDir = path.resolve(dir, source);
+    const args = moduleArgs.get(call.name) ?? new Map();
+    const prefix = module ? `${module}.module.${call.name}` : `module.${call.name}`;
+    scope.modules.set(call.name, scopeUses(workspace, reader, childDir, args, [...stack, dir], uses, prefix));
   }
   scope.locals = new Map();
   const { outputs } = carriersOf(references, scope);

@@ -20,24 +20,86 @@ export interface SourceWriter {
 /**
  * The contracts indexed for the editor's requests, so that each answers in time proportional to its
  * answer: uses by file, by writer and output, by the block read; declarations by file; the writers
- * each block reads.
+ * each block reads. Each part is made on the first request that needs it: after an edit, a completion
+ * pays for the writers of the blocks, not for every use of the workspace.
  */
-export interface OutputIndex {
-  result: AnalysisResult;
-  contracts: OutputContracts;
-  modules: Map<string, ModuleSummary>;
-  usesByFile: Map<string, ResolvedUse[]>;
+export class OutputIndex {
+  private modulesById: Map<string, ModuleSummary> | undefined;
+  private byUse: UseMaps | undefined;
+  private declarations: Map<string, OutputDeclaration[]> | undefined;
+  private writers: Map<string, SourceWriter[]> | undefined;
+  private mocks: Map<string, MockOutput[]> | undefined;
+
+  constructor(
+    readonly result: AnalysisResult,
+    readonly contracts: OutputContracts,
+  ) {}
+
+  get modules(): Map<string, ModuleSummary> {
+    this.modulesById ??= new Map(this.result.modules.map((module) => [module.id, module]));
+    return this.modulesById;
+  }
+
+  get usesByFile(): Map<string, ResolvedUse[]> {
+    return this.useMaps().byFile;
+  }
+
   /** By `outputKey(writer, name)`. */
-  usesByOutput: Map<string, ResolvedUse[]>;
+  get usesByOutput(): Map<string, ResolvedUse[]> {
+    return this.useMaps().byOutput;
+  }
+
   /** The uses whose name is computed, by writer. */
-  computedByWriter: Map<string, ResolvedUse[]>;
+  get computedByWriter(): Map<string, ResolvedUse[]> {
+    return this.useMaps().computedByWriter;
+  }
+
   /** By `sourceKey`: the uses through one block. */
-  usesBySource: Map<string, ResolvedUse[]>;
-  declarationsByFile: Map<string, OutputDeclaration[]>;
+  get usesBySource(): Map<string, ResolvedUse[]> {
+    return this.useMaps().bySource;
+  }
+
+  get declarationsByFile(): Map<string, OutputDeclaration[]> {
+    this.declarations ??= declarationsByFile(this.contracts);
+    return this.declarations;
+  }
+
   /** By `sourceKey`: the nodes each block reads. */
-  writersBySource: Map<string, SourceWriter[]>;
+  get writersBySource(): Map<string, SourceWriter[]> {
+    this.writers ??= writersBySource(this.result, this.modules);
+    return this.writers;
+  }
+
   /** By `outputKey(writer, name)`: the `mock_outputs` keys that stand for a writer's output. */
-  mocksByOutput: Map<string, MockOutput[]>;
+  get mocksByOutput(): Map<string, MockOutput[]> {
+    if (!this.mocks) {
+      this.mocks = new Map();
+      for (const mock of this.contracts.mocks) push(this.mocks, outputKey(mock.writer, mock.name), mock);
+    }
+    return this.mocks;
+  }
+
+  private useMaps(): UseMaps {
+    if (this.byUse) return this.byUse;
+    const maps: UseMaps = { byFile: new Map(), byOutput: new Map(), computedByWriter: new Map(), bySource: new Map() };
+    for (const use of this.contracts.uses) {
+      push(maps.byFile, use.file, use);
+      push(maps.bySource, sourceKey(use.source.via, use.source.dir, use.source.name), use);
+      for (const writer of use.writers) {
+        if (use.output === undefined) push(maps.computedByWriter, writer.id, use);
+        else push(maps.byOutput, outputKey(writer.id, use.output), use);
+      }
+    }
+    this.byUse = maps;
+    return maps;
+  }
+}
+
+interface UseMaps {
+  byFile: Map<string, ResolvedUse[]>;
+  byOutput: Map<string, ResolvedUse[]>;
+  computedByWriter: Map<string, ResolvedUse[]>;
+  bySource: Map<string, ResolvedUse[]>;
 }
 
 /** Made once per contracts object (the analysis makes one per result), on the first request that needs it. */
@@ -47,7 +109,7 @@ const indexes = new WeakMap<OutputContracts, OutputIndex>();
 export function outputIndex(result: AnalysisResult, contracts: OutputContracts): OutputIndex {
   let index = indexes.get(contracts);
   if (!index || index.result !== result) {
-    index = buildIndex(result, contracts);
+    index = new OutputIndex(result, contracts);
     indexes.set(contracts, index);
   }
   return index;
@@ -60,32 +122,6 @@ export function outputKey(writer: string, name: string): string {
 /** A block read by its kind, the folder that holds it (a unit's or a Stack's for `dependency` and `component`) and its name. */
 export function sourceKey(via: StateVia, dir: string, name: string): string {
   return `${via}\0${dir}\0${name}`;
-}
-
-function buildIndex(result: AnalysisResult, contracts: OutputContracts): OutputIndex {
-  const modules = new Map(result.modules.map((module) => [module.id, module]));
-  const index: OutputIndex = {
-    result,
-    contracts,
-    modules,
-    usesByFile: new Map(),
-    usesByOutput: new Map(),
-    computedByWriter: new Map(),
-    usesBySource: new Map(),
-    declarationsByFile: declarationsByFile(contracts),
-    writersBySource: writersBySource(result, modules),
-    mocksByOutput: new Map(),
-  };
-  for (const mock of contracts.mocks) push(index.mocksByOutput, outputKey(mock.writer, mock.name), mock);
-  for (const use of contracts.uses) {
-    push(index.usesByFile, use.file, use);
-    push(index.usesBySource, sourceKey(use.source.via, use.source.dir, use.source.name), use);
-    for (const writer of use.writers) {
-      if (use.output === undefined) push(index.computedByWriter, writer.id, use);
-      else push(index.usesByOutput, outputKey(writer.id, use.output), use);
-    }
-  }
-  return index;
 }
 
 /** Each file's `output` blocks, with every node that declares each (the same block, by place). */

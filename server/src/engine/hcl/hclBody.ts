@@ -30,6 +30,11 @@ export interface HclBlock {
   labelRanges: Range[];
   /** Absent when the caller's filter skipped this block's contents. */
   body: HclBody | undefined;
+  /**
+   * In a skipped body, with `watchRoots`: the expressions that start at one of those roots
+   * (`data.terraform_remote_state.vpc.outputs.id`, `lookup(…)`), built though nothing else is.
+   */
+  references?: Expr[];
 }
 
 /** A syntax error as tree-sitter sees it (ERROR/MISSING nodes); exact messages come from hcl2json. */
@@ -50,4 +55,10 @@ export interface ParseOptions {
    * irrelevant blocks (resources) saves most of the conversion time.
    */
   keepBody?: (type: string, labels: string[], depth: number) => boolean;
+  /**
+   * Variable roots and functions (`data`, `local`, `lookup`) whose expressions are built even in a
+   * skipped body, as the block's `references`: a file's reads of other states found without building
+   * its resources.
+   */
+  watchRoots?: ReadonlySet<string>;
 }

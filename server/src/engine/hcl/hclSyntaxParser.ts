@@ -26,7 +26,7 @@ import type { Position, Range } from './position';
  * too) but nothing in it is built: no ranges, no decoded strings, no problems beyond syntax.
  */
 export function parseHcl(text: string, options: ParseOptions = {}): HclDocument {
-  return new HclSyntaxParser(text, options.keepBody ?? keepAll).document();
+  return new HclSyntaxParser(text, options.keepBody ?? keepAll, options.watchRoots).document();
 }
 
 function keepAll(): boolean {
@@ -91,12 +91,17 @@ class HclSyntaxParser {
   private prevEnd = 0;
   /** False while checking a body the caller skips. */
   private building = true;
+  /** In a skipped body with watched roots: the expressions found there that start at one. */
+  private found: Expr[] | undefined;
+  /** Building a watched expression in a skipped body: what HCL rejects beyond syntax stays unreported there. */
+  private watching = false;
   private readonly lineStarts: number[];
   private lastLine = 0;
 
   constructor(
     private readonly text: string,
     private readonly keepBody: KeepBody,
+    private readonly watchRoots: ReadonlySet<string> | undefined,
   ) {
     this.lexer = new HclLexer(text);
     this.lineStarts = lineStarts(text);
@@ -206,9 +211,17 @@ class HclSyntaxParser {
     const keep = this.building && this.keepBody(type, labels, depth);
     this.advance();
     const building = this.building;
+    const outerFound = this.found;
+    if (building && !keep && this.watchRoots) this.found = [];
+    const found = this.found;
     this.building = keep;
-    const inner = this.body(depth + 1, true);
-    this.building = building;
+    let inner: HclBody;
+    try {
+      inner = this.body(depth + 1, true);
+    } finally {
+      this.building = building;
+      this.found = outerFound;
+    }
     let end = lexer.start;
     if (this.at(Token.RightBrace)) {
       end = lexer.end;
@@ -222,6 +235,7 @@ class HclSyntaxParser {
       headerRange: this.range(start, headerEnd),
       labelRanges,
       body: keep ? inner : undefined,
+      ...(found !== outerFound && found?.length ? { references: found } : {}),
     });
   }
 
@@ -306,6 +320,8 @@ class HclSyntaxParser {
    */
   private postfix(): Expr {
     const lexer = this.lexer;
+    if (!this.building && this.found && lexer.kind === Token.Identifier && this.isWatched(lexer.start, lexer.end))
+      return this.watchedExpression();
     const start = lexer.start;
     let expr = this.primary();
     for (;;) {
@@ -319,6 +335,25 @@ class HclSyntaxParser {
         return expr;
       }
     }
+  }
+
+  private isWatched(start: number, end: number): boolean {
+    // Most identifiers of a resource are attribute names and resource types: a length test first.
+    return end - start <= MAX_WATCHED_LENGTH && this.watchRoots!.has(this.text.slice(start, end));
+  }
+
+  /** A watched expression in a skipped body, built and kept; the skip goes on after it. */
+  private watchedExpression(): Expr {
+    const found = this.found!;
+    this.building = true;
+    this.watching = true;
+    try {
+      found.push(this.postfix());
+    } finally {
+      this.building = false;
+      this.watching = false;
+    }
+    return UNUSED;
   }
 
   /** `.name`, `.0` or `[expr]`, the lexer on its first token. */
@@ -812,7 +847,8 @@ class HclSyntaxParser {
   /** What HCL rejects beyond syntax; like the tree-sitter path, only in the bodies that are built. */
   private problem(start: number, end: number, message: string): void {
     // Not deduplicated: the tree-sitter path reports a split template once per literal that has a line break.
-    if (this.building) this.errors.push({ range: { start: this.position(start), end: this.position(end) }, message });
+    if (this.building && !this.watching)
+      this.errors.push({ range: { start: this.position(start), end: this.position(end) }, message });
   }
 
   /**
@@ -876,6 +912,9 @@ class HclSyntaxParser {
 const BRACKETS: ReadonlySet<string> = new Set(["'{'", "'}'", "']'", "')'"]);
 
 /** What a skipped body's expressions are built as: nothing reads them. */
+/** The longest name a caller watches for (`dependency`, `component`). */
+const MAX_WATCHED_LENGTH = 10;
+
 const UNUSED: Expr = Object.freeze({ kind: 'unsupported', text: '', range: NO_RANGE }) as Expr;
 
 function noProblem(): void {}

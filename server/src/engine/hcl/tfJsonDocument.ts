@@ -11,7 +11,7 @@ import type { Range } from './position';
  * document order — enough to place a diagnostic or a jump on the right line. `keepBody` is the caller's, as for
  * `parseHcl`: which blocks to convert is the analysis's business, not the syntax's.
  */
-export function tfJsonDocument(text: string, { keepBody }: Required<ParseOptions>): HclDocument {
+export function tfJsonDocument(text: string, { keepBody }: Required<Pick<ParseOptions, 'keepBody'>>): HclDocument {
   let json: unknown;
   try {
     json = JSON.parse(text);

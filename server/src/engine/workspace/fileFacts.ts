@@ -77,7 +77,7 @@ const MODULE_META = new Set(['source', 'version', 'providers', 'depends_on', 'co
 
 /**
  * Blocks whose contents the analysis reads; the parser skips the bodies of all others (resources,
- * most data sources) unless the file may read another state's outputs there (`readsOutputs`).
+ * most data sources), building there only what may read another state's outputs (`OUTPUT_READ_ROOTS`).
  */
 export function keepBody(type: string, labels: readonly string[], depth: number): boolean {
   if (depth === 0) {
@@ -87,27 +87,14 @@ export function keepBody(type: string, labels: readonly string[], depth: number)
   return true;
 }
 
-export function keepAll(): boolean {
-  return true;
-}
-
 /**
  * Whether a file can contribute anything: a file without any of these words needs no parse.
  * Cheap enough to run on every file of a large workspace.
  */
-const RELEVANT = /terraform_remote_state|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b|\boutput\b/;
+const RELEVANT =
+  /terraform_remote_state|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b|\boutput\b|\b(?:local|var)\.[\w-]+\s*[.[]/;
 export function mayHaveFacts(text: string): boolean {
   return RELEVANT.test(text);
-}
-
-/**
- * Whether a file may read another state's outputs anywhere (a resource's argument, a `for_each`): a
- * remote state named, or a member of a local or variable, which may carry one. Such a file is parsed
- * whole; the others skip the bodies `keepBody` does not keep.
- */
-const READS_OUTPUTS = /terraform_remote_state|\b(?:local|var|module)\.[\w-]+\s*(?:\.|\[)/;
-export function readsOutputs(text: string): boolean {
-  return READS_OUTPUTS.test(text);
 }
 
 export const EMPTY_FACTS: FileFacts = Object.freeze({

@@ -26,7 +26,7 @@ export {
   resolveEnvironment,
   UnknownEnvironmentError,
 } from './environments';
-export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
+export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
 export {
   type ChildModules,
   type ComponentFacts,

@@ -8,6 +8,21 @@ import type { Expr, HclAttribute, HclBlock, HclBody, Range, TemplatePart, Traver
  * (which ones do is known only for the whole module: `contracts/` decides).
  */
 
+/**
+ * Where a read of another state's outputs can start: the roots of the references above, and `lookup`,
+ * whose first argument may be one. The parser builds expressions that start here even in the bodies it
+ * skips (resources), which `outputReferences` reads as those blocks' `references`.
+ */
+export const OUTPUT_READ_ROOTS: ReadonlySet<string> = new Set([
+  'data',
+  'dependency',
+  'component',
+  'local',
+  'var',
+  'module',
+  'lookup',
+]);
+
 /** `output "<name>" {…}`. */
 export interface OutputDecl {
   name: string;
@@ -80,7 +95,10 @@ export function outputReferences(body: HclBody): OutputReference[] {
 
 function visitBody(body: HclBody, block: HclBlock | undefined, found: OutputReference[]): void {
   for (const attr of body.attributes) visitAttribute(attr, block, found);
-  for (const inner of body.blocks) if (inner.body) visitBody(inner.body, inner, found);
+  for (const inner of body.blocks) {
+    if (inner.body) visitBody(inner.body, inner, found);
+    for (const expr of inner.references ?? []) visit(expr, found);
+  }
 }
 
 function visitAttribute(attr: HclAttribute, block: HclBlock | undefined, found: OutputReference[]): void {

@@ -2,16 +2,8 @@ import path from 'node:path';
 import { type HclDocument, parseHcl, salvageBlocks, tfJsonDocument } from '../hcl';
 import { stackFileFacts, stackFileKind } from '../stacks';
 import { terragruntFileFacts, UNIT_FILE } from '../terragrunt';
-import {
-  EMPTY_FACTS,
-  type FileFacts,
-  factsFromDocument,
-  keepAll,
-  keepBody,
-  mayHaveFacts,
-  readsOutputs,
-} from './fileFacts';
-import { outputReferences } from './outputFacts';
+import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
+import { OUTPUT_READ_ROOTS, outputReferences } from './outputFacts';
 import { fileRole, nestedBackendOwner } from './workspaceScan';
 
 /**
@@ -29,7 +21,7 @@ export function factsOfText(
   if (stackFileKind(file) !== undefined) return stackFacts(file, text);
   if (file.endsWith('.hcl')) return hclFacts(file, text, backendMatchers);
   if (!mayHaveFacts(text) && !isAttributeFile(file)) return whole ? syntaxOnlyFacts(text) : EMPTY_FACTS;
-  const options = { keepBody: readsOutputs(text) ? keepAll : keepBody };
+  const options = { keepBody, watchRoots: OUTPUT_READ_ROOTS };
   const document = parseHcl(text, options);
   // A syntax error must not take the blocks after it along: the module keeps what still parses.
   return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, options) : document);

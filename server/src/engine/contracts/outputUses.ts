@@ -9,6 +9,7 @@ import {
   type OutputReference,
   type PathKey,
   type ScannedDir,
+  terragruntReferences,
 } from '../workspace';
 
 /** The folders and file facts the contracts are read from. */
@@ -159,7 +160,9 @@ interface FileReference {
 function referencesIn(workspace: ContractWorkspace, files: readonly string[]): FileReference[] {
   const found: FileReference[] = [];
   for (const file of files) {
-    for (const reference of workspace.factsOf(file)?.outputReferences ?? []) found.push({ file, reference });
+    const facts = workspace.factsOf(file);
+    const references = facts?.terragrunt ? terragruntReferences(facts.terragrunt) : (facts?.outputReferences ?? []);
+    for (const reference of references) found.push({ file, reference });
   }
   return found;
 }

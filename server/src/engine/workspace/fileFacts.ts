@@ -16,8 +16,11 @@ export interface FileFacts {
   moduleCalls: ModuleCall[];
   /** The module's `output` blocks. */
   outputs: OutputDecl[];
-  /** References that may read another state's outputs (see `outputFacts.ts`). */
-  outputReferences: OutputReference[];
+  /**
+   * References that may read another state's outputs (see `outputFacts.ts`); a Terragrunt file's come from
+   * what it says, when asked (`terragruntReferences`).
+   */
+  outputReferences: readonly OutputReference[];
   /** Top-level attributes: the contents of `.tfvars` and backend config files. */
   attributes: NamedExpr[];
   /** For a Terragrunt configuration file (`*.hcl`): what it says, instead of the Terraform facts. */
@@ -109,7 +112,8 @@ export const EMPTY_FACTS: FileFacts = Object.freeze({
   syntaxErrors: [],
 }) as FileFacts;
 
-export function factsFromDocument(document: HclDocument): FileFacts {
+/** `references: false` for a Terragrunt file, whose references are read from its Terragrunt facts when asked. */
+export function factsFromDocument(document: HclDocument, references = true): FileFacts {
   const facts: FileFacts = {
     backends: [],
     remoteStates: [],
@@ -117,7 +121,7 @@ export function factsFromDocument(document: HclDocument): FileFacts {
     variables: [],
     moduleCalls: [],
     outputs: outputDeclarations(document.body),
-    outputReferences: outputReferences(document.body),
+    outputReferences: references ? outputReferences(document.body) : [],
     attributes: document.body.attributes.map(named),
     syntaxErrors: document.errors,
   };

@@ -38,7 +38,14 @@ export {
   referenceKey,
   referenceLabel,
 } from './moduleEvaluation';
-export type { Binding, OutputDecl, OutputReference, PathKey, ReferenceRoot } from './outputFacts';
+export {
+  type Binding,
+  type OutputDecl,
+  type OutputReference,
+  type PathKey,
+  type ReferenceRoot,
+  terragruntReferences,
+} from './outputFacts';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
 export { neutralFilters, safeGit } from './safeGit';
 export {

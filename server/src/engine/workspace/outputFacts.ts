@@ -1,4 +1,5 @@
 import type { Expr, HclAttribute, HclBlock, HclBody, Range, TemplatePart, TraversalStep } from '../hcl';
+import type { TerragruntFile } from '../terragrunt';
 
 /**
  * The two sides of the contract between states, as one file states them: the `output` blocks a module
@@ -85,6 +86,25 @@ function literalText(expr: Expr): string | undefined {
   if (expr.kind === 'template' && expr.parts.every((part) => typeof part === 'string')) return expr.parts.join('');
   return undefined;
 }
+
+/**
+ * A Terragrunt file's references, in its `locals`, `inputs` and `generate` blocks, read from what the file
+ * says (kept anyway) when the contracts first ask, once per file content: the commands that check no
+ * contract do not pay for them.
+ */
+export function terragruntReferences(file: TerragruntFile): readonly OutputReference[] {
+  let found = terragruntFound.get(file);
+  if (!found) {
+    found = [];
+    for (const local of file.locals) bind(local.expr, { to: 'local', name: local.name, at: [] }, found);
+    if (file.inputs) visit(file.inputs.expr, found);
+    for (const generate of file.generates) if (generate.contents) visit(generate.contents, found);
+    terragruntFound.set(file, found);
+  }
+  return found;
+}
+
+const terragruntFound = new WeakMap<TerragruntFile, OutputReference[]>();
 
 /** Every reference of a file's body, in blocks at any depth, with the locals and module arguments they are bound to. */
 export function outputReferences(body: HclBody): OutputReference[] {

@@ -39,7 +39,7 @@ function hclFacts(file: string, text: string, backendMatchers: readonly ((name: 
     nestedBackendOwner(file) !== undefined || fileRole(path.basename(file), backendMatchers) === 'backendFiles';
   const reported = backendFile || path.basename(file) === UNIT_FILE;
   return {
-    ...factsFromDocument(kept),
+    ...factsFromDocument(kept, false),
     terragrunt: terragruntFileFacts(kept),
     syntaxErrors: reported ? document.errors : [],
   };

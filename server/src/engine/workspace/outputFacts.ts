@@ -4,9 +4,9 @@ import type { TerragruntFile } from '../terragrunt';
 /**
  * The two sides of the contract between states, as one file states them: the `output` blocks a module
  * declares, and every reference that may read another state's outputs — `data.terraform_remote_state.<name>…`,
- * a Terragrunt `dependency.<name>…`, a Stack's `component.<name>…` — with `local.<name>…` and `var.<name>…`
- * references, which read outputs when a local or a module argument carries a remote state's outputs
- * (which ones do is known only for the whole module: `contracts/` decides).
+ * a Terragrunt `dependency.<name>…`, a Stack's `component.<name>…` — with `local.<name>…`, `var.<name>…` and
+ * `module.<call>…` references, which read outputs when a local, a module argument or a child module's output
+ * carries a state's outputs (which ones do is known only for the whole module: `contracts/` decides).
  */
 
 /**

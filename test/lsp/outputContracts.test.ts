@@ -164,6 +164,28 @@ describe('outputs between states: test/fixtures/output-contracts', () => {
     );
   });
 
+  test('hover on an output block: who reads it, each read a link; or that no module does', async () => {
+    const hover = async (file: string, position: Position) =>
+      (
+        (await request<Hover>('textDocument/hover', { textDocument: { uri: uri(file) }, position })).contents as {
+          value: string;
+        }
+      ).value;
+    const link = (file: string, line: number) => `[${path.relative(root, file)}:${line}](${uri(file)}#L${line})`;
+    assert.equal(
+      await hover(outputs, { line: 0, character: 10 }),
+      [
+        '**Output `vpc_id`** of network/vpc',
+        'Read by 1 module:',
+        `- [app/api](${uri(main)}#L2): ${link(main, 35)}, ${link(service, 2)}, ${link(service, 12)}`,
+      ].join('\n\n'),
+    );
+    assert.equal(
+      await hover(outputs, { line: 18, character: 10 }),
+      '**Output `flow_log_key`** of network/vpc\n\nRead by no module in this workspace.',
+    );
+  });
+
   test('definition from a use: the writer’s output block; from a for_each read of two writers, the one that declares it', async () => {
     const vpcId = await request<Location[]>('textDocument/definition', {
       textDocument: { uri: uri(service) },

@@ -41,6 +41,7 @@ import {
   modulesPlacedIn,
   moduleWithBackendAt,
   type OutputIndex,
+  outputBlockHover,
   outputCompletions,
   outputDefinitions,
   outputIndex,
@@ -254,7 +255,8 @@ connection.onHover(async (params): Promise<Hover | null> => {
   if (!found) return null;
   const { result, file } = found;
   const outputs = outputsOf(found);
-  const use = outputUseHover(outputs, file, params.position, textOf);
+  const use =
+    outputUseHover(outputs, file, params.position, textOf) ?? outputBlockHover(outputs, file, params.position);
   if (use !== undefined) return markdown(use);
   const outcomes = referenceOutcomesAt(result, file, params.position);
   if (outcomes.length > 0) {

@@ -14,7 +14,7 @@ export {
   referenceOutcomesAt,
 } from './navigation';
 export { type OutputCompletion, outputCompletions } from './outputCompletion';
-export { outputsReadLine, outputUseHover } from './outputHover';
+export { outputBlockHover, outputsReadLine, outputUseHover } from './outputHover';
 export { type OutputIndex, outputIndex } from './outputIndex';
 export { type OutputLens, outputDefinitions, outputLenses, outputReferences } from './outputNavigation';
 export { type NameEdit, outputRenameEdits, prepareOutputRename } from './outputRename';

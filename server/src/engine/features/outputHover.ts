@@ -7,7 +7,7 @@ import { levelLabel, moduleLink } from './hoverText';
 import { markdownCode, markdownLink, markdownText } from './markdownText';
 import type { ReferenceOutcome } from './navigation';
 import { type OutputIndex, sourceKey } from './outputIndex';
-import { outputAt, placeKey } from './outputNavigation';
+import { outputAt, placeKey, targetUses } from './outputNavigation';
 import { outputValueText, type TextOf } from './outputValue';
 
 /**
@@ -50,6 +50,47 @@ function writerSection(index: OutputIndex, use: ResolvedUse, writer: UseWriter, 
   const place = `${relativeFile(index.result.root, declared.file)}:${line}`;
   lines.push(`Declared in ${markdownLink(place, `${pathToFileURL(declared.file).href}#L${line}`)}`);
   return lines.join('\n\n');
+}
+
+/** How many readers the hover on an `output` block names before it counts the rest. */
+const NAMED_READERS = 10;
+
+/**
+ * The hover on an `output` block: who reads it, each reader with its reads' places, so that the person
+ * who changes or removes it sees whom that breaks; or that no module of the workspace reads it.
+ */
+export function outputBlockHover(index: OutputIndex, file: string, position: Position): string | undefined {
+  const at = outputAt(index, file, position);
+  if (at?.kind !== 'declaration') return undefined;
+  const { output, writers } = at.declaration;
+  const uses = targetUses(index, { name: output.name, writers });
+  const header = `**Output ${markdownCode(output.name)}** of ${writers.map((id) => markdownText(id)).join(', ')}`;
+  if (uses.length === 0)
+    return `${header}
+
+Read by no module in this workspace.`;
+  const byReader = new Map<string, ResolvedUse[]>();
+  for (const use of uses) {
+    const list = byReader.get(use.reader);
+    if (list) list.push(use);
+    else byReader.set(use.reader, [use]);
+  }
+  const readers = [...byReader].sort(([a], [b]) => (a < b ? -1 : 1));
+  const lines = readers.slice(0, NAMED_READERS).map(([reader, reads]) => {
+    const module = index.modules.get(reader);
+    const who = module ? moduleLink(module) : markdownText(reader);
+    const places = reads.map((use) => {
+      const line = use.range.start.line + 1;
+      return markdownLink(
+        `${relativeFile(index.result.root, use.file)}:${line}`,
+        `${pathToFileURL(use.file).href}#L${line}`,
+      );
+    });
+    return `- ${who}: ${places.join(', ')}`;
+  });
+  const more = readers.length > NAMED_READERS ? [`- and ${readers.length - NAMED_READERS} more`] : [];
+  const count = `Read by ${readers.length} module${readers.length === 1 ? '' : 's'}:`;
+  return [header, count, [...lines, ...more].join('\n')].join('\n\n');
 }
 
 function capitalised(text: string): string {

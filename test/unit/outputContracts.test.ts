@@ -187,6 +187,23 @@ describe('the outputs a root reads from other states', () => {
     assert.deepEqual(missing, ['app/api/main.tf:35', 'app/api/service.tf:12', 'app/api/service.tf:2']);
   });
 
+  test('an output the remote state block gives by its defaults is no error when the writer lacks it', async () => {
+    const copy = copyOf('output-contracts');
+    const main = path.join(copy, 'app/api/main.tf');
+    writeFileSync(
+      main,
+      readFileSync(main, 'utf8').replace(
+        'data "terraform_remote_state" "vpc" {\n  backend = "s3"',
+        'data "terraform_remote_state" "vpc" {\n  backend  = "s3"\n  defaults = { private_subnet_idz = [], "nat_gateway_id" = null }',
+      ),
+    );
+    const { contracts } = await contractsOf(copy);
+    assert.deepEqual(
+      contracts.problems.map((problem) => problem.output),
+      ['availability_zones', 'zone_id'],
+    );
+  });
+
   test('terrace validate fails on a read of an output nobody declares, naming it', () => {
     const run = spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), 'validate', root], { encoding: 'utf8' });
     assert.equal(run.status, 1);

@@ -269,6 +269,7 @@ function resolve(
     source: use.source,
     output: use.output,
     through: use.through,
+    defaulted: use.defaulted,
     writers,
   };
 }
@@ -320,7 +321,7 @@ function sameInstance(instance: string | null, source: StateSource): boolean {
  */
 function missingOutput(use: ResolvedUse, outputs: Map<string, DeclaredOutput[]>): ContractProblem[] {
   const name = use.output;
-  if (name === undefined || use.writers.every((writer) => writer.declared !== undefined)) return [];
+  if (name === undefined || use.defaulted || use.writers.every((writer) => writer.declared !== undefined)) return [];
   const checked = use.writers.filter((writer) => writer.declared !== null);
   const missing = checked.filter((writer) => writer.declared === undefined);
   if (missing.length === 0) return [];

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Range } from '../hcl';
+import type { Expr, Range } from '../hcl';
 import { UNIT_FILE } from '../terragrunt';
 import {
   type EvaluatedModule,
@@ -46,6 +46,8 @@ export interface OutputUse {
   output: string | undefined;
   /** The local or variable the outputs were passed through (`local.remote`), if any. */
   through: string | undefined;
+  /** The `terraform_remote_state` block's `defaults` give this output: a writer without it is no error. */
+  defaulted: boolean;
 }
 
 /** How deep local module calls are followed, as the evaluation does. */
@@ -118,7 +120,7 @@ function scopeUses(
   const scope: Scope = { dir, module, locals: new Map(), vars, modules: new Map() };
   if (calls.length === 0) {
     const { outputs } = carriersOf(references, scope);
-    usesOf(reader, references, scope, uses);
+    usesOf(workspace, reader, references, scope, uses);
     return outputs;
   }
   // The arguments first (what the children get), then the children (what their outputs carry), then the
@@ -134,7 +136,7 @@ function scopeUses(
   }
   scope.locals = new Map();
   const { outputs } = carriersOf(references, scope);
-  usesOf(reader, references, scope, uses);
+  usesOf(workspace, reader, references, scope, uses);
   return outputs;
 }
 
@@ -149,7 +151,7 @@ function fileScopeUses(
   const references = referencesIn(workspace, files);
   const scope: Scope = { dir, module: '', locals: new Map(), vars: new Map(), modules: new Map() };
   carriersOf(references, scope);
-  usesOf(reader, references, scope, uses);
+  usesOf(workspace, reader, references, scope, uses);
 }
 
 interface FileReference {
@@ -197,22 +199,51 @@ function carriersOf(
   return { moduleArgs, outputs };
 }
 
-function usesOf(reader: string, references: readonly FileReference[], scope: Scope, uses: OutputUse[]): void {
+function usesOf(
+  workspace: ContractWorkspace,
+  reader: string,
+  references: readonly FileReference[],
+  scope: Scope,
+  uses: OutputUse[],
+): void {
   for (const { file, reference } of references) {
     for (const reached of reach(reference, scope)) {
       if (reached.at !== 'output') continue;
       const key = reached.key;
+      const output = key.kind === 'name' ? key.name : undefined;
       uses.push({
         reader,
         file,
         range: key.range,
         quoted: key.kind === 'name' && key.quoted === true,
         source: reached.source,
-        output: key.kind === 'name' ? key.name : undefined,
+        output,
         through: reached.through,
+        defaulted: output !== undefined && defaultedOutputs(workspace, reached.source).has(output),
       });
     }
   }
+}
+
+const NO_DEFAULTS: ReadonlySet<string> = new Set();
+
+/** The outputs a `terraform_remote_state` block's `defaults = { … }` gives, by their literal keys. */
+function defaultedOutputs(workspace: ContractWorkspace, source: StateSource): ReadonlySet<string> {
+  if (source.via !== 'remote-state') return NO_DEFAULTS;
+  for (const file of workspace.dirOf(source.dir)?.tfFiles ?? []) {
+    const block = workspace.factsOf(file)?.remoteStates.find((candidate) => candidate.name === source.name);
+    if (!block) continue;
+    const defaults = block.defaults;
+    if (defaults?.kind !== 'object') return NO_DEFAULTS;
+    return new Set(defaults.items.flatMap(({ key }) => literalName(key)));
+  }
+  return NO_DEFAULTS;
+}
+
+function literalName(key: Expr): string[] {
+  if (key.kind === 'traversal' && key.steps.length === 0) return [key.root];
+  if (key.kind === 'literal' && typeof key.value === 'string') return [key.value];
+  return [];
 }
 
 function addCarrier(carriers: Carriers, name: string, carrier: Carrier): boolean {

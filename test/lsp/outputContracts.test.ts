@@ -121,6 +121,22 @@ describe('outputs between states: test/fixtures/output-contracts', () => {
     assert.deepEqual(none, []);
   });
 
+  test('completion through a local, a child module’s variable: the outputs they hold whole', async () => {
+    const labels = async (file: string, position: Position) => {
+      await client.open(file, readFileSync(file, 'utf8'));
+      const items = await request<CompletionItem[]>('textDocument/completion', {
+        textDocument: { uri: uri(file) },
+        position,
+      });
+      return items.map((item) => item.label);
+    };
+    const vpcOutputs = ['azs', 'flow_log_key', 'private_subnet_ids', 'public_subnet_ids', 'vpc_id'];
+    assert.deepEqual(await labels(service, at(service, 1, 'network.vpc_id', 'network.'.length)), vpcOutputs);
+    assert.deepEqual(await labels(child, at(child, 5, 'network.private', 'network.'.length)), vpcOutputs);
+    // `local.remote.` names the object that holds them, not the outputs: nothing.
+    assert.deepEqual(await labels(service, at(service, 1, 'remote.network', 'remote.'.length)), []);
+  });
+
   test('hover on a use: the writer, its level, the description, sensitivity, value and where it is declared', async () => {
     const hover = await request<Hover>('textDocument/hover', {
       textDocument: { uri: uri(main) },

@@ -7,7 +7,13 @@ import { after, describe, test } from 'node:test';
 import { loadWorkspace, type WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { loadAnalysisOptions } from '../../server/src/engine/config';
 import { closestNames, type OutputContracts } from '../../server/src/engine/contracts';
-import { addContractDiagnostics, type EngineDiagnostic, graphJson } from '../../server/src/engine/features';
+import {
+  addContractDiagnostics,
+  type EngineDiagnostic,
+  graphJson,
+  outputCompletions,
+  outputIndex,
+} from '../../server/src/engine/features';
 
 /** The contracts between states: the outputs each read names, resolved to the writers, and what is missing. */
 const fixtures = path.resolve(__dirname, '../fixtures');
@@ -234,6 +240,22 @@ describe('the outputs a root reads from other states', () => {
     const { contracts } = await contractsOf(copy);
     assert.deepEqual(contracts.problems, []);
     assert.equal(contracts.uses.filter((use) => use.output === undefined).length, 1);
+  });
+});
+
+describe('completion through what carries the outputs', () => {
+  test('module.<call>.outputs. offers the outputs of the state that call’s instance of the child reads', async () => {
+    const root = path.join(fixtures, 'child-module-twice');
+    const { analysis, contracts } = await contractsOf(root);
+    const index = outputIndex(analysis.result(), contracts);
+    const api = path.join(root, 'app/api/main.tf');
+    const names = (prefix: string) =>
+      outputCompletions(index, api, prefix, (file) => readFileSync(file, 'utf8')).map((item) => item.name);
+    const vpc = names('    vpc_id  = module.vpc_state.outputs.');
+    const dns = names('    zone_id = module.dns_state.outputs.z');
+    assert.ok(vpc.includes('vpc_id') && !vpc.includes('zone_id'), vpc.join(', '));
+    assert.ok(dns.includes('zone_id') && !dns.includes('vpc_id'), dns.join(', '));
+    assert.deepEqual(names('    x = module.vpc_state.'), []);
   });
 });
 

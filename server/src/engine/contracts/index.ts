@@ -9,6 +9,7 @@ export {
   type OutputContracts,
   outputContracts,
   type ResolvedUse,
+  sameInstance,
   type UseWriter,
 } from './outputContracts';
-export type { ContractWorkspace, OutputUse, StateSource, StateVia } from './outputUses';
+export type { CarriedOutputs, ContractWorkspace, OutputUse, StateSource, StateVia } from './outputUses';

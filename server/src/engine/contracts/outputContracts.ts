@@ -5,7 +5,9 @@ import { UNIT_FILE } from '../terragrunt';
 import type { EvaluatedModule, OutputDecl } from '../workspace';
 import { closestNames } from './closestNames';
 import {
+  type CarriedOutputs,
   type ContractWorkspace,
+  type NodeReads,
   nodeOutputUses,
   type OutputUse,
   type StateSource,
@@ -55,6 +57,8 @@ export interface OutputContracts {
   outputsAlong(edge: MatchedEdge): readonly string[];
   /** The `mock_outputs` keys of units' `dependency` blocks, with the unit each names. */
   mocks: MockOutput[];
+  /** Where the nodes' code holds a state's outputs whole (a local, a variable, a child module's output). */
+  carried: CarriedOutputs[];
 }
 
 export interface ContractInput {
@@ -67,7 +71,7 @@ export interface ContractInput {
  * node again when a file of a folder it read changed, and its code's and child modules' are among them.
  */
 export class ContractCache {
-  readonly uses = new WeakMap<EvaluatedModule, OutputUse[]>();
+  readonly uses = new WeakMap<EvaluatedModule, NodeReads>();
   readonly outputs = new WeakMap<EvaluatedModule, DeclaredOutput[] | undefined>();
   /** A node's uses resolved, and their problems, while its edges and its writers' outputs are the same objects. */
   readonly resolved = new WeakMap<EvaluatedModule, ResolvedNode>();
@@ -102,10 +106,12 @@ export function outputContracts(
   const uses: ResolvedUse[] = [];
   const components = componentIds(input.modules);
   const problems: ContractProblem[] = [];
+  const carried: CarriedOutputs[] = [];
   for (const module of input.modules) {
     const resolved = resolvedNode(workspace, module, edgesFrom.get(module.id) ?? [], outputs, components, cache);
     for (const use of resolved.uses) uses.push(use);
     for (const problem of resolved.problems) problems.push(problem);
+    for (const place of readsOf(workspace, module, cache).carried) carried.push(place);
   }
   for (const use of stackUses(workspace, input.modules)) {
     const resolved = resolve(
@@ -123,7 +129,7 @@ export function outputContracts(
     along ??= outputsAlongEdges(uses);
     return along.get(edgeKey(edge)) ?? [];
   };
-  return { uses, outputs, problems, outputsAlong, mocks };
+  return { uses, outputs, problems, outputsAlong, mocks, carried };
 }
 
 /**
@@ -141,11 +147,7 @@ function resolvedNode(
   const writerOutputs = edges.map((edge) => outputs.get(edge.to));
   const kept = cache.resolved.get(module);
   if (kept && sameItems(kept.edges, edges) && sameItems(kept.writerOutputs, writerOutputs)) return kept;
-  let own = cache.uses.get(module);
-  if (!own) {
-    own = nodeOutputUses(workspace, module);
-    cache.uses.set(module, own);
-  }
+  const own = readsOf(workspace, module, cache).uses;
   // The uses of one block share its writers: found once per block.
   const writersOf = new Map<string, { id: string; match: MatchKind }[]>();
   const uses = own.map((use) => {
@@ -160,6 +162,15 @@ function resolvedNode(
   const resolved = { edges, writerOutputs, uses, problems: uses.flatMap((use) => missingOutput(use, outputs)) };
   cache.resolved.set(module, resolved);
   return resolved;
+}
+
+function readsOf(workspace: ContractWorkspace, module: EvaluatedModule, cache: ContractCache): NodeReads {
+  let reads = cache.uses.get(module);
+  if (!reads) {
+    reads = nodeOutputUses(workspace, module);
+    cache.uses.set(module, reads);
+  }
+  return reads;
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -307,7 +318,7 @@ function writerIds(
  * `module.x["a"]`, where any of the call's instances is), and in the root module the same `for_each`
  * key or `count` index when the use names one.
  */
-function sameInstance(instance: string | null, source: StateSource): boolean {
+export function sameInstance(instance: string | null, source: StateSource): boolean {
   if (source.module) {
     const own = instance ?? '';
     return own === source.module || own.startsWith(`${source.module}[`);

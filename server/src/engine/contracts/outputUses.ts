@@ -72,26 +72,60 @@ interface Carrier {
 
 type Carriers = Map<string, Carrier[]>;
 
+/**
+ * Where a folder's code holds a state's outputs whole: `local.remote` with the keys `network` leads to
+ * them, as the completion after `local.remote.network.` needs.
+ */
+export interface CarriedOutputs {
+  dir: string;
+  /** `local.remote`, `var.network`, `module.reader`. */
+  name: string;
+  /** The keys after the name that lead to the outputs object (`["network"]`; `["outputs"]` for a state). */
+  path: readonly string[];
+  source: StateSource;
+}
+
+/** What a node's code says of other states' outputs: its reads of them, and where it holds them whole. */
+export interface NodeReads {
+  uses: OutputUse[];
+  carried: CarriedOutputs[];
+}
+
 /** The reads of other states' outputs a node makes: a root's or a unit's Terraform code, a unit's `terragrunt.hcl`. */
-export function nodeOutputUses(workspace: ContractWorkspace, module: EvaluatedModule): OutputUse[] {
-  const uses: OutputUse[] = [];
-  if (module.kind === 'module') scopeUses(workspace, module.id, module.dir, new Map(), [], uses);
+export function nodeOutputUses(workspace: ContractWorkspace, module: EvaluatedModule): NodeReads {
+  const reads: NodeReads = { uses: [], carried: [] };
+  if (module.kind === 'module') scopeUses(workspace, module.id, module.dir, new Map(), [], reads);
   if (module.kind === 'unit') {
     const unitFile = path.join(module.dir, UNIT_FILE);
-    fileScopeUses(workspace, module.id, module.dir, [unitFile], uses);
+    fileScopeUses(workspace, module.id, module.dir, [unitFile], reads);
     const code = module.codeDir;
-    if (code !== undefined) scopeUses(workspace, module.id, code, new Map(), [], uses);
+    if (code !== undefined) scopeUses(workspace, module.id, code, new Map(), [], reads);
   }
   if (module.kind === 'component' && module.component?.sourceLink && module.component.address.startsWith('component.'))
-    scopeUses(workspace, module.id, path.dirname(module.component.sourceLink.file), new Map(), [], uses);
-  return uses;
+    scopeUses(workspace, module.id, path.dirname(module.component.sourceLink.file), new Map(), [], reads);
+  return reads;
 }
 
 /** A Stack's own reads of its components' outputs (`component.<name>.<output>`), in its folder's files. */
 export function stackOutputUses(workspace: ContractWorkspace, stackDir: ScannedDir, reader: string): OutputUse[] {
-  const uses: OutputUse[] = [];
-  fileScopeUses(workspace, reader, stackDir.dir, stackDir.stackFiles, uses);
-  return uses;
+  const reads: NodeReads = { uses: [], carried: [] };
+  fileScopeUses(workspace, reader, stackDir.dir, stackDir.stackFiles, reads);
+  return reads.uses;
+}
+
+/** A scope's carriers, as the places its code holds outputs whole. */
+function carried(scope: Scope, reads: NodeReads): void {
+  const add = (name: string, carrier: Carrier, prefix: readonly string[] = []) =>
+    reads.carried.push({
+      dir: scope.dir,
+      name,
+      path: [...prefix, ...carrier.at, ...(carrier.holds === 'state' ? ['outputs'] : [])],
+      source: carrier.source,
+    });
+  for (const [name, list] of scope.locals) for (const carrier of list) add(`local.${name}`, carrier);
+  for (const [name, list] of scope.vars) for (const carrier of list) add(`var.${name}`, carrier);
+  for (const [call, outputs] of scope.modules)
+    for (const [output, list] of outputs) for (const carrier of list) add(`module.${call}`, carrier, [output]);
 }
 
 /**
@@ -104,7 +138,7 @@ function scopeUses(
   dir: string,
   vars: Carriers,
   stack: readonly string[],
-  uses: OutputUse[],
+  reads: NodeReads,
   module = '',
 ): Carriers {
   const scanned = workspace.dirOf(dir);
@@ -120,7 +154,8 @@ function scopeUses(
   const scope: Scope = { dir, module, locals: new Map(), vars, modules: new Map() };
   if (calls.length === 0) {
     const { outputs } = carriersOf(references, scope);
-    usesOf(workspace, reader, references, scope, uses);
+    usesOf(workspace, reader, references, scope, reads.uses);
+    carried(scope, reads);
     return outputs;
   }
   // The arguments first (what the children get), then the children (what their outputs carry), then the
@@ -132,11 +167,12 @@ function scopeUses(
     const childDir = path.resolve(dir, source);
     const args = moduleArgs.get(call.name) ?? new Map();
     const prefix = module ? `${module}.module.${call.name}` : `module.${call.name}`;
-    scope.modules.set(call.name, scopeUses(workspace, reader, childDir, args, [...stack, dir], uses, prefix));
+    scope.modules.set(call.name, scopeUses(workspace, reader, childDir, args, [...stack, dir], reads, prefix));
   }
   scope.locals = new Map();
   const { outputs } = carriersOf(references, scope);
-  usesOf(workspace, reader, references, scope, uses);
+  usesOf(workspace, reader, references, scope, reads.uses);
+  carried(scope, reads);
   return outputs;
 }
 
@@ -146,12 +182,13 @@ function fileScopeUses(
   reader: string,
   dir: string,
   files: readonly string[],
-  uses: OutputUse[],
+  reads: NodeReads,
 ): void {
   const references = referencesIn(workspace, files);
   const scope: Scope = { dir, module: '', locals: new Map(), vars: new Map(), modules: new Map() };
   carriersOf(references, scope);
-  usesOf(workspace, reader, references, scope, uses);
+  usesOf(workspace, reader, references, scope, reads.uses);
+  carried(scope, reads);
 }
 
 interface FileReference {

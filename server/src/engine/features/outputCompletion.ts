@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DeclaredOutput, StateVia } from '../contracts';
+import { type DeclaredOutput, type StateVia, sameInstance } from '../contracts';
 import { type OutputIndex, type SourceWriter, sourceKey } from './outputIndex';
 import { outputValueText, type TextOf } from './outputValue';
 
@@ -55,11 +55,10 @@ export function outputCompletions(
   textOf: TextOf,
 ): OutputCompletion[] {
   const site = completionSite(linePrefix);
-  if (!site) return [];
-  const writers = siteWriters(
-    index.writersBySource.get(sourceKey(site.via, path.dirname(file), site.name)) ?? [],
-    site,
-  );
+  const writers = site
+    ? siteWriters(index.writersBySource.get(sourceKey(site.via, path.dirname(file), site.name)) ?? [], site)
+    : carriedWriters(index, file, linePrefix);
+  if (writers.length === 0) return [];
   const byName = new Map<string, { output: DeclaredOutput; writers: string[] }>();
   for (const writer of writers) {
     for (const output of index.contracts.outputs.get(writer) ?? []) {
@@ -77,6 +76,29 @@ export function outputCompletions(
       value: outputValueText(output.file, output.valueRange, textOf),
       writers: declaring,
     }));
+}
+
+/** `local.remote.network.`, `var.network.`, `module.reader.outputs.`: a name and the keys typed after it. */
+const CARRIED = /(?<![\w.])((?:local|var|module)\.[A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*)*)\.[\w-]*$/;
+
+/**
+ * The writers whose outputs a local, a variable or a child module's output holds where the text before
+ * the cursor names it (the outputs passed on whole), in the file's folder; none elsewhere.
+ */
+function carriedWriters(index: OutputIndex, file: string, linePrefix: string): string[] {
+  const match = CARRIED.exec(linePrefix);
+  if (!match) return [];
+  const name = match[1]!;
+  const keys = match[2]!.split('.').slice(1);
+  const found = new Set<string>();
+  for (const place of index.carriedByDir.get(path.dirname(file)) ?? []) {
+    if (place.name !== name || place.path.length !== keys.length) continue;
+    if (!place.path.every((key, i) => key === keys[i])) continue;
+    const { source } = place;
+    const writers = index.writersBySource.get(sourceKey(source.via, source.dir, source.name)) ?? [];
+    for (const writer of writers) if (sameInstance(writer.instance, source)) found.add(writer.id);
+  }
+  return [...found].sort();
 }
 
 /** The writers of the instance the site names, or of every instance; sorted, each once. */

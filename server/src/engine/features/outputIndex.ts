@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
-import type { DeclaredOutput, MockOutput, OutputContracts, ResolvedUse, StateVia } from '../contracts';
+import type { CarriedOutputs, DeclaredOutput, MockOutput, OutputContracts, ResolvedUse, StateVia } from '../contracts';
 import type { MatchKind } from '../state';
 
 /** An `output` block, and the nodes whose code declares it: several units may run one module's code. */
@@ -29,6 +29,7 @@ export class OutputIndex {
   private declarations: Map<string, OutputDeclaration[]> | undefined;
   private writers: Map<string, SourceWriter[]> | undefined;
   private mocks: Map<string, MockOutput[]> | undefined;
+  private carriedIn: Map<string, CarriedOutputs[]> | undefined;
 
   constructor(
     readonly result: AnalysisResult,
@@ -77,6 +78,15 @@ export class OutputIndex {
       for (const mock of this.contracts.mocks) push(this.mocks, outputKey(mock.writer, mock.name), mock);
     }
     return this.mocks;
+  }
+
+  /** By folder: where its code holds a state's outputs whole. */
+  get carriedByDir(): Map<string, CarriedOutputs[]> {
+    if (!this.carriedIn) {
+      this.carriedIn = new Map();
+      for (const place of this.contracts.carried) push(this.carriedIn, place.dir, place);
+    }
+    return this.carriedIn;
   }
 
   private useMaps(): UseMaps {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Expr, Range } from '../hcl';
+import { keyName, type Range } from '../hcl';
 import { UNIT_FILE } from '../terragrunt';
 import {
   type EvaluatedModule,
@@ -272,15 +272,9 @@ function defaultedOutputs(workspace: ContractWorkspace, source: StateSource): Re
     if (!block) continue;
     const defaults = block.defaults;
     if (defaults?.kind !== 'object') return NO_DEFAULTS;
-    return new Set(defaults.items.flatMap(({ key }) => literalName(key)));
+    return new Set(defaults.items.flatMap(({ key }) => keyName(key) ?? []));
   }
   return NO_DEFAULTS;
-}
-
-function literalName(key: Expr): string[] {
-  if (key.kind === 'traversal' && key.steps.length === 0) return [key.root];
-  if (key.kind === 'literal' && typeof key.value === 'string') return [key.value];
-  return [];
 }
 
 function addCarrier(carriers: Carriers, name: string, carrier: Carrier): boolean {

@@ -194,3 +194,10 @@ export interface UnsupportedExpr extends ExprBase {
   kind: 'unsupported';
   text: string;
 }
+
+/** An object key as written: `vpc_id = …` or `"vpc_id" = …`; undefined for a computed one (`(local.k) = …`). */
+export function keyName(key: Expr): string | undefined {
+  if (key.kind === 'literal' && typeof key.value === 'string') return key.value;
+  if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
+  return undefined;
+}

@@ -7,15 +7,8 @@ import {
   isUnknown,
   type Value,
 } from '../evaluation';
-import type { Expr, Range } from '../hcl';
-import {
-  type ComponentBlock,
-  type EmbeddedStackBlock,
-  keyName,
-  type ProviderBlock,
-  type StackAttribute,
-  type StackSourceFile,
-} from './stackFile';
+import { type Expr, keyName, type Range } from '../hcl';
+import type { ComponentBlock, EmbeddedStackBlock, ProviderBlock, StackAttribute, StackSourceFile } from './stackFile';
 import { stackScope } from './stackScope';
 
 /** A node of a Stack: a `component` block, or an embedded `stack` block. */

@@ -1,6 +1,6 @@
 import { type ExpressionReference, evaluate, expressionReferences } from '../evaluation';
-import type { Expr, Range } from '../hcl';
-import { keyName, type StackSourceFile, type UpstreamInputBlock } from './stackFile';
+import { type Expr, keyName, type Range } from '../hcl';
+import type { StackSourceFile, UpstreamInputBlock } from './stackFile';
 import { deploymentLocals } from './stackScope';
 
 /** A Stack of the repository: its folder (relative, `/`-separated) and its files. */

@@ -196,13 +196,6 @@ function attributesDeep(body: HclBody): StackAttribute[] {
   ];
 }
 
-/** An object key as written: `vpc_id = …` or `"vpc_id" = …`. */
-export function keyName(key: Expr): string | undefined {
-  if (key.kind === 'literal' && typeof key.value === 'string') return key.value;
-  if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
-  return undefined;
-}
-
 /** A Stack's file with its path, as the component graph reads it. */
 export interface StackSourceFile {
   path: string;

@@ -1,4 +1,12 @@
-import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, Range } from '../hcl';
+import {
+  type Expr,
+  type HclAttribute,
+  type HclBlock,
+  type HclBody,
+  type HclDocument,
+  keyName,
+  type Range,
+} from '../hcl';
 
 /**
  * What one Terragrunt configuration file (`terragrunt.hcl`, a `root.hcl`, an `env.hcl` read by
@@ -205,8 +213,7 @@ export const STACK_DIR = '.terragrunt-stack';
 function objectKeys(expr: Expr | undefined): { name: string; range: Range }[] {
   if (expr?.kind !== 'object') return [];
   return expr.items.flatMap(({ key }) => {
-    if (key.kind === 'traversal' && key.steps.length === 0) return [{ name: key.root, range: key.range }];
-    if (key.kind === 'literal' && typeof key.value === 'string') return [{ name: key.value, range: key.range }];
-    return [];
+    const name = keyName(key);
+    return name === undefined ? [] : [{ name, range: key.range }];
   });
 }

@@ -1,4 +1,13 @@
-import type { Expr, HclAttribute, HclBlock, HclBody, Range, TemplatePart, TraversalStep } from '../hcl';
+import {
+  type Expr,
+  type HclAttribute,
+  type HclBlock,
+  type HclBody,
+  keyName,
+  type Range,
+  type TemplatePart,
+  type TraversalStep,
+} from '../hcl';
 import type { TerragruntFile } from '../terragrunt';
 
 /**
@@ -148,7 +157,7 @@ function bind(expr: Expr, binding: Binding, found: OutputReference[]): void {
   }
   if (expr.kind === 'object') {
     for (const item of expr.items) {
-      const key = literalKey(item.key);
+      const key = keyName(item.key) ?? literalText(item.key);
       visit(item.key, found);
       if (key === undefined) visit(item.value, found);
       else bind(item.value, { ...binding, at: [...binding.at, key] }, found);
@@ -161,11 +170,6 @@ function bind(expr: Expr, binding: Binding, found: OutputReference[]): void {
     return;
   }
   visit(expr, found);
-}
-
-function literalKey(expr: Expr): string | undefined {
-  if (expr.kind === 'traversal' && expr.steps.length === 0) return expr.root;
-  return literalText(expr);
 }
 
 /** Records the references of an expression; a reference's own index keys are visited, not recorded twice. */

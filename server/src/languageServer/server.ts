@@ -447,21 +447,9 @@ async function analysisFor(uri: string) {
   const folder = folders.forFile(file);
   if (!folder) return undefined;
   await folder.ready;
-  await flushPending(file);
+  // Answered from the latest text of every open document, even inside the debounce.
+  await folders.flushEdits(folder);
   return { folder, file, result: folder.analysis.result() };
-}
-
-/**
- * A request about an open document answers from the latest text of the folder's open documents, even
- * inside the debounce: an output renamed in one buffer is read in another's completion or rename.
- */
-async function flushPending(file: string): Promise<void> {
-  const folder = folders.forFile(file);
-  if (!folder) return;
-  for (const document of documents.all()) {
-    const open = uriToPath(document.uri);
-    if (open && folders.forFile(open) === folder) await folder.analysis.updateFile(open, document.getText());
-  }
 }
 
 /** The contracts between the folder's states, indexed for the editor's requests (once per analysis). */

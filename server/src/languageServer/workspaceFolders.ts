@@ -36,7 +36,8 @@ export const EXACT_SYNTAX_MAX_CHARS = 256 * 1024;
  */
 export class WorkspaceFolders {
   private readonly folders = new Map<string, FolderState>();
-  private readonly pending = new Map<string, NodeJS.Timeout>();
+  /** Edits of open documents waiting for typing to pause: the timer, and the edit applied. */
+  private readonly pending = new Map<string, { timer: NodeJS.Timeout; apply: () => Promise<void> }>();
   /** When each buffer last changed: a change after a quiet moment is not debounced. */
   private readonly lastEdit = new Map<string, number>();
   private readonly exactSyntax = new Map<string, { hash: string; errors: TerraformSyntaxError[] }>();
@@ -125,7 +126,7 @@ export class WorkspaceFolders {
     const folder = this.forFile(file);
     if (!folder) return;
     const waiting = this.pending.get(file);
-    clearTimeout(waiting);
+    clearTimeout(waiting?.timer);
     const apply = async () => {
       this.pending.delete(file);
       await folder.ready;
@@ -138,11 +139,19 @@ export class WorkspaceFolders {
     if (text !== undefined) this.lastEdit.set(file, now);
     else this.lastEdit.delete(file);
     if (text === undefined || quiet) void apply();
-    else
-      this.pending.set(
-        file,
-        setTimeout(() => void apply(), this.debounce),
-      );
+    else this.pending.set(file, { timer: setTimeout(() => void apply(), this.debounce), apply });
+  }
+
+  /**
+   * The folder's edits still waiting for typing to pause, applied now: a request answers from the latest
+   * text of every open document (an output renamed in one buffer, read in another's completion).
+   */
+  async flushEdits(folder: FolderState): Promise<void> {
+    for (const [file, { timer, apply }] of [...this.pending]) {
+      if (this.forFile(file) !== folder) continue;
+      clearTimeout(timer);
+      await apply();
+    }
   }
 
   fileDeleted(file: string): void {

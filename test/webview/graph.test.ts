@@ -190,6 +190,19 @@ async function assertWithinPanel(webview: WebviewPage): Promise<void> {
   assert.deepEqual(outside, [], 'no node outside the panel');
 }
 
+/** A click in the middle of the edge from `from` to `to`, until the reads it stands for are listed. */
+async function clickEdge(webview: WebviewPage, from: string, to: string): Promise<void> {
+  const point = await webview.page
+    .locator(`path.edge[data-from="${from}"][data-to="${to}"]`)
+    .evaluate((path: SVGPathElement) => {
+      const at = path.getPointAtLength(path.getTotalLength() / 2);
+      const matrix = path.getScreenCTM()!;
+      return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
+    });
+  await webview.page.mouse.click(point.x, point.y);
+  await webview.page.locator('.edge-reads').waitFor({ state: 'visible' });
+}
+
 function node(webview: WebviewPage, id: string) {
   return webview.page.locator(`svg.graph g.node[data-id="${id}"]`);
 }
@@ -692,18 +705,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
   test('a click on an edge lists the reads that make it, each opening its file at its line', async () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
-    const clickEdge = async (from: string, to: string) => {
-      const point = await webview.page
-        .locator(`path.edge[data-from="${from}"][data-to="${to}"]`)
-        .evaluate((path: SVGPathElement) => {
-          const at = path.getPointAtLength(path.getTotalLength() / 2);
-          const matrix = path.getScreenCTM()!;
-          return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
-        });
-      await webview.page.mouse.click(point.x, point.y);
-      await webview.page.locator('.edge-reads').waitFor({ state: 'visible' });
-    };
-    await clickEdge(API, EKS);
+    await clickEdge(webview, API, EKS);
     assert.equal(await webview.page.locator('.edge-reads-title').textContent(), `1 read of ${EKS}`);
     assert.deepEqual(await webview.page.locator('.edge-read').allTextContents(), [
       `${API}: data.terraform_remote_state.eksapi/main.tf:1`,
@@ -717,7 +719,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     // Between folded nodes, an edge lists every read it stands for.
     await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
     await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
-    await clickEdge(API, 'group:platform');
+    await clickEdge(webview, API, 'group:platform');
     assert.equal(await webview.page.locator('.edge-reads-title').textContent(), '2 reads of platform');
     assert.deepEqual((await webview.page.locator('.edge-read-block').allTextContents()).sort(), [
       `${API}: data.terraform_remote_state.eks`,
@@ -739,15 +741,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
       '2 reads; outputs read: availability_zones, azs, nat_gateway_id, private_subnet_ids, private_subnet_idz, public_subnet_ids, vpc_id, zone_id',
     );
     assert.equal(await title('network/dns'), 'outputs read: zone_id');
-    const point = await webview.page
-      .locator('path.edge[data-from="app/api"][data-to="network/dns"]')
-      .evaluate((path: SVGPathElement) => {
-        const at = path.getPointAtLength(path.getTotalLength() / 2);
-        const matrix = path.getScreenCTM()!;
-        return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
-      });
-    await webview.page.mouse.click(point.x, point.y);
-    await webview.page.locator('.edge-reads').waitFor({ state: 'visible' });
+    await clickEdge(webview, 'app/api', 'network/dns');
     assert.deepEqual(await webview.page.locator('.edge-read-outputs').allTextContents(), ['zone_id']);
     assert.deepEqual(webview.errors, []);
   });

@@ -13,6 +13,8 @@
 //      a generated plain monorepo of 50 roots, then Terragrunt live repositories (test/realShapes) of 300
 //      units, then of 3,000: a fresh window's start-up and the graph panel's timings
 //      (test-results/vscode/panel-times-{plain,300,3000}.json), and the README's pictures of 300 units.
+// The suites that time a fresh window (2 and 5) open it in a browser that has run for 10 s, as a user opens
+// a window in a browser already running (codeServerRunner.mjs, BROWSER_SETTLED_MS, says why).
 //
 // Runners (TERRACE_VSCODE_RUNNER):
 //   electron     desktop VS Code through @vscode/test-electron (needs a download or a cached build)
@@ -72,6 +74,7 @@ async function runSuite(
     folder = path.join('test', 'vscode', 'workspace'),
     env: suiteEnv = {},
     untrusted = false,
+    runningBrowser = false,
   },
 ) {
   const dir = path.join(tmp, name);
@@ -95,6 +98,7 @@ async function runSuite(
     tmp: dir,
     timeoutMs,
     untrusted,
+    runningBrowser,
     screenshotOnFailure: path.join(repoRoot, 'test-results', 'vscode', `${name}-workbench-on-failure.png`),
   };
   console.log(`\nvscode tier: the ${name} suite`);
@@ -167,6 +171,7 @@ if (!grep || new RegExp(grep).test('the example monorepo')) {
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'example.js'),
       folder: path.join('examples', 'monorepo'),
+      runningBrowser: true,
     }),
   );
 }
@@ -232,6 +237,7 @@ for (const { name, shape, args, units } of realShapes) {
           installExtensions: [vsix],
           folder,
           env: { TERRACE_REAL_SHAPE: shape, ...(units ? { TERRACE_REAL_SHAPE_UNITS: String(units) } : {}) },
+          runningBrowser: true,
         })
       : undefined,
   );

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
+import { LayoutStore } from '../../client/src/layoutStore';
 import type { GraphModel } from '../../server/src/protocol';
 import type { Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
@@ -935,11 +936,17 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.match(problem?.type === 'problem' ? problem.message : '', /the layout worker could not start/);
   });
 
-  test('offered by the host, layouts come from the extension host’s layout thread; a view laid out before comes back at once', async () => {
-    const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
+  test('offered by the host, layouts come from the extension host’s layout thread; a view laid out before comes back at once, in the next window too', async () => {
+    const script = path.join(repoRoot, 'dist', 'layoutThread.js');
+    const storage = mkdtempSync(path.join(os.tmpdir(), 'terrace-layouts-'));
+    const stored = path.join(storage, 'graph-layouts.json');
+    const service = new LayoutService(script, new LayoutStore(stored, script));
+    // The next window's: the same storage, and the same layout code or another.
+    const nextWindow = new LayoutService(script, new LayoutStore(stored, script));
+    const otherCode = new LayoutService(script, new LayoutStore(stored, path.join(repoRoot, 'dist', 'webview.js')));
     try {
       const html = (page: string) => page.replace('data-worker=', 'data-layout="host" data-worker=');
-      const answer = (webview: WebviewPage) => {
+      const answer = (webview: WebviewPage, service: LayoutService) => {
         let answered = 0;
         const timer = setInterval(() => {
           for (const message of webview.messages.slice(answered)) {
@@ -953,9 +960,9 @@ describe('graph webview (the built panel in headless chromium)', () => {
         }, 10);
         return () => clearInterval(timer);
       };
-      const drawWithHost = async () => {
+      const drawWithHost = async (layouts = service) => {
         const page = await browser.open({ html });
-        const stop = answer(page);
+        const stop = answer(page, layouts);
         const drawn = await page.render({ type: 'graph', graph: dag, folderUri: FOLDER });
         stop();
         return { page, drawn };
@@ -970,9 +977,21 @@ describe('graph webview (the built panel in headless chromium)', () => {
       assert.equal(again.layoutIn, 'host');
       assert.equal(again.layoutMs, 0);
       assert.deepEqual(await drawnNodes(second), await drawnNodes(first));
-      assert.deepEqual([...first.errors, ...second.errors], []);
+      // A new window: the layout kept in the workspace's storage, no elkjs; none from other layout code.
+      await service.flush();
+      assert.equal((JSON.parse(readFileSync(stored, 'utf8')) as { layouts: unknown[] }).layouts.length, 1);
+      const { page: third, drawn: kept } = await drawWithHost(nextWindow);
+      assert.equal(kept.layoutMs, 0, 'drawn from the layout kept by the earlier window');
+      assert.deepEqual(await drawnNodes(third), await drawnNodes(first));
+      const { drawn: afresh } = await drawWithHost(otherCode);
+      assert.ok(afresh.layoutMs > 0, 'laid out again: the kept layouts were made by other code');
+      assert.deepEqual([...first.errors, ...second.errors, ...third.errors], []);
     } finally {
-      service.dispose();
+      for (const layouts of [service, nextWindow, otherCode]) {
+        await layouts.flush();
+        layouts.dispose();
+      }
+      rmSync(storage, { recursive: true, force: true });
     }
   });
 

@@ -13,6 +13,7 @@ import {
   type WirePosition,
 } from '../../server/src/protocol';
 import type { LayoutInput } from '../../webview/src/layoutGraph';
+import { packGraph } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { graphPanelHtml, makeNonce } from './graphPanelHtml';
@@ -240,7 +241,7 @@ export class GraphPanel {
     const { graph } = fetched;
     this.graph = graph;
     this.times.graphSent = Date.now();
-    await this.post({ type: 'graph', graph: fetched.panel, folderUri });
+    await this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri });
     // An edit changes what is uncommitted: what it affects is asked again.
     if (this.affectedBase) await this.sendAffected(this.affectedBase);
     if (this.pendingFocus) {

@@ -4,7 +4,14 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
 import { toPanelModel } from '../../client/src/panelModel';
-import type { GraphModel, PanelModel, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type {
+  GraphModel,
+  PackedPanelModel,
+  PanelModel,
+  PanelToWebview,
+  WebviewToPanel,
+} from '../../server/src/protocol';
+import { packGraph } from '../../webview/src/packedGraph';
 import { launchChromium } from '../harness/chromium.mjs';
 import { type Theme, themes } from './themes';
 
@@ -146,12 +153,14 @@ export class WebviewPage {
     for (const wake of this.waiters) wake();
   }
 
-  /** What the host sends the webview: a `message` event on its window. */
-  /** Posts as the host does: a graph the server's way is made the panel's (`toPanelModel`) first. */
-  async post(message: PanelToWebview | ServerGraphMessage): Promise<void> {
+  /**
+   * What the host sends the webview: a `message` event on its window. A graph is posted as the host
+   * posts it: the server's made the panel's (`toPanelModel`), then packed (`packGraph`).
+   */
+  async post(message: PanelToWebview | TestGraphMessage): Promise<void> {
     const posted: PanelToWebview =
-      message.type === 'graph' && isServerGraph(message.graph)
-        ? { ...message, graph: toPanelModel(message.graph) }
+      message.type === 'graph' && !isPacked(message.graph)
+        ? { ...message, graph: packGraph(isServerGraph(message.graph) ? toPanelModel(message.graph) : message.graph) }
         : (message as PanelToWebview);
     await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(posted));
   }
@@ -178,7 +187,7 @@ export class WebviewPage {
   }
 
   /** Posts `message` and waits for the drawing it causes. */
-  async render(message: PanelToWebview | ServerGraphMessage, timeoutMs?: number): Promise<MessageOf<'rendered'>> {
+  async render(message: PanelToWebview | TestGraphMessage, timeoutMs?: number): Promise<MessageOf<'rendered'>> {
     const since = this.messages.length;
     await this.post(message);
     return this.waitForMessage('rendered', since, timeoutMs);
@@ -205,10 +214,15 @@ export class WebviewPage {
   }
 }
 
-/** A graph message as the tests write it: the server's model, which the host turns into the panel's. */
-type ServerGraphMessage = { type: 'graph'; graph: GraphModel; folderUri: string };
+/** A graph message as the tests write it: the server's model or the panel's, which the host packs. */
+type TestGraphMessage = { type: 'graph'; graph: GraphModel | PanelModel; folderUri: string };
 
 /** The server's model carries file locations; the panel's does not (an empty graph is the same in both). */
 function isServerGraph(graph: GraphModel | PanelModel): graph is GraphModel {
   return graph.modules.some((module) => 'location' in module) || graph.edges.some((edge) => 'location' in edge);
+}
+
+/** Packed, an edge names its modules by index. */
+function isPacked(graph: GraphModel | PanelModel | PackedPanelModel): graph is PackedPanelModel {
+  return graph.edges.some((edge) => typeof edge.from === 'number');
 }

@@ -1,7 +1,8 @@
-import type { PanelCommand, PanelModel, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type { PackedPanelModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { GraphPanelView } from './graphPanelView';
 import { HostLayouts } from './hostLayouts';
 import { LayoutClient } from './layoutClient';
+import { unpackGraph } from './packedGraph';
 import type { PanelState } from './panelState';
 
 /**
@@ -44,7 +45,7 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
   if (!message || typeof message !== 'object') return;
   switch (message.type) {
     case 'graph':
-      if (isGraph(message.graph)) view.showGraph(message.graph, message.folderUri);
+      if (isGraph(message.graph)) view.showGraph(unpackGraph(message.graph), message.folderUri);
       break;
     case 'focus':
       view.focusModule(message.id);
@@ -62,6 +63,6 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
 });
 post({ type: 'ready', pageMs: Math.round(performance.now()) });
 
-function isGraph(graph: PanelModel | undefined): graph is PanelModel {
+function isGraph(graph: PackedPanelModel | undefined): graph is PackedPanelModel {
   return !!graph && Array.isArray(graph.modules) && Array.isArray(graph.edges) && Array.isArray(graph.levels);
 }

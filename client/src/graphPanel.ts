@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -354,9 +355,9 @@ export class GraphPanel {
     return graphPanelHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
-      script: resource('webview.js'),
+      script: distText(dist, 'webview.js'),
+      style: distText(dist, 'webview.css'),
       worker: resource('layoutWorker.js'),
-      style: resource('webview.css'),
       codicons: resource('codicon.css'),
       hostLayouts: true,
     });
@@ -381,4 +382,17 @@ function sameFolder(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The page's own script and styles, read once per extension host: every panel's page carries them. */
+const pageFiles = new Map<string, string>();
+
+function distText(dist: vscode.Uri, file: string): string {
+  const full = path.join(dist.fsPath, file);
+  let text = pageFiles.get(full);
+  if (text === undefined) {
+    text = readFileSync(full, 'utf8');
+    pageFiles.set(full, text);
+  }
+  return text;
 }

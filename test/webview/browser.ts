@@ -29,9 +29,9 @@ const NONCE = 'test-nonce-0123456789';
 const PAGE = graphPanelHtml({
   cspSource: ORIGIN,
   nonce: NONCE,
-  script: `${ORIGIN}/dist/webview.js`,
+  script: readFileSync(path.join(repoRoot, 'dist', 'webview.js'), 'utf8'),
+  style: readFileSync(path.join(repoRoot, 'dist', 'webview.css'), 'utf8'),
   worker: `${ORIGIN}/dist/layoutWorker.js`,
-  style: `${ORIGIN}/dist/webview.css`,
   codicons: `${ORIGIN}/dist/codicon.css`,
 });
 

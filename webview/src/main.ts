@@ -22,7 +22,7 @@ const vscode: VsCodeApi =
     : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
 
 const script = document.currentScript as HTMLScriptElement | null;
-const workerUrl = script?.dataset.worker ?? new URL('layoutWorker.js', script?.src ?? location.href).href;
+const workerUrl = script?.dataset.worker ?? new URL('layoutWorker.js', script?.src || location.href).href;
 const post = (message: WebviewToPanel) => vscode.postMessage(message);
 // VS Code's panel offers the extension host's layouts (`data-layout="host"`); a page on its own lays out itself.
 const hostLayouts = script?.dataset.layout === 'host' ? new HostLayouts(post) : undefined;

@@ -437,6 +437,8 @@ export type WebviewToPanel =
       panel: { width: number; height: number };
       /** Milliseconds from receiving the graph (or the view change) to the drawing. */
       ms: number;
+      /** When the drawing was on screen, by the page's clock (ms since the epoch): on one machine, the host's less this report's way back. */
+      drawnAt: number;
       /** Of which the layout (in the worker) took. */
       layoutMs: number;
       /** Where the layout ran: in the extension host, in the webview's Web Worker, or in the page when no worker could start. */

@@ -266,6 +266,7 @@ export class GraphPanelView {
       drawing: { width: Math.round(drawnBounds.width), height: Math.round(drawnBounds.height) },
       panel: this.drawingArea(),
       ms: Math.round(performance.now() - started),
+      drawnAt: Date.now(),
       layoutMs: Math.round(layout.ms),
       layoutIn: this.layouts.where,
       titlePx: TITLE_SIZE * this.viewport.transform.k,

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
+import { timing } from '../realShape/panelTimings';
 import { assertShownWhole, runningApi, startupBreakdown, waitFor, workbenchPictures } from '../suite/helpers';
 
 const EKS = 'platform/prod/eu-central-1/eks';
@@ -17,14 +18,11 @@ function recordTime(
   const dir = process.env.TERRACE_VSCODE_RESULTS_DIR;
   const { created, ready, pageMs, graphSent } = panel.times;
   const time = {
-    ms: Date.now() - started,
+    ...timing(started, drawn),
     toPanelMs: created - started,
     toReadyMs: (ready ?? created) - started,
     pageMs,
     toGraphMs: (graphSent ?? created) - started,
-    inPanelMs: drawn.ms,
-    layoutMs: drawn.layoutMs,
-    layoutIn: drawn.layoutIn,
   };
   console.log(`panel time, 14 modules: ${JSON.stringify(time)}`);
   if (!dir) return;

@@ -6,6 +6,8 @@ import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel'
 export interface Timing {
   /** Milliseconds from the command (or the edit) to the drawing's report in the extension host. */
   ms: number;
+  /** To the drawing on screen (the page's clock, the same machine's): `ms` less the report's way back to the host. */
+  onScreenMs: number;
   /** Where they went: to the panel made, to its webview loaded and ready, to the graph sent to it. */
   toPanelMs?: number;
   toReadyMs?: number;
@@ -23,6 +25,7 @@ export interface Timing {
 export function timing(started: number, drawn: RenderedReport): Timing {
   return {
     ms: Date.now() - started,
+    onScreenMs: drawn.drawnAt - started,
     inPanelMs: drawn.ms,
     layoutMs: drawn.layoutMs,
     layoutIn: drawn.layoutIn,

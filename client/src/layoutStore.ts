@@ -87,19 +87,20 @@ export class LayoutStore {
   }
 
   private async write(layouts: Map<string, Layout>): Promise<void> {
-    const kept: [string, Layout][] = [];
+    // Each entry as JSON once: its size decides whether it is kept, and the file is made of them.
+    const kept: string[] = [];
     let bytes = 0;
     for (const entry of [...layouts].reverse()) {
-      const size = JSON.stringify(entry).length;
-      if (kept.length === STORED_LAYOUTS || bytes + size > STORED_BYTES) break;
-      kept.push(entry);
-      bytes += size;
+      const json = JSON.stringify(entry);
+      if (kept.length === STORED_LAYOUTS || bytes + json.length > STORED_BYTES) break;
+      kept.push(json);
+      bytes += json.length;
     }
-    const stored: StoredLayouts = { madeBy: await this.madeBy(), layouts: kept };
+    const madeBy: StoredLayouts['madeBy'] = await this.madeBy();
     await mkdir(path.dirname(this.file), { recursive: true });
     // Written whole then renamed: a window that reads it meanwhile gets the old file or the new one.
     const partial = `${this.file}.${process.pid}.partial`;
-    await writeFile(partial, JSON.stringify(stored));
+    await writeFile(partial, `{"madeBy":${JSON.stringify(madeBy)},"layouts":[${kept.join(',')}]}`);
     await rename(partial, this.file);
   }
 

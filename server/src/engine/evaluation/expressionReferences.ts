@@ -1,4 +1,4 @@
-import type { Expr, Range, TemplatePart, TraversalStep } from '../hcl';
+import { type Expr, forEachSubexpression, type Range, type TemplatePart, type TraversalStep } from '../hcl';
 
 /** One variable reference in an expression: `local.env` is root `local`, names `["env"]`. */
 export interface ExpressionReference {
@@ -30,32 +30,12 @@ export function referencedNames(expr: Expr, root: string): Set<string> {
 
 function collect(expr: Expr, bound: ReadonlySet<string>, found: ExpressionReference[]): void {
   switch (expr.kind) {
-    case 'literal':
-    case 'unsupported':
-      return;
-    case 'template':
-      collectParts(expr.parts, bound, found);
-      return;
     case 'traversal':
       if (!bound.has(expr.root)) found.push({ root: expr.root, names: leadingNames(expr.steps), range: expr.range });
-      collectSteps(expr.steps, bound, found);
-      return;
-    case 'call':
-      for (const arg of expr.args) collect(arg, bound, found);
-      return;
-    case 'conditional':
-      collect(expr.condition, bound, found);
-      collect(expr.then, bound, found);
-      collect(expr.else, bound, found);
-      return;
-    case 'tuple':
-      for (const item of expr.items) collect(item, bound, found);
-      return;
-    case 'object':
-      for (const item of expr.items) {
-        collect(item.key, bound, found);
-        collect(item.value, bound, found);
-      }
+      break;
+    // The names a for-expression or a `%{ for }` directive binds are not references inside its body.
+    case 'template':
+      collectParts(expr.parts, bound, found);
       return;
     case 'for': {
       collect(expr.collection, bound, found);
@@ -63,25 +43,8 @@ function collect(expr: Expr, bound: ReadonlySet<string>, found: ExpressionRefere
       for (const part of [expr.key, expr.value, expr.condition]) if (part) collect(part, inner, found);
       return;
     }
-    case 'index':
-      collect(expr.target, bound, found);
-      collect(expr.key, bound, found);
-      return;
-    case 'getattr':
-      collect(expr.target, bound, found);
-      return;
-    case 'splat':
-      collect(expr.target, bound, found);
-      collectSteps(expr.steps, bound, found);
-      return;
-    case 'unary':
-      collect(expr.operand, bound, found);
-      return;
-    case 'binary':
-      collect(expr.left, bound, found);
-      collect(expr.right, bound, found);
-      return;
   }
+  forEachSubexpression(expr, (inner) => collect(inner, bound, found));
 }
 
 function collectParts(parts: readonly TemplatePart[], bound: ReadonlySet<string>, found: ExpressionReference[]): void {
@@ -98,10 +61,6 @@ function collectParts(parts: readonly TemplatePart[], bound: ReadonlySet<string>
       collectParts(part.body, withBound(bound, part.keyVar, part.valueVar), found);
     }
   }
-}
-
-function collectSteps(steps: readonly TraversalStep[], bound: ReadonlySet<string>, found: ExpressionReference[]): void {
-  for (const step of steps) if (step.kind === 'index') collect(step.key, bound, found);
 }
 
 function leadingNames(steps: readonly TraversalStep[]): string[] {

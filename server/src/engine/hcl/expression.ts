@@ -201,3 +201,81 @@ export function keyName(key: Expr): string | undefined {
   if (key.kind === 'traversal' && key.steps.length === 0) return key.root;
   return undefined;
 }
+
+/**
+ * Calls `visit` on each expression directly inside `expr`, in source order: a template's
+ * interpolations and directives' expressions, index keys of traversals and splats, arguments,
+ * operands, items. The walks over the tree (the references of an expression, the reads of other
+ * states' outputs) share it, each handling first the kinds it sees differently.
+ */
+export function forEachSubexpression(expr: Expr, visit: (inner: Expr) => void): void {
+  switch (expr.kind) {
+    case 'literal':
+    case 'unsupported':
+      return;
+    case 'template':
+      forEachInParts(expr.parts, visit);
+      return;
+    case 'traversal':
+      forEachIndexKey(expr.steps, visit);
+      return;
+    case 'call':
+      for (const arg of expr.args) visit(arg);
+      return;
+    case 'conditional':
+      visit(expr.condition);
+      visit(expr.then);
+      visit(expr.else);
+      return;
+    case 'tuple':
+      for (const item of expr.items) visit(item);
+      return;
+    case 'object':
+      for (const item of expr.items) {
+        visit(item.key);
+        visit(item.value);
+      }
+      return;
+    case 'for':
+      for (const part of [expr.collection, expr.key, expr.value, expr.condition]) if (part) visit(part);
+      return;
+    case 'index':
+      visit(expr.target);
+      visit(expr.key);
+      return;
+    case 'getattr':
+      visit(expr.target);
+      return;
+    case 'splat':
+      visit(expr.target);
+      forEachIndexKey(expr.steps, visit);
+      return;
+    case 'unary':
+      visit(expr.operand);
+      return;
+    case 'binary':
+      visit(expr.left);
+      visit(expr.right);
+      return;
+  }
+}
+
+/** The expressions of template parts, through `%{ if }` and `%{ for }` directives, in source order. */
+function forEachInParts(parts: readonly TemplatePart[], visit: (inner: Expr) => void): void {
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if ('range' in part) visit(part);
+    else if (part.kind === 'if') {
+      visit(part.condition);
+      forEachInParts(part.then, visit);
+      forEachInParts(part.else, visit);
+    } else {
+      visit(part.collection);
+      forEachInParts(part.body, visit);
+    }
+  }
+}
+
+function forEachIndexKey(steps: readonly TraversalStep[], visit: (inner: Expr) => void): void {
+  for (const step of steps) if (step.kind === 'index') visit(step.key);
+}

@@ -13,7 +13,7 @@ export type {
   TraversalStep,
   UnaryExpr,
 } from './expression';
-export { keyName } from './expression';
+export { forEachSubexpression, keyName } from './expression';
 export type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
 export { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } from './hclExpression';
 export { parseHcl } from './hclSyntaxParser';

@@ -1,11 +1,11 @@
 import {
   type Expr,
+  forEachSubexpression,
   type HclAttribute,
   type HclBlock,
   type HclBody,
   keyName,
   type Range,
-  type TemplatePart,
   type TraversalStep,
 } from '../hcl';
 import type { TerragruntFile } from '../terragrunt';
@@ -180,72 +180,9 @@ function visit(expr: Expr, found: OutputReference[]): void {
     visitKeys(reference.keys, expr, found);
     return;
   }
-  switch (expr.kind) {
-    case 'literal':
-    case 'unsupported':
-    case 'traversal':
-      return;
-    case 'template':
-      visitParts(expr.parts, found);
-      return;
-    case 'call':
-      for (const arg of expr.args) visit(arg, found);
-      return;
-    case 'conditional':
-      visit(expr.condition, found);
-      visit(expr.then, found);
-      visit(expr.else, found);
-      return;
-    case 'tuple':
-      for (const item of expr.items) visit(item, found);
-      return;
-    case 'object':
-      for (const item of expr.items) {
-        visit(item.key, found);
-        visit(item.value, found);
-      }
-      return;
-    case 'for':
-      for (const part of [expr.collection, expr.key, expr.value, expr.condition]) if (part) visit(part, found);
-      return;
-    case 'index':
-      visit(expr.target, found);
-      visit(expr.key, found);
-      return;
-    case 'getattr':
-      visit(expr.target, found);
-      return;
-    case 'splat':
-      visit(expr.target, found);
-      visitSteps(expr.steps, found);
-      return;
-    case 'unary':
-      visit(expr.operand, found);
-      return;
-    case 'binary':
-      visit(expr.left, found);
-      visit(expr.right, found);
-      return;
-  }
-}
-
-function visitParts(parts: readonly TemplatePart[], found: OutputReference[]): void {
-  for (const part of parts) {
-    if (typeof part === 'string') continue;
-    if ('range' in part) visit(part, found);
-    else if (part.kind === 'if') {
-      visit(part.condition, found);
-      visitParts(part.then, found);
-      visitParts(part.else, found);
-    } else {
-      visit(part.collection, found);
-      visitParts(part.body, found);
-    }
-  }
-}
-
-function visitSteps(steps: readonly TraversalStep[], found: OutputReference[]): void {
-  for (const step of steps) if (step.kind === 'index') visit(step.key, found);
+  // A traversal that reads no other state's outputs ends the walk: its index keys are not read.
+  if (expr.kind === 'traversal') return;
+  forEachSubexpression(expr, (inner) => visit(inner, found));
 }
 
 /** The keys' own expressions (`outputs[local.k]`): references inside them are references too. */

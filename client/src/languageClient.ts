@@ -41,8 +41,16 @@ export function createLanguageClient(
         next(uri, diagnostics);
       },
     },
-    // Asked at each start: a server restarted after the workspace was trusted may run git.
-    initializationOptions: (): TerraceInitializationOptions => ({ trusted: vscode.workspace.isTrusted }),
+    // Asked at each start: a server restarted after the workspace was trusted may run git, or the settings changed.
+    initializationOptions: (): TerraceInitializationOptions => ({
+      trusted: vscode.workspace.isTrusted,
+      settings: Object.fromEntries(
+        (vscode.workspace.workspaceFolders ?? []).map((folder) => [
+          folder.uri.toString(),
+          vscode.workspace.getConfiguration(undefined, folder.uri).get('terrace'),
+        ]),
+      ),
+    }),
     synchronize: { configurationSection: 'terrace' },
   };
   return new LanguageClient('terrace', 'Terrace', serverOptions, clientOptions);

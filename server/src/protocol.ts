@@ -133,6 +133,12 @@ export interface TerraceInitializationOptions {
    * there (no git), and refuses what needs one. Absent: trusted.
    */
   trusted?: boolean;
+  /**
+   * Each workspace folder's `terrace` settings as the server starts (folder URI → what `workspace/configuration`
+   * would answer for it): the first indexing need not wait for that round trip, slow while the editor is
+   * still starting. Asked for again after `workspace/didChangeConfiguration`.
+   */
+  settings?: Record<string, unknown>;
 }
 
 /** The user trusted the workspace: the server may start git again, and indexes its folders anew. Client → server. */

@@ -37,10 +37,14 @@ export interface ProcessExit {
 /**
  * The built language server (`node dist/server.js --stdio`) as a child process, and the client side of a
  * real LSP connection to it (`connection`, for requests). Every notification the server sends is recorded, so a test can wait for one
- * that was sent before it asked. Requests from the server (configuration, registrations) get empty answers.
+ * that was sent before it asked. Requests from the server get empty answers: registrations, and the
+ * configuration unless a test sets `settings`.
  */
 export class LspTestClient {
   readonly notifications: Notification[] = [];
+  /** The `terrace` section `workspace/configuration` answers with (null: none), and how often it was asked. */
+  settings: unknown = null;
+  configurationAsked = 0;
   /** What the server wrote to stderr. */
   stderr = '';
   readonly exited: Promise<ProcessExit>;
@@ -67,7 +71,8 @@ export class LspTestClient {
     });
     anyMessage.onRequest((method, params) => {
       if (method === 'workspace/configuration') {
-        return (params as { items: unknown[] }).items.map(() => null);
+        this.configurationAsked++;
+        return (params as { items: unknown[] }).items.map(() => this.settings);
       }
       return null;
     });

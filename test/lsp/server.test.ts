@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node';
+import { pathToFileURL } from 'node:url';
+import { DidChangeConfigurationNotification, TextDocumentSyncKind } from 'vscode-languageserver-protocol/node';
 import {
   GraphChangedNotification,
   ServerStatusNotification,
@@ -93,6 +94,35 @@ describe('language server (node dist/server.js --stdio)', () => {
     // Past the edits' debounce (150 ms): the folder analysed again, and published.
     await new Promise((resolve) => setTimeout(resolve, 600));
     assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
+  });
+
+  test('the settings the server starts with serve its first indexing; once they change, it asks for them', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-settings-'));
+    try {
+      for (const module of ['network/vpc', 'legacy/vpc']) {
+        mkdirSync(path.join(folder, module), { recursive: true });
+        writeFileSync(path.join(folder, module, 'main.tf'), VPC_TF.replace('network/prod/eu-west-1/vpc', module));
+      }
+      const client = start();
+      client.settings = { discovery: { exclude: [] } };
+      const uri = pathToFileURL(folder).href;
+      await client.initialize(folder, {
+        initializationOptions: { settings: { [uri]: { discovery: { exclude: ['legacy/**'] } } } },
+      });
+      const first = await client.waitForNotification(ServerStatusNotification.type, (s) => s.health === 'ready');
+      assert.equal(first.modules, 1, 'legacy/ left out, as the settings at start say');
+      assert.equal(client.configurationAsked, 0, 'nothing asked before the first diagnostics');
+
+      const since = client.notifications.length;
+      await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+      await client.waitForNotification(
+        ServerStatusNotification.type,
+        (s) => s.health === 'ready' && s.modules === 2 && client.notifications.length > since,
+      );
+      assert.ok(client.configurationAsked >= 1, 'the changed settings were asked for');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('one edit after a quiet moment is analysed at once; the edits that follow it, once typing pauses', async () => {

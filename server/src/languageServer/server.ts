@@ -131,6 +131,9 @@ const runStateCache = new RunStateCache(
 const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 let runStateTimer: NodeJS.Timeout | undefined;
 
+/** Each folder's settings as the client started the server, until they change: the first indexing asks nothing. */
+const startSettings = new Map<string, ReceivedSettings>();
+
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   startup.initializedAt = Date.now();
   // Restricted Mode: no process (git) until the client says the workspace is trusted.
@@ -143,6 +146,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     (root) => editorSettings(root),
     options.trusted !== false,
   );
+  for (const [uri, raw] of Object.entries(options.settings ?? {})) {
+    const root = uriToPath(uri);
+    if (root) startSettings.set(root, receivedSettings(raw));
+  }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   canReadConfiguration = params.capabilities.workspace?.configuration === true;
   canRefreshCodeLens = params.capabilities.workspace?.codeLens?.refreshSupport === true;
@@ -207,17 +214,22 @@ connection.onInitialized(() => {
 });
 
 /**
- * The one place the server reads the editor's settings: a folder's `terrace` section. Every read
- * asks again, so a change applies live: discovery through the re-indexing below, `planMaxAge` at
- * the next run states.
+ * The one place the server reads the editor's settings: a folder's `terrace` section. Once they have
+ * changed, every read asks again, so a change applies live: discovery through the re-indexing below,
+ * `planMaxAge` at the next run states.
  */
 async function editorSettings(root: string): Promise<ReceivedSettings> {
+  const atStart = startSettings.get(root);
+  if (atStart) return atStart;
   if (!canReadConfiguration) return {};
   const raw: unknown = await connection.workspace.getConfiguration({ scopeUri: pathToUri(root), section: 'terrace' });
   return receivedSettings(raw);
 }
 
-connection.onDidChangeConfiguration(() => folders.reindexAll());
+connection.onDidChangeConfiguration(() => {
+  startSettings.clear();
+  folders.reindexAll();
+});
 connection.onNotification(WorkspaceTrustedNotification.type, () => folders.trust());
 
 documents.onDidChangeContent((event) => {

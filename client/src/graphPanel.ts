@@ -13,7 +13,7 @@ import {
   type WebviewToPanel,
   type WirePosition,
 } from '../../server/src/protocol';
-import type { LayoutInput } from '../../webview/src/layoutGraph';
+import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { packGraph } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
@@ -53,6 +53,9 @@ export class GraphPanel {
   private affectedBase: string | undefined;
   private lastBaseRef = 'origin/main';
   private ready = false;
+  /** The page has just loaded: its first graph comes with the opening layout, and the view it opens with is noted. */
+  private pageLoaded = false;
+  private notingOpening = false;
   /** The graph asked for as the panel was made, for the webview once it is ready. */
   private prefetched: Promise<{ graph: GraphModel; panel: PanelModel } | undefined> | undefined;
 
@@ -134,6 +137,7 @@ export class GraphPanel {
       case 'ready':
         // The webview (re)loaded: when created, revealed again after being hidden, or restored.
         this.ready = true;
+        this.pageLoaded = true;
         this.times.ready = Date.now();
         this.times.pageMs = message.pageMs;
         await this.sendGraph();
@@ -152,9 +156,12 @@ export class GraphPanel {
         await this.toggleAffected(message.on);
         break;
       case 'layout':
+        if (this.notingOpening) openingViews.set(this.folderUri, layoutKey(message.input));
+        this.notingOpening = false;
         await this.layout(message.id, message.input);
         break;
       case 'rendered':
+        this.notingOpening = false;
         this.renders.push(message);
         if (this.renders.length > 50) this.renders.splice(0, this.renders.length - 50);
         this.renderedEmitter.fire(message);
@@ -242,7 +249,7 @@ export class GraphPanel {
     const { graph } = fetched;
     this.graph = graph;
     this.times.graphSent = Date.now();
-    await this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri });
+    await this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri, opening: this.openingLayout() });
     // An edit changes what is uncommitted: what it affects is asked again.
     if (this.affectedBase) await this.sendAffected(this.affectedBase);
     if (this.pendingFocus) {
@@ -250,6 +257,20 @@ export class GraphPanel {
       this.pendingFocus = undefined;
       await this.post({ type: 'focus', id });
     }
+  }
+
+  /**
+   * For a page just loaded: the layout of the view the last page on this folder opened with, if kept (the
+   * page's request for it would be a round trip through VS Code, a tenth of a reopened panel's time). The
+   * view this page opens with is noted in turn: its first layout request, if it makes one.
+   */
+  private openingLayout(): { key: string; layout: Layout } | undefined {
+    if (!this.pageLoaded) return undefined;
+    this.pageLoaded = false;
+    this.notingOpening = true;
+    const key = openingViews.get(this.folderUri);
+    const layout = key === undefined ? undefined : this.ctx.layouts.keptLayout(key);
+    return key === undefined || !layout ? undefined : { key, layout };
   }
 
   private post(message: PanelToWebview): Thenable<boolean> {
@@ -363,6 +384,9 @@ export class GraphPanel {
     });
   }
 }
+
+/** Per folder, the key of the view its last panel opened with (`openingLayout`). */
+const openingViews = new Map<string, string>();
 
 /** Scripts on; resources only from the extension's `dist/`. */
 function getWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {

@@ -82,6 +82,12 @@ export class LayoutService {
     return layout;
   }
 
+  /** The layout kept for a view, if it is kept in this window. */
+  keptLayout(key: string): Layout | undefined {
+    const kept = this.kept.get(key);
+    return kept && { ...kept, ms: 0 };
+  }
+
   /** Writes the layouts kept for the next window now, rather than after the usual quiet moment. */
   async flush(): Promise<void> {
     await this.store?.flush();

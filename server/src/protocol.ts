@@ -403,8 +403,12 @@ export type PackedPanelModel = Omit<PanelModel, 'edges'> & { edges: PackedPanelE
 
 /** Messages between the graph panel's host (client) and its webview. */
 export type PanelToWebview =
-  /** The graph to draw (again, after a change): the panel keeps its zoom, focus and selection. */
-  | { type: 'graph'; graph: PackedPanelModel; folderUri: string }
+  /**
+   * The graph to draw (again, after a change): the panel keeps its zoom, focus and selection. To a page just
+   * loaded, with the layout (by its `layoutKey`) of the view the last page on this folder opened with, when
+   * the host keeps it: a panel reopened on the same graph draws without asking for it.
+   */
+  | { type: 'graph'; graph: PackedPanelModel; folderUri: string; opening?: { key: string; layout: Layout } }
   /** Select a module and show only its neighbourhood (the code lens's "show module"). */
   | { type: 'focus'; id: string }
   /** A panel command from the editor title bar. */

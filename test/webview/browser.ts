@@ -215,7 +215,7 @@ export class WebviewPage {
 }
 
 /** A graph message as the tests write it: the server's model or the panel's, which the host packs. */
-type TestGraphMessage = { type: 'graph'; graph: GraphModel | PanelModel; folderUri: string };
+type TestGraphMessage = Omit<Extract<PanelToWebview, { type: 'graph' }>, 'graph'> & { graph: GraphModel | PanelModel };
 
 /** The server's model carries file locations; the panel's does not (an empty graph is the same in both). */
 function isServerGraph(graph: GraphModel | PanelModel): graph is GraphModel {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { LayoutStore } from '../../client/src/layoutStore';
 import type { GraphModel } from '../../server/src/protocol';
-import type { Point } from '../../webview/src/layoutGraph';
+import { layoutKey, type Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
 import { TITLE_SIZE } from '../../webview/src/render';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
@@ -977,6 +977,18 @@ describe('graph webview (the built panel in headless chromium)', () => {
       assert.equal(again.layoutIn, 'host');
       assert.equal(again.layoutMs, 0);
       assert.deepEqual(await drawnNodes(second), await drawnNodes(first));
+      // A panel reopened on the view the last one opened with: its layout comes with the graph, unasked.
+      const asked = first.messages.find((message) => message.type === 'layout');
+      assert.ok(asked?.type === 'layout');
+      const key = layoutKey(asked.input);
+      const layout = service.keptLayout(key);
+      assert.ok(layout, 'the host keeps the opening view’s layout');
+      const reopened = await browser.open({ html });
+      const unasked = await reopened.render({ type: 'graph', graph: dag, folderUri: FOLDER, opening: { key, layout } });
+      assert.equal(unasked.layoutIn, 'host');
+      assert.equal(unasked.layoutMs, 0);
+      assert.equal(reopened.messages.filter((message) => message.type === 'layout').length, 0, 'nothing asked');
+      assert.deepEqual(await drawnNodes(reopened), await drawnNodes(first));
       // A new window: the layout kept in the workspace's storage, no elkjs; none from other layout code.
       await service.flush();
       assert.equal((JSON.parse(readFileSync(stored, 'utf8')) as { layouts: unknown[] }).layouts.length, 1);
@@ -985,6 +997,16 @@ describe('graph webview (the built panel in headless chromium)', () => {
       assert.deepEqual(await drawnNodes(third), await drawnNodes(first));
       const { drawn: afresh } = await drawWithHost(otherCode);
       assert.ok(afresh.layoutMs > 0, 'laid out again: the kept layouts were made by other code');
+      // Another view's layout is no use to it: it asks.
+      const other = await browser.open({ html });
+      const stopOther = answer(other, service);
+      await other.render({ type: 'graph', graph: cycle, folderUri: FOLDER, opening: { key, layout } });
+      stopOther();
+      assert.ok(
+        other.messages.some((message) => message.type === 'layout'),
+        'the other view was asked for',
+      );
+      assert.deepEqual([...reopened.errors, ...other.errors], []);
       assert.deepEqual([...first.errors, ...second.errors, ...third.errors], []);
     } finally {
       for (const layouts of [service, nextWindow, otherCode]) {

@@ -10,6 +10,7 @@ import { GraphCanvas } from './graphCanvas';
 import { GroupBar } from './groupBar';
 import { LayoutCache } from './layoutCache';
 import type { LayoutClient } from './layoutClient';
+import type { Layout } from './layoutGraph';
 import { Legend } from './legend';
 import { type PanelState, restoreState, type ViewEditor } from './panelState';
 import { plural } from './plural';
@@ -170,8 +171,10 @@ export class GraphPanelView {
 
   // ---- messages from the host ----
 
-  showGraph(graph: PanelModel, folderUri: string): void {
+  /** `opening`: the layout of the view the last panel on this folder opened with, from the host. */
+  showGraph(graph: PanelModel, folderUri: string, opening?: { key: string; layout: Layout }): void {
     const first = !this.graph;
+    if (opening) this.layoutCache.offer(opening.key, opening.layout);
     if (this.state.folderUri !== folderUri) {
       if (this.state.folderUri !== undefined) this.resetView();
       this.state.folderUri = folderUri;
@@ -235,10 +238,12 @@ export class GraphPanelView {
       this.canvas.shown?.layout,
     );
     let layout = lookup.layout;
+    let madeIn = lookup.madeIn;
     if (!layout) {
       this.status.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);
       try {
         layout = await lookup.compute();
+        madeIn = this.layouts.where;
       } catch (error) {
         if (generation === this.generation) {
           this.status.idle();
@@ -268,7 +273,7 @@ export class GraphPanelView {
       ms: Math.round(performance.now() - started),
       drawnAt: Date.now(),
       layoutMs: Math.round(layout.ms),
-      layoutIn: this.layouts.where,
+      layoutIn: madeIn ?? this.layouts.where,
       titlePx: TITLE_SIZE * this.viewport.transform.k,
       focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
       boxes: [...document.querySelectorAll('g.group-box-frame')].map((frame) => frame.getAttribute('data-group') ?? ''),

@@ -1,6 +1,6 @@
 import { arrangeColumns, wrapShape } from './columnWrap';
 import { turnBelow } from './firstView';
-import type { LayoutClient } from './layoutClient';
+import type { LayoutClient, LayoutPlace } from './layoutClient';
 import { type Layout, type LayoutInput, layoutKey } from './layoutGraph';
 import type { ViewGraph } from './viewModel';
 
@@ -9,6 +9,8 @@ const LAYOUT_CACHE_SIZE = 8;
 /** A view's layout, either kept from before or still to be made. */
 export interface LayoutLookup {
   readonly layout: Layout | undefined;
+  /** Where the kept layout was made. */
+  readonly madeIn: LayoutPlace | undefined;
   /** Lays the view out (in the worker) and keeps the result. */
   compute(): Promise<Layout>;
 }
@@ -18,9 +20,14 @@ export interface LayoutLookup {
  * moments ago (a group expanded and collapsed again) draws at once, without the worker.
  */
 export class LayoutCache {
-  private readonly layouts = new Map<string, Layout>();
+  private readonly layouts = new Map<string, { layout: Layout; madeIn: LayoutPlace }>();
 
   constructor(private readonly client: LayoutClient) {}
+
+  /** Keeps a layout the host sent (`layoutKey` of its input): the view it lays out draws without asking. */
+  offer(key: string, layout: Layout): void {
+    this.keep(key, { layout, madeIn: 'host' });
+  }
 
   /**
    * `shown`: the layout drawn now, whose places a new layout keeps where it can; `panel`: the size the
@@ -34,8 +41,10 @@ export class LayoutCache {
   ): LayoutLookup {
     const input = layoutInput(view, nodeWidth, panel);
     const key = layoutKey(input);
+    const kept = this.layouts.get(key);
     return {
-      layout: this.layouts.get(key),
+      layout: kept?.layout,
+      madeIn: kept?.madeIn,
       compute: async () => {
         const previous = shown && {
           nodes: shown.nodes,
@@ -45,11 +54,15 @@ export class LayoutCache {
           direction: shown.direction,
         };
         const layout = await this.client.layout({ ...input, previous });
-        this.layouts.set(key, layout);
-        if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
+        this.keep(key, { layout, madeIn: this.client.where });
         return layout;
       },
     };
+  }
+
+  private keep(key: string, kept: { layout: Layout; madeIn: LayoutPlace }): void {
+    this.layouts.set(key, kept);
+    if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
   }
 }
 

@@ -2,6 +2,9 @@ import type { Layout, LayoutInput } from './layoutGraph';
 import type { LayoutRequest, LayoutResponse } from './layoutWorker';
 import { PendingLayouts } from './pendingLayouts';
 
+/** Where a layout was made: in the extension host, the webview's worker or the page. */
+export type LayoutPlace = 'host' | 'worker' | 'page';
+
 /** Lays a view out in the extension host; rejects when the host cannot. */
 export type HostLayout = (input: LayoutInput) => Promise<Layout>;
 
@@ -17,7 +20,7 @@ export class LayoutClient {
   private inPage: ((input: LayoutInput) => Promise<Layout>) | undefined;
   private readonly pending = new PendingLayouts();
   private started: Promise<void> | undefined;
-  private lastWhere: 'host' | 'worker' | 'page' = 'worker';
+  private lastWhere: LayoutPlace = 'worker';
 
   constructor(
     private readonly scriptUrl: string,
@@ -29,7 +32,7 @@ export class LayoutClient {
   }
 
   /** Where the last layout ran. */
-  get where(): 'host' | 'worker' | 'page' {
+  get where(): LayoutPlace {
     return this.lastWhere;
   }
 

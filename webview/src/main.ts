@@ -45,7 +45,7 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
   if (!message || typeof message !== 'object') return;
   switch (message.type) {
     case 'graph':
-      if (isGraph(message.graph)) view.showGraph(unpackGraph(message.graph), message.folderUri);
+      if (isGraph(message.graph)) view.showGraph(unpackGraph(message.graph), message.folderUri, message.opening);
       break;
     case 'focus':
       view.focusModule(message.id);

@@ -19,7 +19,7 @@ import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { graphPanelHtml, makeNonce } from './graphPanelHtml';
 import type { LayoutService } from './layoutService';
-import { toPanelModel } from './panelModel';
+import { problemTexts, toPanelModel } from './panelModel';
 
 /** What the panel needs from the running extension. */
 export interface GraphPanelContext {
@@ -154,6 +154,13 @@ export class GraphPanel {
         break;
       case 'affected':
         await this.toggleAffected(message.on);
+        break;
+      case 'problems':
+        await this.post({
+          type: 'problems',
+          id: message.id,
+          problems: this.graph ? problemTexts(this.graph, message.modules, message.limit) : [],
+        });
         break;
       case 'layout':
         if (this.notingOpening) openingViews.set(this.folderUri, layoutKey(message.input));

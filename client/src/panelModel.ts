@@ -1,25 +1,59 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GraphModel, PanelModel } from '../../server/src/protocol';
+import type { GraphModel, GraphProblem, PanelModel, PanelProblem } from '../../server/src/protocol';
 
-/** The graph as the panel's webview gets it (see `PanelModel`): the server's model less what only the host uses. */
+/**
+ * The graph as the panel's webview gets it (see `PanelModel`): the server's model less what only the host
+ * uses, and each module's unresolved and ambiguous references counted (their texts: `problemTexts`).
+ */
 export function toPanelModel(graph: GraphModel): PanelModel {
+  const unresolved = countByReader(graph.unresolved);
+  const ambiguous = countByReader(graph.ambiguous);
   return {
     root: graph.root,
     version: graph.version,
     levels: graph.levels,
     cycles: graph.cycles,
     ...(graph.cycleModules ? { cycleModules: graph.cycleModules } : {}),
-    modules: graph.modules.map(({ uri: _uri, location: _location, ...module }) => module),
+    modules: graph.modules.map(({ uri: _uri, location: _location, ...module }) => ({
+      ...module,
+      ...(unresolved.has(module.id) ? { unresolved: unresolved.get(module.id) } : {}),
+      ...(ambiguous.has(module.id) ? { ambiguous: ambiguous.get(module.id) } : {}),
+    })),
     edges: graph.edges.map(({ location, address: _address, assumed: _assumed, ...edge }) => ({
       ...edge,
       file: relativeFile(path.join(graph.root, edge.from), location.uri),
       line: location.range.start.line,
       character: location.range.start.character,
     })),
-    unresolved: graph.unresolved.map(({ location: _location, ...problem }) => problem),
-    ambiguous: graph.ambiguous.map(({ location: _location, ...problem }) => problem),
   };
+}
+
+/**
+ * The first `limit` unresolved and ambiguous references of `modules`, each module's unresolved then
+ * ambiguous in turn, as the panel counted them: what a hover card lists.
+ */
+export function problemTexts(graph: GraphModel, modules: readonly string[], limit: number): PanelProblem[] {
+  const wanted = new Set(modules);
+  const byReader = new Map<string, PanelProblem[]>();
+  for (const [kind, list] of [
+    ['unresolved', graph.unresolved],
+    ['ambiguous', graph.ambiguous],
+  ] as const) {
+    for (const { location: _location, ...problem } of list) {
+      if (!wanted.has(problem.from)) continue;
+      const found = byReader.get(problem.from) ?? [];
+      found.push({ ...problem, kind });
+      byReader.set(problem.from, found);
+    }
+  }
+  return modules.flatMap((id) => byReader.get(id) ?? []).slice(0, Math.max(0, limit));
+}
+
+function countByReader(problems: readonly GraphProblem[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const problem of problems) counts.set(problem.from, (counts.get(problem.from) ?? 0) + 1);
+  return counts;
 }
 
 /** A file URI as a path relative to a folder, with `/` (the host joins it back). */

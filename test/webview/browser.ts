@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
-import { toPanelModel } from '../../client/src/panelModel';
+import { problemTexts, toPanelModel } from '../../client/src/panelModel';
 import type {
   GraphModel,
   PackedPanelModel,
@@ -148,9 +148,16 @@ export class WebviewPage {
 
   constructor(readonly page: Page) {}
 
+  /** The server's model last posted: what the page's requests for problem texts are answered from, as the host does. */
+  private serverGraph: GraphModel | undefined;
+
   received(message: WebviewToPanel): void {
     this.messages.push(message);
     for (const wake of this.waiters) wake();
+    if (message.type === 'problems') {
+      const problems = this.serverGraph ? problemTexts(this.serverGraph, message.modules, message.limit) : [];
+      void this.post({ type: 'problems', id: message.id, problems });
+    }
   }
 
   /**
@@ -158,6 +165,8 @@ export class WebviewPage {
    * posts it: the server's made the panel's (`toPanelModel`), then packed (`packGraph`).
    */
   async post(message: PanelToWebview | TestGraphMessage): Promise<void> {
+    if (message.type === 'graph' && !isPacked(message.graph) && isServerGraph(message.graph))
+      this.serverGraph = message.graph;
     const posted: PanelToWebview =
       message.type === 'graph' && !isPacked(message.graph)
         ? { ...message, graph: packGraph(isServerGraph(message.graph) ? toPanelModel(message.graph) : message.graph) }

@@ -340,10 +340,19 @@ describe('graph webview (the built panel in headless chromium)', () => {
     await node(webview, WORKER).hover();
     const tooltip = webview.page.locator('.tooltip');
     await tooltip.waitFor({ state: 'visible' });
+    // The reference's text is the host's, asked for as the card shows.
+    await tooltip.locator('.tooltip-item', { hasText: 'queue: no module writes' }).waitFor();
     const problems = await tooltip.locator('.tooltip-section.problems .tooltip-item').allTextContents();
     assert.equal(await tooltip.locator('.tooltip-section.problems .tooltip-heading').textContent(), 'Problems (2)');
     assert.match(problems[0]!, /^Files: does not parse \(see Problems\): terraform cannot run it/);
+    assert.equal(problems[1], 'queue: no module writes s3://acme-state/app/prod/eu-west-1/queue/terraform.tfstate');
     assert.equal(problems.length, 2);
+    assert.deepEqual(
+      webview.messages
+        .filter((message) => message.type === 'problems')
+        .map((message) => message.type === 'problems' && message.modules),
+      [[WORKER]],
+    );
     assert.deepEqual(webview.errors, []);
   });
 

@@ -1,12 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { toPanelModel } from '../../client/src/panelModel';
+import { problemTexts, toPanelModel } from '../../client/src/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
+import { arrangeColumns, type WrapColumn } from '../../webview/src/columnWrap';
 import { elkLayout } from '../../webview/src/elkLayout';
 import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
-import { COLUMN_GAP, NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
+import { COLUMN_GAP, NODE_HEIGHT, NODE_SPACING, NODE_WIDTH } from '../../webview/src/layoutOptions';
 import { pathLabels } from '../../webview/src/nodeLabels';
 import { buildView, DEFAULT_VIEW, GraphIndex, groupChoices } from '../../webview/src/viewModel';
+import { seededRandom } from '../seededRandom';
 import { edgeCrossings } from './edgeCrossings';
 import { API, cycle, DNS, dag, EKS, edge, RDS, synthetic, VPC, WORKER } from './graphModels';
 
@@ -397,9 +399,87 @@ describe('view model', () => {
       filtered.edges.map((e) => e.id),
       [`${WORKER}→${API}`],
     );
-    assert.deepEqual(
-      filtered.nodes.find((n) => n.id === WORKER)!.problems.map((p) => p.name),
-      ['queue'],
+    assert.deepEqual(filtered.nodes.find((n) => n.id === WORKER)!.problems, [{ kind: 'unresolved', from: WORKER }]);
+    // The panel's graph counts them; their texts are the host's to give, for a hover card.
+    const panel = toPanelModel(dag);
+    assert.equal(panel.modules.find((m) => m.id === WORKER)!.unresolved, 1);
+    assert.equal(panel.modules.find((m) => m.id === API)!.unresolved, undefined);
+    assert.ok(!JSON.stringify(panel).includes('no module writes'));
+    assert.deepEqual(problemTexts(dag, [API, WORKER], 6), [
+      {
+        from: WORKER,
+        name: 'queue',
+        reason: 'no module writes s3://acme-state/app/prod/eu-west-1/queue/terraform.tfstate',
+        kind: 'unresolved',
+      },
+    ]);
+    assert.deepEqual(problemTexts(dag, [WORKER], 0), []);
+  });
+});
+
+describe('columns that wrap', () => {
+  /** The tallest part's rows, as `columnWrap.ts` reckons them rightward: a part's nodes and the edges passing it. */
+  function tallestRows(column: WrapColumn, sizes: readonly number[]): number {
+    const passing = 8 / (NODE_HEIGHT + NODE_SPACING);
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    let leftOf = 0;
+    return Math.max(
+      ...sizes.map((size) => {
+        const rows = size + passing * (column.left * (total - leftOf - size) + column.right * leftOf);
+        leftOf += size;
+        return rows;
+      }),
     );
+  }
+
+  /** The best split of `count` nodes into `parts`, by trying every one: what the wrapping must reach. */
+  function bestSplit(column: WrapColumn, parts: number): number {
+    let best = Number.POSITIVE_INFINITY;
+    const split = (left: number, sizes: number[]): void => {
+      if (sizes.length === parts - 1) best = Math.min(best, tallestRows(column, [...sizes, left]));
+      else for (let size = 0; size <= left; size++) split(left - size, [...sizes, size]);
+    };
+    split(column.count, []);
+    return best;
+  }
+
+  test('a tall level is shared among columns with its tallest part as short as any split makes it', () => {
+    const random = seededRandom(7);
+    const panel = { width: 1400, height: 900 };
+    for (let trial = 0; trial < 60; trial++) {
+      const column: WrapColumn = {
+        count: 2 + Math.floor(random() * 60),
+        left: Math.floor(random() * 4),
+        right: Math.floor(random() * 4),
+        fixed: false,
+      };
+      const { wraps } = arrangeColumns({ columns: [column], nodeWidth: NODE_WIDTH, panel }, 0);
+      const sizes = wraps[0]!;
+      assert.equal(
+        sizes.reduce((sum, size) => sum + size, 0),
+        column.count,
+      );
+      if (sizes.length > 1 && sizes.length <= 4)
+        assert.ok(
+          tallestRows(column, sizes) <= bestSplit(column, sizes.length) + 1 + 1e-9,
+          `${JSON.stringify(column)}: ${sizes} against the best split into ${sizes.length}`,
+        );
+    }
+  });
+
+  test('a level of 11,000 modules wraps into columns of even height', () => {
+    const column: WrapColumn = { count: 11_000, left: 0, right: 0, fixed: false };
+    const { wraps, zoom } = arrangeColumns(
+      { columns: [column], nodeWidth: NODE_WIDTH, panel: { width: 739, height: 747 } },
+      0,
+    );
+    const sizes = wraps[0]!;
+    assert.ok(sizes.length > 20, `${sizes.length} columns`);
+    assert.equal(
+      sizes.reduce((sum, size) => sum + size, 0),
+      11_000,
+    );
+    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `sizes ${Math.min(...sizes)}–${Math.max(...sizes)}`);
+    assert.ok(zoom > 0);
   });
 });

@@ -85,6 +85,8 @@ export function fitsReadably(
   panel: { width: number; height: number },
 ): boolean {
   const view = buildView(index, options);
+  // More nodes than fit at readable titles however they are arranged: not worth arranging to find out.
+  if (view.nodes.length > readableCapacity(panel)) return false;
   const { zoom } = arrangeColumns({ columns: wrapShape(view), nodeWidth: NODE_WIDTH, panel }, turnBelow(view));
   return zoom * TITLE_SIZE >= READABLE_TITLE;
 }

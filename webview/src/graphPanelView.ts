@@ -18,7 +18,7 @@ import { TITLE_SIZE } from './render';
 import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
-import { NodeTooltips } from './tooltip';
+import { NodeTooltips, type ProblemTexts } from './tooltip';
 import { buildView, DEFAULT_VIEW, GraphIndex, matcher, type ViewOptions } from './viewModel';
 import { type Transform, Viewport } from './viewport';
 
@@ -28,6 +28,8 @@ const HEADINGS_HEIGHT = 24;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
+  /** The texts of modules' unresolved and ambiguous references (`HostProblems`). */
+  problems: ProblemTexts;
   saveState(state: PanelState): void;
   savedState: PanelState | undefined;
 }
@@ -133,10 +135,14 @@ export class GraphPanelView {
       hideSelection: () => this.hideSelection(),
       showAll: () => this.showAll(),
     });
-    this.tooltips = new NodeTooltips(canvas.element, (id) => {
-      const node = canvas.shown?.view.nodes.find((candidate) => candidate.id === id);
-      return node && this.index ? { node, index: this.index } : undefined;
-    });
+    this.tooltips = new NodeTooltips(
+      canvas.element,
+      (id) => {
+        const node = canvas.shown?.view.nodes.find((candidate) => candidate.id === id);
+        return node && this.index ? { node, index: this.index } : undefined;
+      },
+      (modules, limit) => this.host.problems(modules, limit),
+    );
     this.status = new StatusLine(canvas.element);
     this.affected = new AffectedView(
       (on) => this.host.post({ type: 'affected', on }),

@@ -1,6 +1,7 @@
 import type { PackedPanelModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { GraphPanelView } from './graphPanelView';
 import { HostLayouts } from './hostLayouts';
+import { HostProblems } from './hostProblems';
 import { LayoutClient } from './layoutClient';
 import { unpackGraph } from './packedGraph';
 import type { PanelState } from './panelState';
@@ -33,9 +34,11 @@ const layouts = new LayoutClient(
   hostLayouts && ((input) => hostLayouts.request(input)),
 );
 
+const problems = new HostProblems(post);
 const app = document.getElementById('app') ?? document.body;
 const view = new GraphPanelView(app, layouts, {
   post,
+  problems: (modules, limit) => problems.request(modules, limit),
   saveState: (state: PanelState) => vscode.setState(state),
   savedState: vscode.getState() as PanelState | undefined,
 });
@@ -58,6 +61,9 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
       break;
     case 'layout':
       hostLayouts?.answered(message);
+      break;
+    case 'problems':
+      problems.answered(message);
       break;
   }
 });

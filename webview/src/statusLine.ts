@@ -47,7 +47,7 @@ export class StatusLine {
       plural(graph.levels.length, 'level'),
     ];
     if (graph.cycles.length) parts.push(plural(graph.cycles.length, 'cycle'));
-    const problems = graph.unresolved.length + graph.ambiguous.length;
+    const problems = graph.modules.reduce((sum, module) => sum + (module.unresolved ?? 0) + (module.ambiguous ?? 0), 0);
     if (problems) parts.push(plural(problems, 'unresolved reference'));
     const shown = view.nodes.reduce((sum, node) => sum + node.members.length, 0);
     if (shown !== graph.modules.length) parts.push(`showing ${shown}`);

@@ -1,3 +1,4 @@
+import type { PanelProblem } from '../../server/src/protocol';
 import { h } from './dom';
 import { columnTitle } from './viewColumns';
 import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewNode } from './viewModel';
@@ -37,6 +38,15 @@ export class Tooltip {
 /** What a node's hover card is made from: the drawn node and the graph's index. */
 export type NodeLookup = (id: string) => { node: ViewNode; index: GraphIndex } | undefined;
 
+/** The texts of modules' unresolved and ambiguous references, the first `limit`, each module's in turn. */
+export type ProblemTexts = (modules: string[], limit: number) => Promise<PanelProblem[]>;
+
+/** How many problems a hover card lists. */
+const CARD_PROBLEMS = 6;
+
+const SYNTAX_PROBLEM =
+  'Files: does not parse (see Problems): terraform cannot run it; its edges come from the blocks that still parse';
+
 /** The hover cards of the drawing's nodes: under the pointer, or next to the node with the keyboard focus. */
 export class NodeTooltips {
   private readonly tooltip: Tooltip;
@@ -44,6 +54,7 @@ export class NodeTooltips {
   constructor(
     private readonly canvas: HTMLElement,
     private readonly lookup: NodeLookup,
+    private readonly problemTexts: ProblemTexts,
   ) {
     this.tooltip = new Tooltip(canvas);
     canvas.addEventListener('mouseover', (event) => {
@@ -73,11 +84,11 @@ export class NodeTooltips {
     const anchor = event
       ? { x: event.clientX - canvas.left, y: event.clientY - canvas.top }
       : { x: rect.right - canvas.left, y: rect.top - canvas.top };
-    this.tooltip.show(tooltipContent(found.node, found.index), anchor);
+    this.tooltip.show(tooltipContent(found.node, found.index, this.problemTexts), anchor);
   }
 }
 
-function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
+function tooltipContent(node: ViewNode, index: GraphIndex, problemTexts: ProblemTexts): HTMLElement {
   const list = (title: string, ids: string[]) => {
     const shown = ids.slice(0, 8);
     return h(
@@ -120,16 +131,30 @@ function tooltipContent(node: ViewNode, index: GraphIndex): HTMLElement {
             { class: 'tooltip-heading' },
             `${node.problems.some((problem) => problem.kind === 'syntax') ? 'Problems' : 'Unresolved references'} (${node.problems.length})`,
           ),
-          ...node.problems
-            .slice(0, 6)
-            .map((problem) =>
-              h(
-                'div',
-                { class: 'tooltip-item' },
-                problem.kind === 'syntax' ? `Files: ${problem.reason}` : `${problem.name}: ${problem.reason}`,
-              ),
-            ),
+          ...problemItems(node, problemTexts),
         )
       : null,
   );
+}
+
+/**
+ * The first problems of a node's modules: a module that does not parse says so at once; the texts of
+ * references come from the host, each item filled in when they arrive.
+ */
+function problemItems(node: ViewNode, problemTexts: ProblemTexts): HTMLElement[] {
+  const shown = node.problems.slice(0, CARD_PROBLEMS);
+  const items = shown.map((problem) =>
+    h('div', { class: 'tooltip-item' }, problem.kind === 'syntax' ? SYNTAX_PROBLEM : '…'),
+  );
+  const pending = items.filter((_, at) => shown[at]!.kind !== 'syntax');
+  if (pending.length) {
+    const modules = [...new Set(shown.filter((problem) => problem.kind !== 'syntax').map((problem) => problem.from))];
+    void problemTexts(modules, pending.length).then((texts) => {
+      pending.forEach((item, at) => {
+        const text = texts[at];
+        item.textContent = text ? `${text.name}: ${text.reason}` : 'listed in the Problems view';
+      });
+    });
+  }
+  return items;
 }

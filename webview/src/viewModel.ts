@@ -66,8 +66,11 @@ export interface ViewNode {
   /** The modules it stands for: itself, or the folded folder's or group's. */
   members: string[];
   inCycle: boolean;
-  /** References of its modules that resolve to no module, or to more than one. */
-  problems: { name: string; reason: string; kind: 'unresolved' | 'ambiguous' | 'syntax' }[];
+  /**
+   * Its modules' problems, each module's in turn: a module that does not parse, then its references that
+   * resolve to no module, then to more than one (their texts come from the host when a hover card asks).
+   */
+  problems: { kind: 'unresolved' | 'ambiguous' | 'syntax'; from: string }[];
   /** The run state of the module (of a group: the most pressing of its modules'), once Terrace ran terraform on it. */
   runState?: RunDisplay;
   /** Why, in a few words (`files changed since the last plan`). */
@@ -268,21 +271,12 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
   if (matches) visible = visible.filter((module) => matches(module.id));
 
   const problems = new Map<string, ViewNode['problems']>();
-  for (const [kind, list] of [
-    ['unresolved', graph.unresolved],
-    ['ambiguous', graph.ambiguous],
-  ] as const) {
-    for (const problem of list) {
-      getOrCreate(problems, problem.from, () => []).push({ name: problem.name, reason: problem.reason, kind });
-    }
-  }
   for (const module of graph.modules) {
-    if (module.parses) continue;
-    getOrCreate(problems, module.id, () => []).unshift({
-      name: 'syntax',
-      reason: 'does not parse (see Problems): terraform cannot run it; its edges come from the blocks that still parse',
-      kind: 'syntax',
-    });
+    const from = module.id;
+    const found: ViewNode['problems'] = module.parses ? [] : [{ kind: 'syntax', from }];
+    for (let i = 0; i < (module.unresolved ?? 0); i++) found.push({ kind: 'unresolved', from });
+    for (let i = 0; i < (module.ambiguous ?? 0); i++) found.push({ kind: 'ambiguous', from });
+    if (found.length) problems.set(from, found);
   }
 
   const groupBy = options.groupBy;

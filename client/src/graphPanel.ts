@@ -276,8 +276,9 @@ export class GraphPanel {
     this.pageLoaded = false;
     this.notingOpening = true;
     const key = openingViews.get(this.folderUri);
-    const layout = key === undefined ? undefined : this.ctx.layouts.keptLayout(key);
-    return key === undefined || !layout ? undefined : { key, layout };
+    if (key === undefined) return undefined;
+    const layout = this.ctx.layouts.keptLayout(key);
+    return layout && { key, layout };
   }
 
   private post(message: PanelToWebview): Thenable<boolean> {

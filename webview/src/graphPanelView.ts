@@ -72,7 +72,7 @@ export class GraphPanelView {
 
   constructor(
     container: HTMLElement,
-    private readonly layouts: LayoutClient,
+    layouts: LayoutClient,
     private readonly host: PanelHost,
   ) {
     this.state = restoreState(host.savedState);
@@ -243,13 +243,11 @@ export class GraphPanelView {
       this.drawingArea(),
       this.canvas.shown?.layout,
     );
-    let layout = lookup.layout;
-    let madeIn = lookup.madeIn;
-    if (!layout) {
+    let kept = lookup.kept;
+    if (!kept) {
       this.status.busy(`Laying out ${plural(view.nodes.length, 'node')}…`);
       try {
-        layout = await lookup.compute();
-        madeIn = this.layouts.where;
+        kept = await lookup.compute();
       } catch (error) {
         if (generation === this.generation) {
           this.status.idle();
@@ -260,7 +258,7 @@ export class GraphPanelView {
       }
     }
     if (generation !== this.generation) return;
-    this.canvas.draw(view, layout, index);
+    this.canvas.draw(view, kept.layout, index);
     this.afterDraw();
     await nextFrame();
     if (generation !== this.generation) return;
@@ -278,8 +276,8 @@ export class GraphPanelView {
       panel: this.drawingArea(),
       ms: Math.round(performance.now() - started),
       drawnAt: Date.now(),
-      layoutMs: Math.round(layout.ms),
-      layoutIn: madeIn ?? this.layouts.where,
+      layoutMs: Math.round(kept.layout.ms),
+      layoutIn: kept.madeIn,
       titlePx: TITLE_SIZE * this.viewport.transform.k,
       focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
       boxes: [...document.querySelectorAll('g.group-box-frame')].map((frame) => frame.getAttribute('data-group') ?? ''),

@@ -6,13 +6,17 @@ import type { ViewGraph } from './viewModel';
 
 const LAYOUT_CACHE_SIZE = 8;
 
+/** A layout, and where it was made. */
+export interface KeptLayout {
+  layout: Layout;
+  madeIn: LayoutPlace;
+}
+
 /** A view's layout, either kept from before or still to be made. */
 export interface LayoutLookup {
-  readonly layout: Layout | undefined;
-  /** Where the kept layout was made. */
-  readonly madeIn: LayoutPlace | undefined;
+  readonly kept: KeptLayout | undefined;
   /** Lays the view out (in the worker) and keeps the result. */
-  compute(): Promise<Layout>;
+  compute(): Promise<KeptLayout>;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface LayoutLookup {
  * moments ago (a group expanded and collapsed again) draws at once, without the worker.
  */
 export class LayoutCache {
-  private readonly layouts = new Map<string, { layout: Layout; madeIn: LayoutPlace }>();
+  private readonly layouts = new Map<string, KeptLayout>();
 
   constructor(private readonly client: LayoutClient) {}
 
@@ -41,10 +45,8 @@ export class LayoutCache {
   ): LayoutLookup {
     const input = layoutInput(view, nodeWidth, panel);
     const key = layoutKey(input);
-    const kept = this.layouts.get(key);
     return {
-      layout: kept?.layout,
-      madeIn: kept?.madeIn,
+      kept: this.layouts.get(key),
       compute: async () => {
         const previous = shown && {
           nodes: shown.nodes,
@@ -53,14 +55,14 @@ export class LayoutCache {
           nodeWidth: shown.nodeWidth,
           direction: shown.direction,
         };
-        const layout = await this.client.layout({ ...input, previous });
-        this.keep(key, { layout, madeIn: this.client.where });
-        return layout;
+        const kept = { layout: await this.client.layout({ ...input, previous }), madeIn: this.client.where };
+        this.keep(key, kept);
+        return kept;
       },
     };
   }
 
-  private keep(key: string, kept: { layout: Layout; madeIn: LayoutPlace }): void {
+  private keep(key: string, kept: KeptLayout): void {
     this.layouts.set(key, kept);
     if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
   }

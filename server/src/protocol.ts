@@ -340,10 +340,12 @@ export type AffectedResult =
   | {
       kind: 'affected';
       baseRef: string;
-      /** Modules with a changed file, or calling a changed library module. */
+      /** Modules whose plan reads a changed file: their own, a child module's, an included or read file. */
       changed: string[];
       /** Those and everything that depends on them. */
       affected: string[];
+      /** Why each affected module is in, by id: the changed files it reads and how, or the module it depends on. */
+      why: Record<string, string>;
     }
   | { kind: 'error'; message: string };
 export namespace AffectedRequest {

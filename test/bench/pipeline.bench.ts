@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { affectedModules, WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
 import { generateMonorepo } from './syntheticMonorepo';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     report(
       'changed-only selection + gitlab',
       time(() => {
-        const affected = affectedModules(result, analysis, files);
+        const affected = changeReach(result, files);
         generatePipeline(result, { ci: 'gitlab', options, changed: { baseRef: 'main', modules: affected.affected } });
       }),
     );

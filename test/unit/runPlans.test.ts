@@ -70,7 +70,7 @@ function workspace(): string {
 async function targetsOf(root: string, selection: RunSelection = {}): Promise<RunTarget[]> {
   const analysis = new WorkspaceAnalysis(root, defaultOptions());
   await analysis.load();
-  return runTargets(analysis.result(), analysis, selection);
+  return runTargets(analysis.result(), selection);
 }
 
 function settings(extra: Partial<RunSettings> = {}): RunSettings {

@@ -360,10 +360,10 @@ describe('Terraform Stacks in the workspace graph', () => {
     const analysis = await analysed();
     const result = analysis.result();
     assert.deepEqual(
-      runTargets(result, analysis).map((target) => target.id),
+      runTargets(result).map((target) => target.id),
       ['account'],
     );
-    assert.deepEqual(runTargets(result, analysis, { modules: ['platform/component.cluster'] }), []);
+    assert.deepEqual(runTargets(result, { modules: ['platform/component.cluster'] }), []);
     const pipeline = generatePipeline(result, { ci: 'gitlab', options: defaultPipelineOptions() });
     assert.match(pipeline.text, /account/);
     assert.doesNotMatch(pipeline.text, /component\./);

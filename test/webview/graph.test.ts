@@ -666,7 +666,13 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(await webview.waitForMessage('affected', since), { type: 'affected', on: true });
     await webview.post({
       type: 'affected',
-      affected: { kind: 'affected', baseRef: 'origin/main', changed: [RDS], affected: [API, RDS, WORKER] },
+      affected: {
+        kind: 'affected',
+        baseRef: 'origin/main',
+        changed: [RDS],
+        affected: [API, RDS, WORKER],
+        why: { [RDS]: 'its own file main.tf', [API]: `depends on ${RDS}`, [WORKER]: `depends on ${RDS}` },
+      },
     });
     await webview.page.locator('g.node.changed').waitFor();
     const marks = async () =>

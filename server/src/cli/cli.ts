@@ -15,6 +15,7 @@ import {
   renderText,
 } from '../engine/features';
 import { UnknownEnvironmentError } from '../engine/workspace';
+import { affectedCommand } from './affectedCommand';
 import { generateCommand } from './generateCommand';
 import { planCommand } from './planCommand';
 
@@ -27,7 +28,10 @@ Commands:
   validate [dir]   exit 1 on cycles, syntax errors, a dependency on no unit or component, what
                    Terragrunt refuses, or a read of an output its writer does not declare, listing
                    them; warnings for other unresolved references
-  generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref>] [--output <file>]
+  affected [dir]   what the changes since --base-ref <ref> can alter: each module whose plan reads a changed
+                   file (its own files, its child modules', what it includes, what its file functions
+                   read), then each that depends on one, with why (--format text|json)
+  generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref> [--explain]] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
                    Exit 1 when a module does not parse; --skip-broken leaves it and its dependents out.
@@ -35,7 +39,7 @@ Commands:
                    level or chained GitHub workflows, written beside --output
   plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
                    under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
-                   [--with-dependents]] [--changed-only --base-ref <ref>] [--retries N] [--binary <path>]
+                   [--with-dependents]] [--changed-only --base-ref <ref> [--explain]] [--retries N] [--binary <path>]
                    [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
                    --detailed-exitcode). Refuses modules that do not parse; --skip-broken plans the rest
                    (exit 1)
@@ -59,6 +63,7 @@ const OPTIONS = {
   ci: { type: 'string' },
   'changed-only': { type: 'boolean' },
   'base-ref': { type: 'string' },
+  explain: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   force: { type: 'boolean' },
   'skip-broken': { type: 'boolean' },
@@ -89,6 +94,12 @@ async function main(argv: string[]): Promise<number> {
       return levelsCommand(root, values.env);
     case 'validate':
       return validateCommand(root, values.env);
+    case 'affected':
+      return affectedCommand(root, values, {
+        usage: (message) => new UsageError(message),
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      });
     case 'generate':
       return generateCommand(root, values, { usage: (message) => new UsageError(message), write: writeOutput });
     case 'plan':

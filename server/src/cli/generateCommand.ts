@@ -1,12 +1,5 @@
 import path from 'node:path';
-import {
-  affectedModules,
-  BrokenModulesError,
-  ChangedFilesError,
-  changedFiles,
-  loadWorkspace,
-  skippedList,
-} from '../engine/analysis';
+import { BrokenModulesError, ChangedFilesError, loadWorkspace, skippedList } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig, PIPELINE_SPLITS, type PipelineSplit } from '../engine/config';
 import { problemLine } from '../engine/features';
 import {
@@ -17,6 +10,7 @@ import {
   PipelineCycleError,
   PipelineTooBigError,
 } from '../engine/pipeline';
+import { type ChangedReach, changedReach, explanationLines, reachSummary } from './affectedCommand';
 
 export interface GenerateFlags {
   ci?: string;
@@ -31,6 +25,8 @@ export interface GenerateFlags {
   'skip-broken'?: boolean;
   /** `level`: GitLab child pipelines or chained GitHub workflows, over `.terrace.yaml`'s `split`. */
   split?: string;
+  /** With `--changed-only`: say why each module is in the pipeline. */
+  explain?: boolean;
 }
 
 export interface GenerateIo {
@@ -52,6 +48,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   if (flags['base-ref'] !== undefined && !flags['changed-only']) throw io.usage('--base-ref goes with --changed-only');
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
+  if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
 
   if (flags.split !== undefined && !(PIPELINE_SPLITS as readonly string[]).includes(flags.split))
     throw io.usage(`--split must be one of ${PIPELINE_SPLITS.join(', ')}`);
@@ -90,21 +87,18 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
 
   let changed: { baseRef: string; modules: Set<string> } | undefined;
   if (flags['changed-only']) {
-    const baseRef = flags['base-ref']!;
-    let files: string[];
+    let found: ChangedReach;
     try {
-      files = await changedFiles(root, baseRef, { includeUncommitted: false });
+      // The commits only: the pipeline runs on what was pushed.
+      found = await changedReach(analysis, config, flags['base-ref']!, false);
     } catch (error) {
       if (!(error instanceof ChangedFilesError)) throw error;
       process.stderr.write(`Error: ${error.message}\n`);
       return 1;
     }
-    const affected = affectedModules(result, analysis, files, config.pipeline.libraryModules);
-    process.stderr.write(
-      `${files.length} changed file(s) since ${baseRef}: ${affected.changed.length} module(s) changed, ` +
-        `${affected.viaLibraries.length} through library modules, ${affected.affected.size} in the pipeline\n`,
-    );
-    changed = { baseRef, modules: affected.affected };
+    process.stderr.write(reachSummary(found, 'in the pipeline'));
+    if (flags.explain) process.stderr.write(explanationLines(result, found));
+    changed = { baseRef: found.baseRef, modules: found.reach.affected };
   }
 
   try {

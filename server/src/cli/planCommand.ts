@@ -10,11 +10,9 @@ import {
   terraformEnv,
 } from '../../../runner/src';
 import {
-  affectedModules,
   BrokenModulesError,
   brokenModules,
   ChangedFilesError,
-  changedFiles,
   loadWorkspace,
   skippedAsBroken,
   skippedList,
@@ -22,6 +20,7 @@ import {
 import { executionFor, loadWorkspaceConfig } from '../engine/config';
 import { problemLine } from '../engine/features';
 import { ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
+import { changedReach, explanationLines, reachSummary } from './affectedCommand';
 
 export interface PlanFlags {
   parallelism?: string;
@@ -37,6 +36,8 @@ export interface PlanFlags {
   env?: string;
   /** Plan the rest when modules do not parse, leaving them and their dependents out, instead of refusing. */
   'skip-broken'?: boolean;
+  /** With `--changed-only`: say why each module is planned. */
+  explain?: boolean;
 }
 
 export interface PlanIo {
@@ -66,6 +67,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
   if (flags['changed-only'] && flags.module?.length) throw io.usage('--changed-only and --module exclude each other');
+  if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) io.err(`Warning: ${warning}\n`);
@@ -76,12 +78,10 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   let modules: string[] | undefined = flags.module;
   if (flags['changed-only']) {
     try {
-      const files = await changedFiles(root, flags['base-ref']!, { includeUncommitted: true });
-      const affected = affectedModules(result, analysis, files, config.pipeline.libraryModules);
-      modules = [...affected.affected];
-      io.err(
-        `${files.length} changed file(s) since ${flags['base-ref']}: ${affected.changed.length} module(s) changed, ${modules.length} to plan with their dependents\n`,
-      );
+      const found = await changedReach(analysis, config, flags['base-ref']!, true);
+      modules = [...found.reach.affected];
+      io.err(reachSummary(found, 'to plan'));
+      if (flags.explain) io.err(explanationLines(result, found));
     } catch (error) {
       if (!(error instanceof ChangedFilesError)) throw error;
       io.err(`Error: ${error.message}\n`);
@@ -91,7 +91,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
 
   let targets: ReturnType<typeof runTargets>;
   try {
-    targets = runTargets(result, analysis, {
+    targets = runTargets(result, {
       ...(modules ? { modules } : {}),
       withDependencies: flags['with-dependencies'] ?? false,
       withDependents: flags['with-dependents'] ?? false,

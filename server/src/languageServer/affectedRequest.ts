@@ -1,5 +1,6 @@
-import { type AffectedModules, affectedModules, ChangedFilesError, changedFiles } from '../engine/analysis';
+import { ChangedFilesError, type ChangeReach, changedFiles, changeReach } from '../engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from '../engine/config';
+import { reachExplanations } from '../engine/features';
 import type { AffectedParams, AffectedResult } from '../protocol';
 import type { FolderState } from './workspaceFolders';
 
@@ -8,9 +9,9 @@ const UNTRUSTED_CHANGES =
   'Restricted Mode: Terrace asks git what changed only in a trusted workspace (Manage Workspace Trust to trust it)';
 
 /**
- * `terrace/affected`: the modules the changes since a base ref touch (committed since the merge base,
- * uncommitted and untracked: what the editor sees), those that call a changed library module, and
- * everything downstream of them: what a changed-only pipeline or run would cover. Never throws: a
+ * `terrace/affected`: the modules the changes since a base ref reach (committed since the merge base,
+ * uncommitted and untracked: what the editor sees), each through the files its plan reads, and everything
+ * downstream of them, each with why: what a changed-only pipeline or run would cover. Never throws: a
  * folder outside git, an unknown ref or a missing git comes back as a message.
  */
 export async function affectedFor(folder: FolderState, params: AffectedParams): Promise<AffectedResult> {
@@ -20,11 +21,13 @@ export async function affectedFor(folder: FolderState, params: AffectedParams): 
   try {
     const config = await loadWorkspaceConfig(folder.root);
     const found = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
+    const why = reachExplanations(folder.analysis.result(), found);
     return {
       kind: 'affected',
       baseRef,
-      changed: [...new Set([...found.changed, ...found.viaLibraries])].sort(),
+      changed: [...found.reached.keys()].sort(),
       affected: [...found.affected].sort(),
+      why: Object.fromEntries(why),
     };
   } catch (error) {
     if (error instanceof ChangedFilesError || error instanceof ConfigError)
@@ -43,8 +46,11 @@ export async function affectedSince(
   folder: FolderState,
   baseRef: string,
   libraryModules: readonly string[],
-): Promise<AffectedModules> {
+): Promise<ChangeReach> {
   if (!folder.trusted) throw new ChangedFilesError(UNTRUSTED_CHANGES);
   const files = await changedFiles(folder.root, baseRef, { includeUncommitted: true });
-  return affectedModules(folder.analysis.result(), folder.analysis, files, libraryModules);
+  return changeReach(folder.analysis.result(), files, {
+    libraryModules,
+    backendConfigFiles: folder.analysis.options.discovery.backendConfigFiles,
+  });
 }

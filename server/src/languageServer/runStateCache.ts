@@ -43,7 +43,7 @@ export class RunStateCache {
     const cached = this.cache.get(folder.root);
     if (cached && cached.key === key && Date.now() - cached.at < FRESH_MS) return cached.states;
     const result = folder.analysis.result();
-    const states = moduleRunStates(folder.root, runTargets(result, folder.analysis), {
+    const states = moduleRunStates(folder.root, runTargets(result), {
       planMaxAgeMs: Math.max(0, hours) * 3_600_000,
       fingerprint: (module) => {
         const key = [module.dir, ...module.sourceDirs].join('\0');

@@ -26,7 +26,7 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
       modules = [...(await affectedSince(folder, baseRef, config.pipeline.libraryModules)).affected];
     }
-    const targets = runTargets(result, folder.analysis, {
+    const targets = runTargets(result, {
       ...(modules ? { modules } : {}),
       withDependencies: params.withDependencies ?? false,
       withDependents: params.withDependents ?? false,

@@ -1,3 +1,4 @@
+import type { FileRead } from '../evaluation';
 import { DependencyGraph } from '../graph';
 import type { Range } from '../hcl';
 import type { KindProblem } from '../kinds';
@@ -18,6 +19,11 @@ export interface ModuleSummary {
   component?: Omit<ComponentFacts, 'edges' | 'unknown'>;
   /** A unit's other folders whose files its plan depends on: its local code's (`terraform.source`), its included files'. */
   sourceDirs?: readonly string[];
+  /**
+   * The files its plan reads, with how (see `FileRead`): its own folder's, its child modules', what it
+   * includes, what its file functions name. A change to one of them reaches it (`changeReach`).
+   */
+  reads: readonly FileRead[];
   /** A unit of a stack file: the stack's folder, where `terragrunt stack generate` makes it. */
   stackDir?: string;
   segments: Record<string, string>;

@@ -9,13 +9,14 @@ export {
   skippedAsBroken,
   skippedList,
 } from './brokenModules';
+export { ChangedFilesError, changedFiles } from './changedFiles';
 export {
-  type AffectedModules,
-  affectedModules,
-  ChangedFilesError,
-  calledFolders,
-  changedFiles,
-  type FactsSource,
-} from './changedModules';
+  type ChangeReach,
+  changeReach,
+  REASONS_KEPT,
+  type ReachedModule,
+  type ReachOptions,
+  type ReachReason,
+} from './changeReach';
 export { readSourceFile } from './sourceFile';
 export { WorkspaceAnalysis } from './workspaceAnalysis';

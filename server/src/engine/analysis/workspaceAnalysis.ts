@@ -93,6 +93,7 @@ export class WorkspaceAnalysis {
       dirOf: (folder) => files.dirOf(folder),
       factsOf: (file) => files.factsOf(file),
       gitRoots: () => files.gitRoots,
+      hasOtherFile: (file) => files.otherFiles.has(file),
       engine: () => files.engine,
     };
     this.kinds = NODE_KINDS.map((kind) => kind(workspace));
@@ -380,6 +381,7 @@ export class WorkspaceAnalysis {
       dir: module.dir,
       kind: module.kind,
       ...(module.sourceDirs !== undefined ? { sourceDirs: module.sourceDirs } : {}),
+      reads: module.reads,
       segments: moduleSegments(folder, this.options.discovery.pattern),
       level: 0,
       inCycle: false,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
@@ -70,6 +70,8 @@ const CONFIGURATION_LISTS = ['terraformFiles', 'tofuFiles'] as const satisfies r
 export class WorkspaceFiles {
   dirs = new Map<string, ScannedDir>();
   gitRoots: string[] = [];
+  /** The files the scan saw that are none of the analysis's (see `ScanResult.otherFiles`). */
+  otherFiles: ReadonlySet<string> = new Set();
   /** Folders the scan could not list, relative to the root. */
   unreadableDirs: string[] = [];
   private scanProblems: ScanProblem[] = [];
@@ -85,6 +87,11 @@ export class WorkspaceFiles {
   engine: Engine;
   /** Files that say the workspace is OpenTofu's beside `.tofu` files: version pins, lock files from its registry. */
   private readonly tofuSigns = new Set<string>();
+  /**
+   * Folders outside the root that its modules call (`../../modules/x` from a root opened at `terraform/projects`),
+   * with their configuration files: read when first asked for, as Terraform reads them; undefined where none.
+   */
+  private readonly outsideDirs = new Map<string, ScannedDir | undefined>();
 
   constructor(
     readonly root: string,
@@ -100,8 +107,10 @@ export class WorkspaceFiles {
   async load(onProgress?: (done: number, total: number) => void): Promise<void> {
     const scan = await scanWorkspace(this.root, this.options);
     this.dirs = scan.dirs;
+    this.outsideDirs.clear();
     this.scanProblems = scan.problems;
     this.gitRoots = scan.gitRoots;
+    this.otherFiles = scan.otherFiles;
     this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
     this.tofuSigns.clear();
     for (const file of scan.tofuSigns) this.tofuSigns.add(file);
@@ -191,9 +200,39 @@ export class WorkspaceFiles {
     return this.files.get(file)?.facts;
   }
 
+  /** A folder of the workspace with its files; outside the root, one its modules call (read when first asked for). */
   dirOf(folder: string): ScannedDir | undefined {
     const relative = path.relative(this.root, folder);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return this.outsideDir(folder, relative);
     return this.dirs.get(relative === '' ? '.' : relative.split(path.sep).join('/'));
+  }
+
+  /**
+   * A folder outside the root with its configuration files read, for a module that calls it. It is no folder
+   * of the workspace: nothing in it is a node, and the editor's changes to its files are not followed.
+   */
+  private outsideDir(folder: string, relative: string): ScannedDir | undefined {
+    if (this.outsideDirs.has(folder)) return this.outsideDirs.get(folder);
+    let dir: ScannedDir | undefined;
+    try {
+      const dirent = readdirSync(folder, { withFileTypes: true });
+      const named = (role: string) =>
+        dirent
+          .filter((entry) => entry.isFile() && fileRole(entry.name, this.backendMatchers) === role)
+          .map((entry) => path.join(folder, entry.name))
+          .sort();
+      const terraformFiles = named('terraformFiles');
+      const tofuFiles = named('tofuFiles');
+      if (terraformFiles.length > 0 || tofuFiles.length > 0) {
+        dir = { ...emptyDir(folder, relative.split(path.sep).join('/')), terraformFiles, tofuFiles };
+        dir.tfFiles = engineFiles(terraformFiles, tofuFiles, this.engine);
+        for (const file of dir.tfFiles) this.readAndCache(file, false, false);
+      }
+    } catch {
+      // Not there, or not listable: the call is reported as having no Terraform files.
+    }
+    this.outsideDirs.set(folder, dir);
+    return dir;
   }
 
   /** The syntax errors of every file, or of the files in `dirs`, sorted by file and line. */
@@ -219,11 +258,12 @@ export class WorkspaceFiles {
 
   /**
    * Reads a file and caches its facts; true when what the analysis knows of it changed. `whole`:
-   * parse even a file the fast path would skim (see `factsOfText`).
+   * parse even a file the fast path would skim (see `factsOfText`); `listed`: a file of the workspace's
+   * folders, whose facts may decide which nodes there are (not one of a folder outside it).
    */
-  private readAndCache(file: string, whole = false): boolean {
+  private readAndCache(file: string, whole = false, listed = true): boolean {
     try {
-      const changed = this.cache(file, readSourceFile(file), undefined, whole);
+      const changed = this.cache(file, readSourceFile(file), undefined, whole, listed);
       return this.readProblems.delete(file) || changed;
     } catch (error) {
       if (error instanceof EncodingError) {
@@ -240,7 +280,7 @@ export class WorkspaceFiles {
   }
 
   /** Caches the facts of `text` for `file`; true when the content changed. */
-  private cache(file: string, text: string, known?: FileFacts, whole = false): boolean {
+  private cache(file: string, text: string, known?: FileFacts, whole = false, listed = true): boolean {
     const hash = contentHash(text);
     if (this.files.get(file)?.hash === hash) return false;
     let shared = this.factsByHash.get(hash);
@@ -252,7 +292,7 @@ export class WorkspaceFiles {
     const own = shared.facts;
     const good = own.syntaxErrors.length === 0 ? own : previous?.good;
     const facts = good && good !== own ? { ...good, syntaxErrors: own.syntaxErrors } : own;
-    if (!previous || this.listener.nodesKey(previous.facts) !== this.listener.nodesKey(facts))
+    if (listed && (!previous || this.listener.nodesKey(previous.facts) !== this.listener.nodesKey(facts)))
       this.listener.nodesChanged();
     this.forget(file);
     shared.uses++;

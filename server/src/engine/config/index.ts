@@ -28,5 +28,6 @@ export {
   loadWorkspaceConfig,
   parseAnalysisOptions,
   parseTerraceConfig,
+  type WorkspaceConfig,
 } from './terraceConfig';
 export { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';

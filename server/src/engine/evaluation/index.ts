@@ -1,6 +1,17 @@
 /** Values and evaluation: HCL expressions evaluated to values, Terraform's functions, locals in dependency order. */
 export { type EvalScope, evaluate } from './evaluate';
 export { type ExpressionReference, expressionReferences, referencedNames } from './expressionReferences';
+export {
+  callRead,
+  FILE_FUNCTIONS,
+  type FileRead,
+  type FolderFiles,
+  fileCalls,
+  pathTarget,
+  ReadSet,
+  type ReadTarget,
+  readKey,
+} from './fileReads';
 export { type ExtraFunctions, formatValue, withFunctions } from './functions';
 export { evaluateNamed } from './locals';
 export {
@@ -24,4 +35,4 @@ export {
   unknownText,
   type Value,
 } from './value';
-export { catchValue, formatNumber, toNumberValue } from './valueConversion';
+export { catchValue, formatNumber, objectOrUnknown, stringOrUnknown, toNumberValue } from './valueConversion';

@@ -1,4 +1,4 @@
-import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, type Unknown, type Value } from './value';
+import { isObjectValue, isUnknown, mergeUnknowns, type ObjectValue, type Unknown, unknown, type Value } from './value';
 
 /**
  * Terraform's implicit conversions (cty's "safe" conversions) between our values, shared by the
@@ -203,4 +203,16 @@ export function describeValue(value: Value): string {
   if (isUnknown(value)) return '(unknown)';
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/** `value` when it is a string or unknown; else an unknown saying that `what` is not a string. */
+export function stringOrUnknown(value: Value, what: string): string | Unknown {
+  if (typeof value === 'string' || isUnknown(value)) return value;
+  return unknown(`${what} is not a string`);
+}
+
+/** `value` when it is an object or unknown; else an unknown saying that `what` is not an object. */
+export function objectOrUnknown(value: Value, what: string): ObjectValue | Unknown {
+  if (isObjectValue(value) || isUnknown(value)) return value;
+  return unknown(`${what} is not an object`);
 }

@@ -19,3 +19,4 @@ export { type OutputIndex, outputIndex } from './outputIndex';
 export { type OutputLens, outputDefinitions, outputLenses, outputReferences } from './outputNavigation';
 export { type NameEdit, outputRenameEdits, prepareOutputRename } from './outputRename';
 export type { TextOf } from './outputValue';
+export { reachExplanations, reachedText } from './reachText';

@@ -911,10 +911,10 @@ class HclSyntaxParser {
 
 const BRACKETS: ReadonlySet<string> = new Set(["'{'", "'}'", "']'", "')'"]);
 
-/** What a skipped body's expressions are built as: nothing reads them. */
-/** The longest name a caller watches for (`dependency`, `component`). */
-const MAX_WATCHED_LENGTH = 10;
+/** The longest name a caller watches for (`filebase64sha512`). */
+const MAX_WATCHED_LENGTH = 16;
 
+/** What a skipped body's expressions are built as: nothing reads them. */
 const UNUSED: Expr = Object.freeze({ kind: 'unsupported', text: '', range: NO_RANGE }) as Expr;
 
 function noProblem(): void {}

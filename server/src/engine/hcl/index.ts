@@ -3,6 +3,7 @@
 export { salvageBlocks } from './blockSalvage';
 export type {
   BinaryExpr,
+  CallExpr,
   ConditionalExpr,
   Expr,
   ForExpr,

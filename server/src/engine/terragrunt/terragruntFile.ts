@@ -24,6 +24,8 @@ export interface TerragruntFile {
   generates: GenerateBlock[];
   /** `terraform { source = … }`. */
   source: TerragruntAttribute | undefined;
+  /** What `terraform { extra_arguments "<name>" {…} }` blocks pass: `required_var_files`, `optional_var_files`, `arguments`. */
+  extraArguments: { block: string; attribute: TerragruntAttribute }[];
   inputs: TerragruntAttribute | undefined;
   /** Top-level attributes other than `inputs` (what `read_terragrunt_config` exposes besides locals). */
   attributes: TerragruntAttribute[];
@@ -98,6 +100,7 @@ export function emptyTerragruntFile(): TerragruntFile {
     remoteState: undefined,
     generates: [],
     source: undefined,
+    extraArguments: [],
     inputs: undefined,
     attributes: [],
     stackEntries: [],
@@ -171,6 +174,13 @@ function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void 
       break;
     case 'terraform':
       facts.source = attribute(body, 'source') ?? facts.source;
+      for (const inner of body.blocks) {
+        if (inner.type !== 'extra_arguments' || !inner.body) continue;
+        for (const name of EXTRA_ARGUMENT_FILES) {
+          const found = attribute(inner.body, name);
+          if (found) facts.extraArguments.push({ block: inner.labels[0] ?? '', attribute: found });
+        }
+      }
       break;
     case 'unit':
     case 'stack':
@@ -187,6 +197,24 @@ function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void 
         });
       break;
   }
+}
+
+/** The attributes of an `extra_arguments` block that may name files Terraform reads. */
+const EXTRA_ARGUMENT_FILES = ['required_var_files', 'optional_var_files', 'arguments'];
+
+/**
+ * The expressions of a file that Terragrunt evaluates for a unit, beside its includes' paths and its
+ * dependencies: where the files it reads through file functions are named.
+ */
+export function evaluatedExpressions(facts: TerragruntFile): Expr[] {
+  const exprs: Expr[] = facts.locals.map((local) => local.expr);
+  for (const attr of [facts.inputs, facts.source, ...facts.attributes]) if (attr) exprs.push(attr.expr);
+  for (const { attribute: attr } of facts.extraArguments) exprs.push(attr.expr);
+  const remote = facts.remoteState;
+  for (const expr of [remote?.value, remote?.backend, remote?.config]) if (expr) exprs.push(expr);
+  for (const generate of facts.generates)
+    for (const expr of [generate.path, generate.contents]) if (expr) exprs.push(expr);
+  return exprs;
 }
 
 function attribute(body: HclBody, name: string): HclAttribute | undefined {

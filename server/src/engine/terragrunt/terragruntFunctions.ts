@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { type ExtraFunctions, unknown, type Value } from '../evaluation';
+import { type ExtraFunctions, FILE_FUNCTIONS, unknown, type Value } from '../evaluation';
+
+/** The functions of a Terragrunt configuration that read a file: Terraform's, `sops_decrypt_file` and `mark_as_read`. */
+export const TERRAGRUNT_FILE_FUNCTIONS: ReadonlySet<string> = new Set([
+  ...FILE_FUNCTIONS,
+  'sops_decrypt_file',
+  'mark_as_read',
+]);
 
 /** Where a Terragrunt configuration is being evaluated: what its path functions answer. */
 export interface TerragruntContext {
@@ -13,8 +20,10 @@ export interface TerragruntContext {
   workspaceRoot: string;
   /** `get_repo_root()`: the Git working tree around the unit, else the workspace folder. */
   repoRoot: string;
-  /** Whether the workspace has this configuration file (a `.hcl` file the scan listed). */
+  /** Whether the workspace has this file (a `.hcl` file the scan listed, or another file it saw). */
   exists(file: string): boolean;
+  /** Told each file `find_in_parent_folders` looks for: one added, moved or changed there changes what it finds. */
+  lookedFor?(file: string): void;
   /** `read_terragrunt_config(file)`: the file's locals, inputs and attributes, evaluated for it. */
   read(file: string): Value;
 }
@@ -39,6 +48,8 @@ export function terragruntFunctions(context: TerragruntContext): ExtraFunctions 
     ['get_path_to_repo_root', () => slashes(path.relative(configDir, context.repoRoot))],
     ['get_path_from_repo_root', () => slashes(path.relative(context.repoRoot, configDir))],
     ['get_env', getEnv],
+    // What it marks is read (see `TERRAGRUNT_FILE_FUNCTIONS`); the function gives the path back.
+    ['mark_as_read', (args) => args[0] ?? null],
     ['get_terraform_commands_that_need_vars', () => [...NEED_VARS]],
     ['get_terraform_commands_that_need_locking', () => [...NEED_LOCKING]],
     ['get_terraform_commands_that_need_input', () => ['apply', 'import', 'init', 'plan', 'refresh']],
@@ -65,6 +76,7 @@ function findInParentFolders(context: TerragruntContext, args: readonly Value[])
   while (dir !== context.workspaceRoot && dir.startsWith(context.workspaceRoot)) {
     dir = path.dirname(dir);
     const candidate = path.join(dir, name);
+    context.lookedFor?.(candidate);
     if (context.exists(candidate)) return candidate;
   }
   if (args.length > 1) return args[1]!;

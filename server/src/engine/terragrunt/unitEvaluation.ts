@@ -3,9 +3,11 @@ import {
   type EvalScope,
   evaluate,
   evaluateNamed,
+  type FileRead,
   isObjectValue,
   isUnknown,
   type ObjectValue,
+  ReadSet,
   type Unknown,
   unknown,
   type Value,
@@ -19,6 +21,7 @@ import {
   type TerragruntFile,
 } from './terragruntFile';
 import { type TerragruntContext, terragruntFunctions } from './terragruntFunctions';
+import { extraArgumentReads, fileCallReads } from './unitReads';
 
 /** What a unit's evaluation reads: the workspace's Terragrunt files by absolute path. */
 export interface UnitSource {
@@ -30,6 +33,10 @@ export interface UnitSource {
   configOf(file: string): TerragruntFile | undefined;
   /** The file a configuration's facts come from, where another (a unit a stack generates) reads as it. */
   writtenIn?(file: string): string;
+  /** Whether the workspace has a file that is no configuration (`global.yaml`), for `find_in_parent_folders`. */
+  exists?(file: string): boolean;
+  /** Told each file `find_in_parent_folders` looks for (see `TerragruntContext.lookedFor`). */
+  lookedFor?(file: string): void;
 }
 
 /** One Terragrunt unit, its configuration evaluated with everything it includes. */
@@ -42,6 +49,11 @@ export interface EvaluatedUnit {
   read: string[];
   /** Every folder where it looked for a file (`find_in_parent_folders`, includes): a file added there may change it. */
   lookedIn: string[];
+  /**
+   * The files its configuration reads, with how: its own, what it includes, what `read_terragrunt_config`,
+   * `find_in_parent_folders`, the file functions and `extra_arguments` name (not its Terraform code's).
+   */
+  reads: FileRead[];
   /** From `remote_state`, the unit's own or inherited. */
   backend: UnitBackend | undefined;
   /** The folder of the unit's Terraform code when it is local: its `terraform.source`, or its own folder without one. */
@@ -108,7 +120,8 @@ export function contextFor(
     includes,
     workspaceRoot: source.workspaceRoot,
     repoRoot: repoRootOf(unitDir, source),
-    exists: (candidate) => source.configOf(candidate) !== undefined,
+    exists: (candidate) => source.configOf(candidate) !== undefined || source.exists?.(candidate) === true,
+    ...(source.lookedFor ? { lookedFor: source.lookedFor } : {}),
     read,
   };
 }
@@ -122,18 +135,37 @@ export function contextFor(
 export function evaluateUnit(file: string, files: UnitSource, values: Value = null): EvaluatedUnit {
   const dir = path.dirname(file);
   const lookedIn = new Set<string>();
+  const fileReads = new ReadSet();
   const source: UnitSource = {
     ...files,
     configOf: (candidate) => {
       lookedIn.add(path.dirname(candidate));
       return files.configOf(candidate);
     },
+    lookedFor: (candidate) =>
+      fileReads.add({
+        target: { kind: 'file', path: candidate },
+        how: `find_in_parent_folders("${path.basename(candidate)}")`,
+      }),
   };
   const read = new Set<string>();
   const problems: TerragruntProblem[] = [];
   const facts = source.configOf(file) ?? EMPTY_TERRAGRUNT;
-  const reads = new ConfigReader(source, dir, read);
+  // Blocks are placed where they are written: a generated unit's in the file it is copied from.
+  const written = source.writtenIn?.(file) ?? file;
+  fileReads.add({ target: { kind: 'file', path: written }, how: 'its configuration' });
+  const reads = new ConfigReader(source, dir, read, fileReads);
   const includes = includedFiles(file, facts, source, problems);
+  for (const include of facts.includes) {
+    const at = includes.get(include.name);
+    if (at === undefined) continue;
+    const how = include.name === '' ? 'include' : `include "${include.name}"`;
+    fileReads.prefer({
+      target: { kind: 'file', path: at },
+      how,
+      at: { file: written, line: include.range.start.line + 1 },
+    });
+  }
   const readConfig = (candidate: string) => reads.read(candidate);
   const included = [...includes].map(([name, at]) => ({ name, at, facts: source.configOf(at)! }));
   // `dependency.<name>.outputs` of every layer: known only once that unit is applied.
@@ -161,16 +193,20 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
     // A unit generated from a stack reads its block's `values`.
     ['values', values],
   ]);
-  // Blocks are placed where they are written: a generated unit's in the file it is copied from.
-  const written = source.writtenIn?.(file) ?? file;
   const ownScope = localsScope(facts, ownContext, base, problems, written);
   layers.push({ file: written, facts, scope: ownScope, context: ownContext });
+  for (const layer of layers) {
+    const evaluateArg = (expr: Expr) => evaluateIn(layer.context, expr, layer.scope);
+    for (const found of fileCallReads(layer.facts, evaluateArg, layer.file)) fileReads.add(found);
+    for (const found of extraArgumentReads(layer.facts, evaluateArg, dir, layer.file)) fileReads.add(found);
+  }
   return {
     file,
     dir,
     writtenIn: written,
     read: [...read],
     lookedIn: [...lookedIn],
+    reads: fileReads.list(),
     backend: backendOf(layers),
     codeDir: codeDirOf(layers, dir, problems),
     inputs: inputsOf(layers),
@@ -427,6 +463,7 @@ class ConfigReader {
     private readonly source: UnitSource,
     private readonly unitDir: string,
     private readonly readFiles: Set<string>,
+    private readonly fileReads: ReadSet,
   ) {}
 
   read(file: string): Value {
@@ -435,9 +472,12 @@ class ConfigReader {
     if (this.reading.has(file)) return unknown(`read_terragrunt_config: ${path.basename(file)} reads itself`);
     this.reading.add(file);
     this.readFiles.add(file);
+    this.fileReads.add({ target: { kind: 'file', path: file }, how: 'read_terragrunt_config()' });
     const facts = this.source.configOf(file) ?? EMPTY_TERRAGRUNT;
     const context = contextFor(this.source, file, this.unitDir, (candidate) => this.read(candidate));
     const scope = localsScope(facts, context, EMPTY_SCOPE, [], file);
+    for (const found of fileCallReads(facts, (expr) => evaluateIn(context, expr, scope), file))
+      this.fileReads.add(found);
     const value: Record<string, Value> = { locals: scope.get('local') ?? {} };
     for (const attribute of facts.attributes) value[attribute.name] = evaluateIn(context, attribute, scope);
     value.inputs = evaluateIn(context, facts.inputs, scope);

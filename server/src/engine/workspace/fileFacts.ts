@@ -1,4 +1,15 @@
-import type { Expr, HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ObjectExpr, Range } from '../hcl';
+import { fileCalls } from '../evaluation';
+import type {
+  CallExpr,
+  Expr,
+  HclAttribute,
+  HclBlock,
+  HclBody,
+  HclDocument,
+  HclSyntaxError,
+  ObjectExpr,
+  Range,
+} from '../hcl';
 import type { StackFile } from '../stacks';
 import type { TerragruntFile } from '../terragrunt';
 import { type OutputDecl, type OutputReference, outputDeclarations, outputReferences } from './outputFacts';
@@ -23,12 +34,36 @@ export interface FileFacts {
   outputReferences: readonly OutputReference[];
   /** Top-level attributes: the contents of `.tfvars` and backend config files. */
   attributes: NamedExpr[];
+  /** Calls of file functions (`file`, `templatefile`, `fileset`, …) anywhere in the file: the files its module reads. */
+  fileCalls: readonly CallExpr[];
+  /** Arguments of data sources that read files at plan time (`data "archive_file"`'s `source_file`): what they name. */
+  fileArguments: FileArgument[];
   /** For a Terragrunt configuration file (`*.hcl`): what it says, instead of the Terraform facts. */
   terragrunt?: TerragruntFile;
   /** For a Terraform Stack's file (`*.tfcomponent.hcl`, `*.tfdeploy.hcl`): what it says. */
   stack?: StackFile;
   syntaxErrors: HclSyntaxError[];
 }
+
+/**
+ * An argument of a data source that reads files while Terraform plans: `file` names one, `folder` every file
+ * below it, `program` a command whose arguments may be files (`data "external"`).
+ */
+export interface FileArgument {
+  /** `data.archive_file.lambda`. */
+  block: string;
+  reads: 'file' | 'folder' | 'program';
+  expr: Expr;
+  range: Range;
+}
+
+/** The data sources that read files at plan time, and which of their arguments name them. */
+const FILE_DATA_SOURCES: Readonly<Record<string, Readonly<Record<string, FileArgument['reads']>>>> = {
+  archive_file: { source_file: 'file', source_dir: 'folder' },
+  external: { program: 'program' },
+  local_file: { filename: 'file' },
+  local_sensitive_file: { filename: 'file' },
+};
 
 export interface NamedExpr {
   name: string;
@@ -84,7 +119,8 @@ const MODULE_META = new Set(['source', 'version', 'providers', 'depends_on', 'co
  */
 export function keepBody(type: string, labels: readonly string[], depth: number): boolean {
   if (depth === 0) {
-    if (type === 'data') return labels[0] === 'terraform_remote_state';
+    if (type === 'data')
+      return labels[0] === 'terraform_remote_state' || FILE_DATA_SOURCES[labels[0] ?? ''] !== undefined;
     return type === 'terraform' || type === 'locals' || type === 'variable' || type === 'module' || type === 'output';
   }
   return true;
@@ -95,9 +131,15 @@ export function keepBody(type: string, labels: readonly string[], depth: number)
  * Cheap enough to run on every file of a large workspace.
  */
 const RELEVANT =
-  /terraform_remote_state|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b|\boutput\b|\b(?:local|var)\.[\w-]+\s*[.[]/;
+  /terraform_remote_state|\bdata\s+"(?:archive_file|external|local_(?:sensitive_)?file)"|\bbackend\b|\bcloud\b|\blocals\b|\bvariable\b|\bmodule\b|\boutput\b|\b(?:local|var)\.[\w-]+\s*[.[]/;
 export function mayHaveFacts(text: string): boolean {
-  return RELEVANT.test(text);
+  return RELEVANT.test(text) || mayCallFileFunctions(text);
+}
+
+/** Whether a file's text may call a file function: only then are its expressions walked for the calls. */
+const FILE_CALL = /\b(?:file(?:base64(?:sha256|sha512)?|exists|md5|sha1|sha256|sha512|set)?|templatefile)\s*\(/;
+export function mayCallFileFunctions(text: string): boolean {
+  return FILE_CALL.test(text);
 }
 
 export const EMPTY_FACTS: FileFacts = Object.freeze({
@@ -109,11 +151,16 @@ export const EMPTY_FACTS: FileFacts = Object.freeze({
   outputs: [],
   outputReferences: [],
   attributes: [],
+  fileCalls: [],
+  fileArguments: [],
   syntaxErrors: [],
 }) as FileFacts;
 
-/** `references: false` for a Terragrunt file, whose references are read from its Terragrunt facts when asked. */
-export function factsFromDocument(document: HclDocument, references = true): FileFacts {
+/**
+ * `references: false` for a Terragrunt file, whose references are read from its Terragrunt facts when asked;
+ * `calls`: whether its text may call a file function (`mayCallFileFunctions`), whose calls are then kept.
+ */
+export function factsFromDocument(document: HclDocument, references = true, calls = false): FileFacts {
   const facts: FileFacts = {
     backends: [],
     remoteStates: [],
@@ -123,6 +170,8 @@ export function factsFromDocument(document: HclDocument, references = true): Fil
     outputs: outputDeclarations(document.body),
     outputReferences: references ? outputReferences(document.body) : [],
     attributes: document.body.attributes.map(named),
+    fileCalls: calls ? fileCallsOf(document.body) : [],
+    fileArguments: [],
     syntaxErrors: document.errors,
   };
   for (const block of document.body.blocks) {
@@ -134,7 +183,7 @@ export function factsFromDocument(document: HclDocument, references = true): Fil
       case 'data':
         if (block.labels[0] === 'terraform_remote_state' && block.labels[1] !== undefined) {
           facts.remoteStates.push(remoteStateOf(block, block.body));
-        }
+        } else facts.fileArguments.push(...fileArgumentsOf(block, block.body));
         break;
       case 'locals':
         // One at a time: a generated file may hold more locals than a call takes arguments.
@@ -155,6 +204,27 @@ export function factsFromDocument(document: HclDocument, references = true): Fil
     }
   }
   return facts;
+}
+
+/** The arguments of a data source of `FILE_DATA_SOURCES` that name files. */
+function fileArgumentsOf(block: HclBlock, body: HclBody): FileArgument[] {
+  const named = FILE_DATA_SOURCES[block.labels[0] ?? ''];
+  if (!named || block.labels[1] === undefined) return [];
+  const name = `data.${block.labels[0]}.${block.labels[1]}`;
+  return body.attributes.flatMap((attr) => {
+    const reads = named[attr.name];
+    return reads ? [{ block: name, reads, expr: attr.expr, range: attr.range }] : [];
+  });
+}
+
+/** The calls of file functions in a body: in its attributes at any depth, and in what skipped blocks kept (`references`). */
+function fileCallsOf(body: HclBody, found: CallExpr[] = []): CallExpr[] {
+  for (const attr of body.attributes) fileCalls(attr.expr, found);
+  for (const block of body.blocks) {
+    if (block.body) fileCallsOf(block.body, found);
+    for (const expr of block.references ?? []) fileCalls(expr, found);
+  }
+  return found;
 }
 
 /** The attribute itself (it has a NamedExpr's shape): its `expr` may be converted only when read (`.tf.json`). */

@@ -26,18 +26,16 @@ export {
   resolveEnvironment,
   UnknownEnvironmentError,
 } from './environments';
+export type {
+  ChildModules,
+  ComponentFacts,
+  EvaluatedModule,
+  FileInput,
+  ModuleProblem,
+  Reference,
+} from './evaluatedModule';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
-export {
-  type ChildModules,
-  type ComponentFacts,
-  type EvaluatedModule,
-  evaluateModule,
-  type FileInput,
-  type ModuleProblem,
-  type Reference,
-  referenceKey,
-  referenceLabel,
-} from './moduleEvaluation';
+export { evaluateModule, referenceKey, referenceLabel } from './moduleEvaluation';
 export {
   type Binding,
   type OutputDecl,
@@ -65,6 +63,7 @@ export {
   fileRole,
   folderContains,
   nestedBackendOwner,
+  readInFolder,
   type ScannedDir,
   type ScanProblem,
   scanWorkspace,

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Engine } from '../config';
 import {
   catchValue,
   type EvalScope,
@@ -10,7 +9,9 @@ import {
   isObjectValue,
   isUnknown,
   type ObjectValue,
+  objectOrUnknown,
   referencedNames,
+  stringOrUnknown,
   toNumberValue,
   type Unknown,
   unknown,
@@ -18,122 +19,18 @@ import {
   type Value,
 } from '../evaluation';
 import type { Expr, Range } from '../hcl';
-import type { StackEdge, StackNode, StackProblem } from '../stacks';
-import type { UnitDependency } from '../terragrunt';
 import { localPath, localSource } from './discovery';
-import type { BackendBlock, FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
-
-/** A file and what it contributes. */
-export interface FileInput {
-  file: string;
-  facts: FileFacts;
-}
-
-/** One root module's inputs: its own files, its variable files and its partial backend files. */
-export interface ModuleInput {
-  id: string;
-  /** Absolute folder: the working directory Terraform runs in, against which local paths resolve. */
-  dir: string;
-  files: readonly FileInput[];
-  varFiles: readonly FileInput[];
-  backendFiles: readonly FileInput[];
-  /** The value of `terraform.workspace`; undefined when not chosen (see AnalysisOptions.terraformWorkspace). */
-  terraformWorkspace: string | undefined;
-  /** Variable values given on the command line (an environment's `-var`s), over every tfvars file. */
-  variables?: ReadonlyMap<string, Value>;
-  /** What CI passes with `-backend-config` when there are no backend files (AnalysisOptions.backendConfig). */
-  backendConfig?: Readonly<Record<string, string>>;
-  /**
-   * The engine that runs it; default Terraform. OpenTofu (1.8 and later) evaluates variables and locals
-   * early: in the backend block and in module sources. Terraform refuses a variable in a backend.
-   */
-  engine?: Engine;
-}
-
-/** The `.tf` files of a local child module's folder, or undefined when the folder has none. */
-export type ChildModules = (dir: string) => readonly FileInput[] | undefined;
-
-/** A module's own backend: where it writes its state. */
-export interface ModuleBackend {
-  type: string;
-  file: string;
-  range: Range;
-  headerRange: Range;
-  /** One configuration per partial backend file (merged over the block), or the block's alone. */
-  configs: { config: ObjectValue | Unknown; from: string | undefined }[];
-}
-
-/** One instance of a `terraform_remote_state` block, evaluated in the root that runs it. */
-export interface Reference {
-  name: string;
-  /** The file that holds the block: the root's own, or a child module's. */
-  file: string;
-  range: Range;
-  headerRange: Range;
-  /** The for_each key or count index; for a block in a child module, prefixed with the call (`module.x`). */
-  instance: string | null;
-  backend: string | Unknown;
-  config: ObjectValue | Unknown;
-  workspace: string | Unknown;
-  /** The root module's folder (Terraform's working directory), for local paths. */
-  cwd: string;
-  /** Absent for a `terraform_remote_state` block; a Terragrunt unit's `dependency` block or `dependencies` path otherwise. */
-  block?: 'dependency' | 'dependencies' | 'component';
-  /**
-   * When no workspace was chosen and the address depends on `terraform.workspace`: the configuration
-   * and workspace evaluated with it unknown, tried when the `default` workspace's address finds no writer.
-   */
-  anyWorkspace?: { config: ObjectValue | Unknown; workspace: string | Unknown };
-}
-
-export interface ModuleProblem {
-  file: string;
-  range: Range;
-  message: string;
-  /**
-   * An error, not a warning: `true` when Terragrunt itself fails on it (an include of the file itself),
-   * `variables-not-allowed` for a reference in a backend Terraform reads.
-   */
-  error?: true | 'variables-not-allowed';
-}
-
-export interface EvaluatedModule {
-  id: string;
-  dir: string;
-  /**
-   * `unit`: a Terragrunt unit (its folder's `terragrunt.hcl`), run with terragrunt; `component`: a
-   * Terraform Stack's component or embedded stack, which only HCP Terraform plans.
-   */
-  kind: 'module' | 'unit' | 'component';
-  backend: ModuleBackend | undefined;
-  references: Reference[];
-  /** A unit's `dependency` blocks and `dependencies` paths: edges by folder, not by state. */
-  dependencies: readonly UnitDependency[];
-  /** A unit's other folders whose files its plan depends on: its local code's, its included and read files'. */
-  sourceDirs?: readonly string[];
-  /** A unit's Terraform code, where its outputs are declared: its own folder, or a local `terraform.source`; absent when remote or not known. */
-  codeDir?: string;
-  problems: ModuleProblem[];
-  /** A Stack's component: its block, and the nodes of its Stack it waits for (by id). */
-  component?: ComponentFacts;
-}
-
-/** What the graph needs of a Stack's component or embedded stack. */
-export interface ComponentFacts {
-  /** `component.cluster`, `stack.shared`. */
-  address: string;
-  file: string;
-  range: Range;
-  headerRange: Range;
-  source: string | undefined;
-  /** Its `source` argument, and the file of the repository it leads to (the module's, an embedded Stack's). */
-  sourceLink: { range: Range; file: string } | undefined;
-  instances: StackNode['instances'];
-  /** Its edges, `from` its id `to` the other node's. */
-  edges: StackEdge[];
-  /** Its references to no node of the Stack. */
-  unknown: StackProblem[];
-}
+import type {
+  ChildModules,
+  EvaluatedModule,
+  FileInput,
+  ModuleInput,
+  ModuleProblem,
+  Reference,
+} from './evaluatedModule';
+import type { FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
+import { moduleBackend } from './moduleBackend';
+import { ModuleReads } from './moduleReads';
 
 /** How deep local module calls are followed; deeper nesting is reported, not followed. */
 const MAX_MODULE_DEPTH = 10;
@@ -163,6 +60,7 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     instances: { left: MAX_MODULE_INSTANCES, reported: new Set() },
     problems,
     early: input.engine === 'tofu',
+    reads: new ModuleReads(input.reads),
   };
   const references = moduleReferences(context, children);
   if (input.terraformWorkspace === undefined && context.readsWorkspace.read) {
@@ -171,6 +69,7 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
       terraformWorkspace: ANY_WORKSPACE,
       instances: { left: MAX_MODULE_INSTANCES, reported: new Set() },
       problems: [],
+      reads: undefined,
     };
     addAnyWorkspace(references, moduleReferences(anyWorkspace, children));
   }
@@ -183,6 +82,7 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     references,
     dependencies: [],
     problems,
+    reads: context.reads!.list(),
   };
 }
 
@@ -248,10 +148,13 @@ interface ModuleContext {
   problems: ModuleProblem[];
   /** OpenTofu's early evaluation: module sources (and the root's backend) see variables and locals. */
   early: boolean;
+  /** What the module reads, found as it is evaluated; undefined in an evaluation that only finds addresses again. */
+  reads: ModuleReads | undefined;
 }
 
 function moduleReferences(context: ModuleContext, children: ChildModules): Reference[] {
   const scope = moduleScope(context, context.problems);
+  context.reads?.calls(context.files, scope, context.rootDir);
   const references: Reference[] = [];
   // Appended one by one: a spread of thousands of instances would pass them all as arguments.
   for (const { file, facts } of context.files) {
@@ -322,8 +225,8 @@ function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalSco
 }
 
 /**
- * The locals that the module's remote-state blocks and local module calls use, directly or through other
- * locals; `early`: also its backend's and the module sources' (OpenTofu evaluates them).
+ * The locals that the module's remote-state blocks, local module calls and file functions use, directly or
+ * through other locals; `early`: also its backend's and the module sources' (OpenTofu evaluates them).
  */
 function reachedLocals(
   files: readonly FileInput[],
@@ -345,6 +248,7 @@ function reachedLocals(
     for (const block of facts.remoteStates) {
       for (const expr of [block.backend, block.config, block.workspace, block.forEach, block.count]) use(expr);
     }
+    for (const call of facts.fileCalls) for (const arg of call.args) use(arg);
     if (early) for (const backend of facts.backends) use(backend.config);
     for (const call of facts.moduleCalls) {
       // A source made of variables and locals may be a local path once OpenTofu evaluates it.
@@ -372,12 +276,12 @@ function blockInstances(block: RemoteStateBlock, file: string, scope: EvalScope,
     range: block.range,
     headerRange: block.headerRange,
     instance: joinInstance(context.prefix, instance),
-    backend: stringValue(
+    backend: stringOrUnknown(
       block.backend ? evaluate(block.backend, instanceScope) : unknown('backend is not set'),
       'backend',
     ),
-    config: objectValue(block.config ? evaluate(block.config, instanceScope) : {}, 'config'),
-    workspace: block.workspace ? stringValue(evaluate(block.workspace, instanceScope), 'workspace') : 'default',
+    config: objectOrUnknown(block.config ? evaluate(block.config, instanceScope) : {}, 'config'),
+    workspace: block.workspace ? stringOrUnknown(evaluate(block.workspace, instanceScope), 'workspace') : 'default',
     cwd: context.rootDir,
   });
   const where = { file, range: block.headerRange, what: `data.terraform_remote_state.${block.name}` };
@@ -494,6 +398,9 @@ function childReferences(
   const source = context.early ? earlySource(call.source, scope) : localSource(call.source);
   if (source === undefined) return [];
   const childDir = path.resolve(context.dir, source);
+  const callName = `module.${call.name}`;
+  const callPath = context.prefix ? `${context.prefix}.${callName}` : callName;
+  context.reads?.folder(childDir, callPath, { file, line: call.range.start.line + 1 });
   if (context.stack.includes(childDir)) {
     problems.push({
       file,
@@ -519,19 +426,19 @@ function childReferences(
   const where = { file, range: call.range, what: `module.${call.name}` };
   for (const instance of expand(call.forEach, call.count, scope, context, where)) {
     const args = new Map(call.args.map((arg: NamedExpr) => [arg.name, evaluate(arg.expr, instance.scope)]));
-    const callName = `module.${call.name}`;
     const childContext: ModuleContext = {
       dir: childDir,
       rootDir: context.rootDir,
       files: childFiles,
       variables: (name) => args.get(name),
-      prefix: context.prefix ? `${context.prefix}.${callName}` : callName,
+      prefix: callPath,
       stack: [...context.stack, childDir],
       terraformWorkspace: context.terraformWorkspace,
       readsWorkspace: context.readsWorkspace,
       instances: context.instances,
       problems,
       early: context.early,
+      reads: context.reads,
     };
     if (instance.key !== null) childContext.prefix += `[${JSON.stringify(instance.key)}]`;
     for (const reference of moduleReferences(childContext, children)) references.push(reference);
@@ -555,83 +462,4 @@ function tfvarValues(varFiles: readonly FileInput[]): Map<string, Value> {
   for (const { facts } of varFiles)
     for (const attr of facts.attributes) values.set(attr.name, evaluate(attr.expr, empty));
   return values;
-}
-
-/**
- * The module's backend. Terraform allows no variables in a backend block, so it is evaluated in an
- * empty scope, and a reference there is Terraform's error; OpenTofu evaluates it in the module's
- * scope (`early`: its variables, with the environment's values, and locals). Partial backend files
- * each complete it into one alternative configuration.
- */
-function moduleBackend(
-  input: ModuleInput,
-  problems: ModuleProblem[],
-  early: EvalScope | undefined,
-): ModuleBackend | undefined {
-  const found: { file: string; block: BackendBlock }[] = [];
-  for (const { file, facts } of input.files) for (const block of facts.backends) found.push({ file, block });
-  const first = found[0];
-  if (!first) return undefined;
-  for (const extra of found.slice(1)) {
-    problems.push({
-      file: extra.file,
-      range: extra.block.headerRange,
-      message: 'a module can declare only one backend; this one is ignored',
-    });
-  }
-  const empty: EvalScope = new Map();
-  if (early === undefined) {
-    const [reference] = expressionReferences(first.block.config);
-    if (reference !== undefined)
-      problems.push({
-        file: first.file,
-        range: reference.range,
-        message: VARIABLES_NOT_ALLOWED,
-        error: 'variables-not-allowed',
-      });
-  }
-  const blockConfig = objectValue(evaluate(first.block.config, early ?? empty), 'backend configuration');
-  const configs: ModuleBackend['configs'] =
-    input.backendFiles.length === 0
-      ? [{ config: completedByCi(blockConfig, input), from: undefined }]
-      : input.backendFiles.map(({ file, facts }) => ({
-          config: isUnknown(blockConfig)
-            ? blockConfig
-            : {
-                ...blockConfig,
-                ...Object.fromEntries(facts.attributes.map((attr) => [attr.name, evaluate(attr.expr, empty)])),
-              },
-          from: file,
-        }));
-  return {
-    type: first.block.type,
-    file: first.file,
-    range: first.block.range,
-    headerRange: first.block.headerRange,
-    configs,
-  };
-}
-
-/** Terraform's own error, with what OpenTofu does instead. */
-const VARIABLES_NOT_ALLOWED =
-  'Variables not allowed: Variables may not be used here. (Terraform reads the backend before any variable; ' +
-  'OpenTofu 1.8 and later evaluates variables and locals there: engine: tofu in .terrace.yaml.)';
-
-/** The block completed by what CI passes (the block's own arguments stay), `{module}` and `{name}` filled in. */
-function completedByCi(config: ObjectValue | Unknown, input: ModuleInput): ObjectValue | Unknown {
-  const given = Object.entries(input.backendConfig ?? {});
-  if (given.length === 0 || isUnknown(config)) return config;
-  const name = path.basename(input.dir);
-  const filled = given.map(([key, text]) => [key, text.replaceAll('{module}', input.id).replaceAll('{name}', name)]);
-  return { ...Object.fromEntries(filled), ...config };
-}
-
-function stringValue(value: Value, what: string): string | Unknown {
-  if (typeof value === 'string' || isUnknown(value)) return value;
-  return unknown(`${what} is not a string`);
-}
-
-function objectValue(value: Value, what: string): ObjectValue | Unknown {
-  if (isObjectValue(value) || isUnknown(value)) return value;
-  return unknown(`${what} is not an object`);
 }

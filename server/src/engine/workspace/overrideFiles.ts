@@ -1,6 +1,6 @@
 import path from 'node:path';
+import type { FileInput } from './evaluatedModule';
 import type { FileFacts, ModuleCall, NamedExpr, RemoteStateBlock, VariableDecl } from './fileFacts';
-import type { FileInput } from './moduleEvaluation';
 
 /**
  * Terraform's override files: `override.tf`, `*_override.tf` and their `.tf.json` forms (and OpenTofu's

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { Value } from '../evaluation';
+import type { FileRead, Value } from '../evaluation';
 import type { StackEdge, StackGraph, StackLink, StackNode, StackSourceFile } from '../stacks';
 import { localPath } from './discovery';
+import type { ChildModules, EvaluatedModule, FileInput } from './evaluatedModule';
 import type { FileFacts } from './fileFacts';
-import { type ChildModules, type EvaluatedModule, evaluateModule, type FileInput } from './moduleEvaluation';
+import { evaluateModule } from './moduleEvaluation';
 import type { ScannedDir } from './workspaceScan';
 
 /** A node of a Terraform Stack in the workspace's graph: the Stack's folder id and its address there. */
@@ -61,6 +62,9 @@ export function componentModule(
   sourceFile: string | undefined,
 ): EvaluatedModule {
   const own = (address: string) => componentId(dir.id, address);
+  // Its Stack's files, and its module's folder when the module is one of the repository's.
+  const reads: FileRead[] = [{ target: { kind: 'folder', dir: dir.dir, files: 'stack' }, how: 'its Stack' }];
+  if (code) reads.push({ target: { kind: 'folder', dir: code.dir, files: 'code' }, how: 'its source' });
   // Its module's own remote-state reads, with the component's inputs as its variables, are its edges too.
   const module =
     code &&
@@ -73,6 +77,7 @@ export function componentModule(
         backendFiles: [],
         terraformWorkspace: undefined,
         variables: code.variables,
+        reads,
       },
       code.children,
     );
@@ -84,6 +89,7 @@ export function componentModule(
     references: module?.references ?? [],
     dependencies: [],
     problems: module?.problems ?? [],
+    reads: module?.reads ?? reads,
     component: {
       address: node.address,
       file: node.file,

@@ -1,8 +1,16 @@
 import path from 'node:path';
+import { FILE_FUNCTIONS } from '../evaluation';
 import { type HclDocument, parseHcl, salvageBlocks, tfJsonDocument } from '../hcl';
 import { stackFileFacts, stackFileKind } from '../stacks';
 import { terragruntFileFacts, UNIT_FILE } from '../terragrunt';
-import { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, mayHaveFacts } from './fileFacts';
+import {
+  EMPTY_FACTS,
+  type FileFacts,
+  factsFromDocument,
+  keepBody,
+  mayCallFileFunctions,
+  mayHaveFacts,
+} from './fileFacts';
 import { OUTPUT_READ_ROOTS, outputReferences } from './outputFacts';
 import { fileRole, nestedBackendOwner } from './workspaceScan';
 
@@ -21,11 +29,15 @@ export function factsOfText(
   if (stackFileKind(file) !== undefined) return stackFacts(file, text);
   if (file.endsWith('.hcl')) return hclFacts(file, text, backendMatchers);
   if (!mayHaveFacts(text) && !isAttributeFile(file)) return whole ? syntaxOnlyFacts(text) : EMPTY_FACTS;
-  const options = { keepBody, watchRoots: OUTPUT_READ_ROOTS };
+  const calls = mayCallFileFunctions(text);
+  const options = { keepBody, watchRoots: calls ? WATCHED_WITH_FILE_CALLS : OUTPUT_READ_ROOTS };
   const document = parseHcl(text, options);
   // A syntax error must not take the blocks after it along: the module keeps what still parses.
-  return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, options) : document);
+  return factsFromDocument(document.errors.length > 0 ? salvageBlocks(text, document, options) : document, true, calls);
 }
+
+/** What skipped bodies keep in a file that calls file functions: the reads of outputs, and those calls. */
+const WATCHED_WITH_FILE_CALLS: ReadonlySet<string> = new Set([...OUTPUT_READ_ROOTS, ...FILE_FUNCTIONS]);
 
 /**
  * A `.hcl` file: a backend configuration file (its attributes), a Terragrunt configuration, or

@@ -1,15 +1,10 @@
 import path from 'node:path';
-import { isUnknown } from '../evaluation';
+import { type FileRead, isUnknown } from '../evaluation';
 import { parseHcl } from '../hcl';
 import type { EvaluatedUnit } from '../terragrunt';
+import type { ChildModules, EvaluatedModule, FileInput, ModuleBackend } from './evaluatedModule';
 import { factsFromDocument, keepBody } from './fileFacts';
-import {
-  type ChildModules,
-  type EvaluatedModule,
-  evaluateModule,
-  type FileInput,
-  type ModuleBackend,
-} from './moduleEvaluation';
+import { evaluateModule } from './moduleEvaluation';
 
 export interface UnitInput {
   id: string;
@@ -18,6 +13,8 @@ export interface UnitInput {
   code: readonly FileInput[];
   terraformWorkspace: string | undefined;
   backendConfig?: Readonly<Record<string, string>>;
+  /** What the unit's folder holds that Terragrunt reads (see `workingReads`); its kind knows. */
+  reads: readonly FileRead[];
 }
 
 /**
@@ -42,6 +39,7 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
       terraformWorkspace: input.terraformWorkspace,
       variables: unit.inputs,
       backendConfig: input.backendConfig,
+      reads: unitReads(unit, input.reads),
     },
     children,
   );
@@ -57,7 +55,17 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
     sourceDirs: sourceDirs(unit),
     ...(unit.codeDir !== undefined ? { codeDir: unit.codeDir } : {}),
     problems,
+    reads: code.reads,
   };
+}
+
+/** What a unit reads: its folder's files, its Terraform code's folder, and what its configuration reads. */
+function unitReads(unit: EvaluatedUnit, own: readonly FileRead[]): FileRead[] {
+  const code: FileRead[] =
+    unit.codeDir === undefined || unit.codeDir === unit.dir
+      ? []
+      : [{ target: { kind: 'folder', dir: unit.codeDir, files: 'code' }, how: 'terraform { source }' }];
+  return [...own, ...code, ...unit.reads];
 }
 
 /** The folders besides the unit's own whose files change its plan: its code's, its included and read files'. */

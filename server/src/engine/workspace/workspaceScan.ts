@@ -4,8 +4,9 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
+import type { FolderFiles } from '../evaluation';
 import { stackFileKind } from '../stacks';
-import { isTerragruntFile } from '../terragrunt';
+import { isTerragruntFile, UNIT_FILE } from '../terragrunt';
 import { isTerraformFile, isTofuFile, isTofuLockFile, isTofuVersionFile } from './engine';
 import { isIgnoredByTerraform } from './overrideFiles';
 import { trackedIgnored } from './trackedIgnored';
@@ -52,6 +53,8 @@ export interface ScanResult {
   gitRoots: string[];
   /** Files that say the workspace is OpenTofu's: a version pin, a lock file from its registry (the first found). */
   tofuSigns: string[];
+  /** Every other file seen (`global.yaml`, `policy.json`), absolute: what `find_in_parent_folders` may find. */
+  otherFiles: Set<string>;
 }
 
 /** A folder with no files listed yet. */
@@ -108,6 +111,26 @@ export function fileRole(
   if (stackFileKind(name) !== undefined) return 'stackFiles';
   if (isTerragruntFile(name)) return 'terragruntFiles';
   return undefined;
+}
+
+/** Whether a file named `name` is one of the files of its folder that a folder read (`FolderFiles`) takes. */
+export function readInFolder(
+  files: FolderFiles,
+  name: string,
+  backendMatchers: readonly ((name: string) => boolean)[],
+): boolean {
+  const role = fileRole(name, backendMatchers);
+  switch (files) {
+    case 'code':
+      return role === 'terraformFiles' || role === 'tofuFiles';
+    case 'stack':
+      return role === 'stackFiles';
+    default:
+      return (
+        (role !== undefined && role !== 'stackFiles' && role !== 'tofuSign' && role !== 'terragruntFiles') ||
+        name === UNIT_FILE
+      );
+  }
 }
 
 /**
@@ -190,6 +213,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     unreadable: [],
     gitRoots: enclosingGitRoot(root),
     tofuSigns: [],
+    otherFiles: new Set(),
   };
   const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
@@ -241,6 +265,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
         if (result.tofuSigns.length === 0 && isTofuLockFile(full)) result.tofuSigns.push(full);
       } else if (role === 'tofuSign') result.tofuSigns.push(full);
       else if (role) scanned[role].push(full);
+      else result.otherFiles.add(full);
     }
     if (
       scanned.terraformFiles.length > 0 ||

@@ -11,7 +11,7 @@ import {
   localSource,
   type ScannedDir,
 } from '../../workspace';
-import { childModules, fileInputs } from '../moduleFiles';
+import { childModules, fileInputs, workingReads } from '../moduleFiles';
 import type { FoundNodes, KindProblem, KindWorkspace, NodeDescription, NodeEvaluation, NodeKind } from '../nodeKind';
 
 /** Terraform's root modules: folders whose files declare a backend, or that the discovery pattern names. */
@@ -61,6 +61,7 @@ export class RootModuleKind implements NodeKind {
         variables: environment?.variables,
         backendConfig: options.backendConfig,
         engine: this.workspace.engine(),
+        reads: workingReads(dir.dir, dir.backendFiles),
       },
       childModules(this.workspace, read),
     );

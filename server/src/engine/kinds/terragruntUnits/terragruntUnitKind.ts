@@ -17,7 +17,7 @@ import {
   includedBy,
   NO_UNITS,
 } from '../../workspace';
-import { childModules, fileInputs } from '../moduleFiles';
+import { childModules, fileInputs, workingReads } from '../moduleFiles';
 import type { FoundNodes, KindProblem, KindWorkspace, NodeDescription, NodeEvaluation, NodeKind } from '../nodeKind';
 
 /** Terragrunt's units: folders whose `terragrunt.hcl` has Terraform code to run, and the units of stack files. */
@@ -81,6 +81,15 @@ export class TerragruntUnitKind implements NodeKind {
         code: fileInputs(this.workspace, code?.tfFiles ?? []),
         terraformWorkspace: this.workspace.options.terraformWorkspace,
         backendConfig: this.workspace.options.backendConfig,
+        reads: generated
+          ? [
+              ...workingReads(folder),
+              {
+                target: { kind: 'file', path: path.join(generated.stackDir, STACK_FILE) },
+                how: 'the stack that makes it',
+              },
+            ]
+          : workingReads(folder),
       },
       childModules(this.workspace, read),
     );
@@ -137,6 +146,7 @@ export class TerragruntUnitKind implements NodeKind {
       workspaceRoot: this.workspace.root,
       gitRoots: this.workspace.gitRoots(),
       configOf: (file) => this.workspace.factsOf(file)?.terragrunt,
+      exists: (file) => this.workspace.hasOtherFile(file),
     };
   }
 

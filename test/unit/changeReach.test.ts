@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { affectedModules, ChangedFilesError, changedFiles, WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { ChangedFilesError, changedFiles, changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
 
 /**
@@ -27,8 +27,8 @@ async function affected(baseRef: string, includeUncommitted = false, libraryModu
   const files = await changedFiles(root, baseRef, { includeUncommitted });
   const analysis = new WorkspaceAnalysis(root, defaultOptions());
   await analysis.load();
-  const result = affectedModules(analysis.result(), analysis, files, libraryModules);
-  return { files, ...result, affected: [...result.affected].sort() };
+  const result = changeReach(analysis.result(), files, { libraryModules });
+  return { files, reached: [...result.reached.keys()], affected: [...result.affected].sort() };
 }
 
 /** Commits `changes` (path relative to the workspace → text appended) on a new branch off main. */
@@ -66,33 +66,35 @@ describe('changed modules', () => {
     branch('eks-change', { [`${EKS}/main.tf`]: '\n# resized\n' });
     const result = await affected('main');
     assert.deepEqual(result.files, [`${EKS}/main.tf`]);
-    assert.deepEqual(result.changed, [EKS]);
-    assert.deepEqual(result.viaLibraries, []);
+    assert.deepEqual(result.reached, [EKS]);
     assert.deepEqual(result.affected, [API, EKS]);
   });
 
   test('a changed library module: every root that calls it, and their dependents', async () => {
     branch('tags-change', { 'modules/tags/main.tf': '\n# new tag\n' });
     const result = await affected('main');
-    assert.deepEqual(result.changed, []);
-    assert.deepEqual(result.viaLibraries, [API, DB]);
+    assert.deepEqual(result.reached, [API, DB]);
     assert.deepEqual(result.affected, [API, DB]);
   });
 
   test('a change at the bottom of the graph: every module', async () => {
     branch('vpc-change', { [`${VPC}/main.tf`]: '\n# wider\n', [`${VPC}/extra.auto.tfvars`]: 'a = 1\n' });
     const result = await affected('main');
-    assert.deepEqual(result.changed, [VPC]);
+    assert.deepEqual(result.reached, [VPC]);
     assert.deepEqual(result.affected, [API, DB, VPC, EKS]);
   });
 
-  test('changes outside any module (and outside the workspace folder): nothing', async () => {
+  test('files no module reads (in the workspace folder and outside it): nothing', async () => {
     git('checkout', '-q', '-b', 'docs-change', 'main');
     appendFileSync(path.join(root, 'README.md'), 'more\n');
     appendFileSync(path.join(top, 'README.md'), 'more\n');
     git('commit', '-q', '-am', 'docs');
     const result = await affected('main');
-    assert.deepEqual(result.files, ['README.md'], 'relative to the workspace, the repository README left out');
+    assert.deepEqual(
+      result.files,
+      ['../README.md', 'README.md'],
+      'the files of the repository, relative to the workspace',
+    );
     assert.deepEqual(result.affected, []);
   });
 
@@ -103,7 +105,7 @@ describe('changed modules', () => {
     git('commit', '-q', '-am', 'main moves on');
     git('checkout', '-q', 'db-change');
     const result = await affected('main');
-    assert.deepEqual(result.changed, [DB]);
+    assert.deepEqual(result.reached, [DB]);
     assert.deepEqual(result.affected, [API, DB]);
   });
 
@@ -114,7 +116,7 @@ describe('changed modules', () => {
     assert.deepEqual((await affected('main')).affected, []);
     const dirty = await affected('main', true);
     assert.deepEqual(dirty.files, [`${VPC}/new.tf`, `${EKS}/main.tf`].sort());
-    assert.deepEqual(dirty.changed, [VPC, EKS].sort());
+    assert.deepEqual(dirty.reached, [VPC, EKS].sort());
     git('checkout', '-q', '--', '.');
     rmSync(path.join(root, VPC, 'new.tf'));
   });
@@ -123,7 +125,7 @@ describe('changed modules', () => {
     branch('library-docs', { 'modules/README.md': 'shared modules\n' });
     assert.deepEqual((await affected('main')).affected, []);
     const result = await affected('main', false, ['modules']);
-    assert.deepEqual(result.viaLibraries, [API, DB]);
+    assert.deepEqual(result.reached, [API, DB]);
   });
 
   test('an unknown ref or a folder outside git: a clear error', async () => {
@@ -162,7 +164,7 @@ describe('changed modules', () => {
     assert.deepEqual(yaml['plan-platform-prod-eu-west-1-eks'].needs, [], 'vpc is not in the pipeline');
     assert.match(
       changed.stderr,
-      /1 changed file\(s\) since main: 1 module\(s\) changed, 0 through library modules, 2 in the pipeline/,
+      /1 changed file\(s\) since main: 1 module\(s\) read them, 2 in the pipeline with their dependents/,
     );
 
     git('checkout', '-q', 'main');

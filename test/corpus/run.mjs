@@ -3,13 +3,15 @@
 // the engine runs as users run it, `terrace graph --format json`, on the checkout's monorepo folder. Prints,
 // per repository and in total, the root modules found and the edges' precision and recall, with each missed
 // edge next to the engine's reason and each false one next to the address it matched; then the reads of other
-// states' outputs, with each one reported missing next to what a person who read it said (`missingOutputs`).
+// states' outputs, with each one reported missing next to what a person who read it said (`missingOutputs`); then,
+// for a truth with a `history`, what each listed commit reaches against what a person read (`history.mjs`).
 // Options: --json FILE writes the figures; --only NAME measures the repositories whose name contains NAME.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../harness/cache.mjs';
+import { measureHistory } from './history.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -98,8 +100,13 @@ for (const truth of truths) {
     console.log(`  warning: the checkout is at ${at.slice(0, 7)}, the truth was read at ${short}`);
 
   const dir = path.join(checkout, truth.root ?? '');
-  results.push(measure(truth, engineGraph(dir), false));
+  const found = measure(truth, engineGraph(dir), false);
+  results.push(found);
   if (truth.terrace !== undefined) results.push(measure(truth, configuredGraph(dir, truth.terrace), true));
+  if (truth.history?.length) {
+    console.log(`  what ${truth.history.length} commits of its history reach:`);
+    found.history = measureHistory(truth, checkout, path.join(repoRoot, 'dist', 'cli.js'));
+  }
 }
 
 /**
@@ -242,7 +249,21 @@ const summary = {
   all: totals('corpus', (result) => !result.configured),
   configured: totals("corpus with the teams' .terrace.yaml", asConfigured),
   outputReads: outputTotals(),
+  history: historyTotals(),
 };
+
+/** What the commits of the repositories' histories reach, against what a person read: exact commits, and modules. */
+function historyTotals() {
+  const measured = results.filter((result) => result.history);
+  const sum = (pick) => measured.reduce((total, result) => total + result.history[pick], 0);
+  const figures = Object.fromEntries(['measured', 'exact', 'true', 'found', 'right'].map((key) => [key, sum(key)]));
+  console.log(
+    `history: ${measured.length} repositories, ${figures.exact} of ${figures.measured} commits exact; modules reached: ` +
+      `${figures.true} true, ${figures.found} found, ${figures.right} right: precision ${fixed(ratio(figures.right, figures.found))}, ` +
+      `recall ${fixed(ratio(figures.right, figures.true))}`,
+  );
+  return { repositories: measured.length, ...figures };
+}
 
 /** The output reads over the corpus, each repository once, with its team's `.terrace.yaml` where the truth has one. */
 function outputTotals() {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -171,6 +171,7 @@ describe('what a change reaches through the files a root module reads', () => {
     assert.deepEqual(reach('policies/anything.txt').reached, []);
     assert.match(reach('policies/anything.json').why.app!, /a path known in part: policies\/\$\{var\.policy\}\.json/);
     assert.deepEqual(reach('tool/data/anything.csv').reached, ['tool']);
+    assert.deepEqual(reach('tool/README.md', 'tool/docs/guide.md', 'tool/LICENSE').reached, [], 'but documentation');
     assert.deepEqual(reach('app/data/anything.csv').reached, []);
   });
 
@@ -216,6 +217,28 @@ describe('what a change reaches through the files a root module reads', () => {
     assert.deepEqual(reach('../modules/node/default.json').reached, ['app']);
     assert.deepEqual(reach('../modules/node/main.tf').reached, ['app']);
     assert.deepEqual(reach('../modules/node/other.json').reached, []);
+  });
+
+  test('a file its folder links to: git names the target, and every root linking to it is reached', async () => {
+    const top = mkdtempSync(path.join(os.tmpdir(), 'terrace-reads-'));
+    made.push(top);
+    for (const [file, text] of Object.entries({
+      'shared/globals.tf': 'variable "region" {\n  default = "eu-west-1"\n}\n',
+      'a/main.tf': root('a'),
+      'b/main.tf': root('b'),
+      'c/main.tf': root('c'),
+    })) {
+      mkdirSync(path.dirname(path.join(top, file)), { recursive: true });
+      writeFileSync(path.join(top, file), text);
+    }
+    symlinkSync('../shared/globals.tf', path.join(top, 'a', 'globals.tf'));
+    symlinkSync('../shared/globals.tf', path.join(top, 'b', 'globals.tf'));
+    const analysis = new WorkspaceAnalysis(top, defaultOptions());
+    await analysis.load();
+    const result = analysis.result();
+    const reach = changeReach(result, ['shared/globals.tf']);
+    assert.deepEqual([...reach.reached.keys()], ['a', 'b']);
+    assert.equal(reachExplanations(result, reach).get('a'), 'reads shared/globals.tf (through the link globals.tf)');
   });
 
   test('a deleted module reaches nothing under its old path; a renamed one is reached under its new one', async () => {
@@ -311,7 +334,7 @@ describe('what a change reaches through the files a Terragrunt unit reads', () =
     assert.deepEqual(reach('live/dev/env.hcl').reached, ['live/dev/vpc']);
     assert.deepEqual(
       reach('live/prod/vpc/../env.hcl').why['live/prod/vpc'],
-      'reads live/prod/env.hcl (find_in_parent_folders("env.hcl"))',
+      'reads live/prod/env.hcl (read_terragrunt_config())',
     );
   });
 
@@ -349,6 +372,19 @@ describe('what a change reaches through the files a Terragrunt unit reads', () =
     const reach = await workspace(units);
     assert.ok(!reach('live/terragrunt.hcl').reached.includes('live/dev/dns'));
     assert.deepEqual(reach('live/dev/dns/terragrunt.hcl').reached, ['live/dev/dns']);
+  });
+
+  test('read_terragrunt_config(find_in_parent_folders()) of a file that is no Terragrunt configuration', async () => {
+    const reach = await workspace({
+      ...units,
+      'live/prod/app/terragrunt.hcl': `${unit()}locals {\n  external = read_terragrunt_config(find_in_parent_folders("external.tf"))\n}\n`,
+      'live/prod/external.tf': 'locals {\n  id = "x"\n}\n',
+    });
+    assert.deepEqual(reach('live/prod/external.tf').reached, ['live/prod/app']);
+    assert.equal(
+      reach('live/prod/external.tf').why['live/prod/app'],
+      'reads live/prod/external.tf (read_terragrunt_config())',
+    );
   });
 
   test('mark_as_read and sops_decrypt_file name files a unit reads', async () => {

@@ -74,6 +74,8 @@ export interface AnalysisResult extends MatchResult {
   problems: FileProblem[];
   /** Set when the workspace reads too many states to build its graph (`MAX_WORKSPACE_READS`): why. */
   tooBig?: string;
+  /** The workspace's links to files, by the file each names: a change to one is a change to its links. */
+  linksTo?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A module's or a kind's problem as the analysis reports it: an error when Terragrunt refuses it. */

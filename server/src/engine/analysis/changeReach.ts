@@ -17,6 +17,8 @@ export interface ReachReason {
   /** The changed file, absolute. */
   file: string;
   read: FileRead;
+  /** The link to it that the read names, where the module reads it through a symbolic link. */
+  link?: string;
 }
 
 export interface ReachedModule {
@@ -60,17 +62,21 @@ export function changeReach(result: AnalysisResult, files: readonly string[], op
   for (const file of files) {
     const absolute = path.resolve(result.root, file);
     const reachedHere = new Set<number>();
-    const reach = (module: number, read: FileRead) => {
+    const reachVia = (link: string | undefined) => (module: number, read: FileRead) => {
       if (reachedHere.has(module)) return;
       reachedHere.add(module);
+      const reason: ReachReason = link === undefined ? { file: absolute, read } : { file: absolute, read, link };
       const entry = found.get(module);
-      if (!entry) found.set(module, { reasons: [{ file: absolute, read }], files: 1 });
+      if (!entry) found.set(module, { reasons: [reason], files: 1 });
       else {
         entry.files++;
-        if (entry.reasons.length < REASONS_KEPT) entry.reasons.push({ file: absolute, read });
+        if (entry.reasons.length < REASONS_KEPT) entry.reasons.push(reason);
       }
     };
+    const reach = reachVia(undefined);
     index.match(absolute, matchers, reach);
+    // Git names a linked file by its target: each link to it changed too.
+    for (const link of result.linksTo?.get(absolute) ?? []) index.match(link, matchers, reachVia(link));
     for (const library of libraries) {
       if (!folderContains(library, absolute)) continue;
       const read: FileRead = { target: { kind: 'folder', dir: library, files: 'code' }, how: 'library_modules' };
@@ -130,7 +136,7 @@ class ReadIndex {
     backendMatchers: readonly ((name: string) => boolean)[],
     reach: (module: number, read: FileRead) => void,
   ): void {
-    for (const entry of this.byFile.get(file) ?? []) reach(entry.module, entry.read);
+    // A module's own folder first: its own file is said so, whatever else names it.
     const dir = path.dirname(file);
     const name = path.basename(file);
     for (const entry of this.byFolder.get(dir) ?? []) {
@@ -138,6 +144,7 @@ class ReadIndex {
       if (target.kind === 'folder' && readInFolder(target.files, name, backendMatchers))
         reach(entry.module, entry.read);
     }
+    for (const entry of this.byFile.get(file) ?? []) reach(entry.module, entry.read);
     if (this.byPatternFolder.size === 0) return;
     for (let folder = dir; ; ) {
       const entries = this.byPatternFolder.get(folder);

@@ -93,7 +93,7 @@ export class WorkspaceAnalysis {
       dirOf: (folder) => files.dirOf(folder),
       factsOf: (file) => files.factsOf(file),
       gitRoots: () => files.gitRoots,
-      hasOtherFile: (file) => files.otherFiles.has(file),
+      hasFile: (file) => files.otherFiles.has(file) || files.factsOf(file) !== undefined,
       engine: () => files.engine,
     };
     this.kinds = NODE_KINDS.map((kind) => kind(workspace));
@@ -239,6 +239,7 @@ export class WorkspaceAnalysis {
           : [...closure(graph, inCycle, 'downstream')].filter((id) => !inCycle.has(id)).sort(compareIds),
       syntaxErrors: this.files.syntaxErrors(),
       problems: this.problems(modules),
+      ...(this.files.linksTo.size > 0 ? { linksTo: this.files.linksTo } : {}),
     };
   }
 

@@ -72,6 +72,8 @@ export class WorkspaceFiles {
   gitRoots: string[] = [];
   /** The files the scan saw that are none of the analysis's (see `ScanResult.otherFiles`). */
   otherFiles: ReadonlySet<string> = new Set();
+  /** The links to files, by the file each names (see `ScanResult.linksTo`). */
+  linksTo: ReadonlyMap<string, readonly string[]> = new Map();
   /** Folders the scan could not list, relative to the root. */
   unreadableDirs: string[] = [];
   private scanProblems: ScanProblem[] = [];
@@ -111,6 +113,7 @@ export class WorkspaceFiles {
     this.scanProblems = scan.problems;
     this.gitRoots = scan.gitRoots;
     this.otherFiles = scan.otherFiles;
+    this.linksTo = scan.linksTo;
     this.unreadableDirs = scan.unreadable.map((dir) => path.relative(this.root, dir).split(path.sep).join('/'));
     this.tofuSigns.clear();
     for (const file of scan.tofuSigns) this.tofuSigns.add(file);

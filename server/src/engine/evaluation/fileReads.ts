@@ -79,8 +79,8 @@ export function callRead(
 
 /**
  * The file a path value names, taken from `base` when relative; for a path known in part, the files below its
- * known folder that its known text allows; for one not known at all, every file below `base`: one read too many
- * is an extra plan, one too few a plan missed. Undefined for an error or a value that is no path.
+ * known folder that its known text allows; for one not known at all, every file below `base` but documentation:
+ * one read too many is an extra plan, one too few a plan missed. Undefined for an error or a value that is no path.
  */
 export function pathTarget(value: Value, base: string): ReadTarget | undefined {
   if (typeof value === 'string') return value === '' ? undefined : { kind: 'file', path: path.resolve(base, value) };
@@ -92,7 +92,9 @@ export function pathTarget(value: Value, base: string): ReadTarget | undefined {
   const cut = prefix.lastIndexOf('/');
   const folder = cut < 0 ? '' : prefix.slice(0, cut);
   const rest: Template = [prefix.slice(cut + 1), ...text.slice(prefix === '' ? 0 : 1)];
-  const pattern = rest.map((part) => (isHole(part) ? (part.segment ? '[^/]*' : '.*') : escapeRegExp(part))).join('');
+  const pattern = text.every(isHole)
+    ? ANY_BUT_DOCUMENTS
+    : rest.map((part) => (isHole(part) ? (part.segment ? '[^/]*' : '.*') : escapeRegExp(part))).join('');
   const dir = path.resolve(base, folder);
   return { kind: 'pattern', dir, pattern, shown: `${dir}/${showTemplate(rest)}` };
 }
@@ -106,6 +108,13 @@ function filesetTarget(dir: ReadTarget, pattern: Value | undefined): ReadTarget 
   if (dir.kind === 'pattern') return { ...dir, pattern: `${dir.pattern}/${below}`, shown: `${dir.shown}/${shownGlob}` };
   return dir;
 }
+
+/**
+ * Any file below a folder but documentation (`README`, `CHANGELOG`, `LICENSE`, `*.md`): what a path known not
+ * at all may be. Documentation is what commits change most beside code, and no plan reads it by a path it
+ * computes; a path that names one in part (`docs/${var.page}.md`) still counts it.
+ */
+const ANY_BUT_DOCUMENTS = '(?!(?:.*/)?(?:README|CHANGELOG|LICENSE)[^/]*$)(?!.*\\.md$).*';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import type { AnalysisResult, ChangeReach, ReachedModule, ReachReason } from '../analysis';
 import type { ReadTarget } from '../evaluation';
+import { relativePath } from './graphJson';
 
 /**
  * Why each module a change reaches is in it, as a person reads it: the changed files it reads and how
@@ -32,8 +32,12 @@ export function reachedText(root: string, dir: string, reached: ReachedModule): 
   return more > 0 ? `${texts.join('; ')} and ${more} more file${more === 1 ? '' : 's'}` : texts.join('; ');
 }
 
-function reasonText(root: string, dir: string, { file, read }: ReachReason): string {
+function reasonText(root: string, dir: string, { file, read, link }: ReachReason): string {
   const changed = relativePath(root, file);
+  if (link !== undefined) {
+    const through = read.how === 'its own files' ? '' : `, ${read.how}`;
+    return `reads ${changed} (through the link ${relativePath(dir, link)}${through})`;
+  }
   if (read.how === 'its own files') return `its own file ${relativePath(dir, file)}`;
   const details = [read.how];
   if (read.at) details.push(`${relativePath(dir, read.at.file)}:${read.at.line}`);
@@ -46,8 +50,4 @@ function reasonText(root: string, dir: string, { file, read }: ReachReason): str
 function inPart(root: string, target: ReadTarget): string | undefined {
   if (target.kind !== 'pattern') return undefined;
   return relativePath(root, target.shown);
-}
-
-function relativePath(from: string, file: string): string {
-  return path.relative(from, file).split(path.sep).join('/') || '.';
 }

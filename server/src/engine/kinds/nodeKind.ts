@@ -11,8 +11,8 @@ export interface KindWorkspace {
   dirOf(folder: string): ScannedDir | undefined;
   factsOf(file: string): FileFacts | undefined;
   gitRoots(): readonly string[];
-  /** Whether the scan saw this file, though it is none of the analysis's (`global.yaml`). */
-  hasOtherFile(file: string): boolean;
+  /** Whether the workspace has this file: one the analysis reads, or any other the scan saw (`global.yaml`). */
+  hasFile(file: string): boolean;
   /** The engine that reads the workspace: which files a folder's are, and whether backends and sources see variables. */
   engine(): Engine;
 }

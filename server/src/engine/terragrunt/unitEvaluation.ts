@@ -33,7 +33,7 @@ export interface UnitSource {
   configOf(file: string): TerragruntFile | undefined;
   /** The file a configuration's facts come from, where another (a unit a stack generates) reads as it. */
   writtenIn?(file: string): string;
-  /** Whether the workspace has a file that is no configuration (`global.yaml`), for `find_in_parent_folders`. */
+  /** Whether the workspace has a file that is no Terragrunt configuration (`global.yaml`, a `.tf`), for `find_in_parent_folders`. */
   exists?(file: string): boolean;
   /** Told each file `find_in_parent_folders` looks for (see `TerragruntContext.lookedFor`). */
   lookedFor?(file: string): void;
@@ -472,7 +472,7 @@ class ConfigReader {
     if (this.reading.has(file)) return unknown(`read_terragrunt_config: ${path.basename(file)} reads itself`);
     this.reading.add(file);
     this.readFiles.add(file);
-    this.fileReads.add({ target: { kind: 'file', path: file }, how: 'read_terragrunt_config()' });
+    this.fileReads.prefer({ target: { kind: 'file', path: file }, how: 'read_terragrunt_config()' });
     const facts = this.source.configOf(file) ?? EMPTY_TERRAGRUNT;
     const context = contextFor(this.source, file, this.unitDir, (candidate) => this.read(candidate));
     const scope = localsScope(facts, context, EMPTY_SCOPE, [], file);

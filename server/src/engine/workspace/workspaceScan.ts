@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
@@ -55,6 +55,11 @@ export interface ScanResult {
   tofuSigns: string[];
   /** Every other file seen (`global.yaml`, `policy.json`), absolute: what `find_in_parent_folders` may find. */
   otherFiles: Set<string>;
+  /**
+   * The files that are symbolic links, by the file each links to (both absolute, the target as the link names
+   * it): a change to the target is a change to each link, though git names only the target.
+   */
+  linksTo: Map<string, string[]>;
 }
 
 /** A folder with no files listed yet. */
@@ -214,6 +219,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
     gitRoots: enclosingGitRoot(root),
     tofuSigns: [],
     otherFiles: new Set(),
+    linksTo: new Map(),
   };
   const excluded = options.exclude.map((glob) => picomatch(glob, { dot: true }));
   const backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
@@ -258,6 +264,7 @@ export async function scanWorkspace(root: string, options: DiscoveryOptions): Pr
         else subdirs.push([full, childId, (real.endsWith(path.sep) ? real : real + path.sep) + entry.name]);
         continue;
       }
+      if (isLink) linkedFile(full, result.linksTo);
       const role = fileRole(entry.name, backendMatchers);
       if (role === 'lock') {
         scanned.hasLockFile = true;
@@ -358,6 +365,18 @@ function isIgnored(rules: readonly { base: string; ig: Ignore }[], id: string, i
     if (ig.ignores(isDir ? `${relative}/` : relative)) return true;
   }
   return false;
+}
+
+/** Notes a link to a file under the file it names, resolved from the link's folder (a link that names nothing is left out). */
+function linkedFile(link: string, linksTo: Map<string, string[]>): void {
+  try {
+    const target = path.resolve(path.dirname(link), readlinkSync(link));
+    const links = linksTo.get(target);
+    if (links) links.push(link);
+    else linksTo.set(target, [link]);
+  } catch {
+    // Gone since it was listed.
+  }
 }
 
 function realOrSelf(file: string): string {

@@ -146,7 +146,7 @@ export class TerragruntUnitKind implements NodeKind {
       workspaceRoot: this.workspace.root,
       gitRoots: this.workspace.gitRoots(),
       configOf: (file) => this.workspace.factsOf(file)?.terragrunt,
-      exists: (file) => this.workspace.hasOtherFile(file),
+      exists: (file) => this.workspace.hasFile(file),
     };
   }
 

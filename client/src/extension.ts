@@ -13,6 +13,7 @@ import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
 import { LayoutService } from './layoutService';
 import { PlanTerminalLinks } from './planTerminal';
+import { ReadersLens } from './readersLens';
 import { RunPlans } from './runPlans';
 import { ServerReadiness } from './serverReadiness';
 import { StartupTimes } from './startupTimes';
@@ -44,6 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const environments = new EnvironmentPicker(running, context.workspaceState);
   // The graph panel's layouts, made in a thread of the extension host once a panel opens, kept for the next window.
   const layouts = LayoutService.forExtension(context.extensionPath, context.storageUri?.fsPath);
+  const readersLens = new ReadersLens(running);
   context.subscriptions.push(
     { dispose: () => layouts.dispose() },
     environments,
@@ -54,6 +56,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     new DriftSchedule(runs, server),
     offerRestartOnChange(),
     vscode.window.registerTerminalLinkProvider(new PlanTerminalLinks()),
+    readersLens,
+    // Any file a module may read: a yaml, a template, a child module's `.tf`, a root `terragrunt.hcl`.
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, readersLens),
     ...registerCommands({
       client: running,
       server,

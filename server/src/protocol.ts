@@ -227,6 +227,28 @@ export namespace ModuleForUriRequest {
   export const type = new RequestType<ModuleForUriParams, GraphModule | null, void>(method);
 }
 
+/**
+ * The modules whose plan reads a file, each with how: for the code lens on a file that modules read from
+ * elsewhere (a root `terragrunt.hcl`, a `global.yaml`, a policy template, a child module's file). Client → server.
+ */
+export interface FileReadersParams {
+  uri: string;
+}
+export interface FileReader {
+  /** The module's id in its workspace folder. */
+  id: string;
+  /** It reads the file as one of its own folder's (its `main.tf`): no reader from elsewhere. */
+  own: boolean;
+  /** How it reads it: `reads live/terragrunt.hcl (include "root", terragrunt.hcl:1)`. */
+  why: string;
+  /** Where the module opens: its backend block, or its first file. */
+  location: WireLocation;
+}
+export namespace FileReadersRequest {
+  export const method = 'terrace/fileReaders';
+  export const type = new RequestType<FileReadersParams, FileReader[], void>(method);
+}
+
 /** The graph of a folder changed; fetch it again with `terrace/graph`. Server → client. */
 export interface GraphChangedParams {
   folderUri: string;

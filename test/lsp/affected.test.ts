@@ -1,11 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { AffectedRequest, type GraphModel, GraphRequest, ServerStatusNotification } from '../../server/src/protocol';
+import type { Hover } from 'vscode-languageserver-protocol';
+import {
+  AffectedRequest,
+  FileReadersRequest,
+  type GraphModel,
+  GraphRequest,
+  ServerStatusNotification,
+} from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
 
 /** The graph panel's "affected by my changes": the server's answer on a real git repository. */
@@ -64,6 +71,75 @@ describe('terrace/affected (real git)', () => {
     }
     assert.ok(downstream.size > 2, `${changed} has dependents`);
     assert.deepEqual(result.affected, [...downstream].sort());
+    assert.equal(result.why[changed], 'its own file main.tf');
+    for (const id of downstream) if (id !== changed) assert.match(result.why[id]!, /^depends on /, id);
+    execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: workspace });
+  });
+
+  test('a file read from outside a module: the modules it reaches say how, the file says who reads it', async () => {
+    const client = await ready(workspace);
+    const folderUri = pathToFileURL(workspace).href;
+    const shared = path.join(workspace, 'modules', 'stack-outputs', 'main.tf');
+    appendFileSync(shared, '\n# a change to the shared child module\n');
+    const result = await client.connection.sendRequest(AffectedRequest.type, { folderUri, baseRef: 'HEAD' });
+    assert.equal(result.kind, 'affected');
+    if (result.kind !== 'affected') return;
+    const callers = ['app/prod/eu-central-1/api', 'app/prod/eu-central-1/worker', 'app/stage/eu-central-1/api'];
+    for (const id of callers) assert.ok(result.changed.includes(id), `${id} calls the module`);
+    assert.match(
+      result.why['app/prod/eu-central-1/api']!,
+      /^reads modules\/stack-outputs\/main\.tf \(module\.\w+, main\.tf:\d+\)$/,
+    );
+
+    const readers = await client.connection.sendRequest(FileReadersRequest.type, { uri: pathToFileURL(shared).href });
+    assert.deepEqual(
+      readers.map((reader) => reader.id),
+      result.changed,
+    );
+    assert.ok(readers.every((reader) => !reader.own));
+    const api = readers.find((reader) => reader.id === 'app/prod/eu-central-1/api')!;
+    assert.equal(api.location.uri, pathToFileURL(path.join(workspace, 'app/prod/eu-central-1/api/main.tf')).href);
+    const own = await client.connection.sendRequest(FileReadersRequest.type, {
+      uri: pathToFileURL(path.join(workspace, 'app/prod/eu-central-1/api/main.tf')).href,
+    });
+    assert.deepEqual(
+      own.map((reader) => [reader.id, reader.own, reader.why]),
+      [['app/prod/eu-central-1/api', true, 'its own file main.tf']],
+    );
+    assert.deepEqual(
+      await client.connection.sendRequest(FileReadersRequest.type, {
+        uri: pathToFileURL(path.join(workspace, 'README.md')).href,
+      }),
+      [],
+    );
+
+    // A data file read through file(), and the hover on the module that reads it.
+    const apiFile = path.join(workspace, 'app/prod/eu-central-1/api/main.tf');
+    writeFileSync(path.join(workspace, 'policy.json'), '{}\n');
+    appendFileSync(
+      apiFile,
+      '\nresource "terraform_data" "policy" {\n  input = file("${path.module}/../../../../policy.json")\n}\n',
+    );
+    await client.open(apiFile, readFileSync(apiFile, 'utf8'));
+    const policy = await client.connection.sendRequest(FileReadersRequest.type, {
+      uri: pathToFileURL(path.join(workspace, 'policy.json')).href,
+    });
+    assert.deepEqual(
+      policy.map((reader) => reader.id),
+      ['app/prod/eu-central-1/api'],
+    );
+    assert.match(policy[0]!.why, /^reads policy\.json \(file\(\), main\.tf:\d+\)$/);
+    const hover = (await client.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: pathToFileURL(apiFile).href },
+      position: { line: 1, character: 4 },
+    })) as Hover;
+    const text = (hover.contents as { value: string }).value;
+    assert.match(
+      text,
+      /\n\nReads outside its folder \(2\): \[policy\.json\]\(file:\/\/[^)]+\/policy\.json\) \(file\\\(\\\)\), \[modules\/stack-outputs\/\]\(file:\/\/[^)]+\/api\/main\.tf#L\d+\) \(module\.\w+\)$/,
+    );
+    execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: workspace });
+    rmSync(path.join(workspace, 'policy.json'));
   });
 
   test('outside git, or an unknown ref: a message, not a failure', async () => {

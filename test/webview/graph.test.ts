@@ -705,10 +705,28 @@ describe('graph webview (the built panel in headless chromium)', () => {
       .locator('svg.graph path.edge.unaffected')
       .evaluateAll((paths) => paths.map((p) => `${p.getAttribute('data-from')}>${p.getAttribute('data-to')}`).sort());
     assert.deepEqual(faded, [`${API}>${DNS}`, `${API}>${EKS}`, `${EKS}>${VPC}`, `${RDS}>${VPC}`].sort());
+    // A hover card says why a module is in; an unaffected one says nothing of it.
+    const tooltip = webview.page.locator('.tooltip');
+    await node(webview, API).hover();
+    await tooltip.locator('.tooltip-title', { hasText: API }).waitFor();
+    assert.equal(await tooltip.locator('.tooltip-section.affected').textContent(), `Affected${`depends on ${RDS}`}`);
+    await node(webview, VPC).hover();
+    await tooltip.locator('.tooltip-title', { hasText: VPC }).waitFor();
+    assert.equal(await tooltip.locator('.tooltip-section.affected').count(), 0);
+    await node(webview, RDS).hover();
+    await tooltip.locator('.tooltip-title', { hasText: RDS }).waitFor();
+    assert.equal(await tooltip.locator('.tooltip-section.affected').textContent(), 'Affectedits own file main.tf');
+    await webview.page.mouse.move(0, 0);
     // Folded, platform holds the changed rds: the folded node is changed.
     await webview.after(() => webview.page.locator('select.group-by').selectOption('service'));
     await webview.after(() => webview.page.locator('.group-chip', { hasText: 'platform' }).click());
     assert.deepEqual((await marks())['group:platform'], 'changed');
+    await node(webview, 'group:platform').hover();
+    await tooltip.locator('.tooltip-section.affected').waitFor();
+    assert.equal(
+      await tooltip.locator('.tooltip-section.affected').textContent(),
+      `Affected (1 of 2)${RDS}: its own file main.tf`,
+    );
     since = webview.messages.length;
     await webview.page.getByRole('button', { name: 'Stop showing what the changes affect' }).click();
     assert.deepEqual(await webview.waitForMessage('affected', since), { type: 'affected', on: false });

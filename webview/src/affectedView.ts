@@ -6,10 +6,10 @@ import { plural } from './plural';
 type Affected = Extract<AffectedResult, { kind: 'affected' }>;
 
 /**
- * "Affected by my changes", as Nx users know it: the modules with a file changed since a base ref
- * (uncommitted and untracked ones too) and everything downstream of them, through the engine's
+ * "Affected by my changes", as Nx users know it: the modules whose plan reads a file changed since a base
+ * ref (uncommitted and untracked ones too) and everything downstream of them, through the engine's
  * changed-only code (the host asks the server, and asks again after each change of the graph). On the
- * drawing, changed modules are outlined, the ones they affect marked, the rest dimmed.
+ * drawing, changed modules are outlined, the ones they affect marked, the rest dimmed; a hover card says why.
  */
 export class AffectedView {
   /** The toolbar's toggle. */
@@ -27,6 +27,11 @@ export class AffectedView {
       this.toggle.setAttribute('aria-pressed', 'false');
       this.ask(pressed);
     });
+  }
+
+  /** Why a module is affected (`reads live/terragrunt.hcl (include "root", …)`, `depends on net`); undefined when it is not, or the view is off. */
+  why(id: string): string | undefined {
+    return this.affected?.why[id];
   }
 
   /** The host's answer: what is affected, or null (off, or failed). */

@@ -142,6 +142,7 @@ export class GraphPanelView {
         return node && this.index ? { node, index: this.index } : undefined;
       },
       (modules, limit) => this.host.problems(modules, limit),
+      (id) => this.affected.why(id),
     );
     this.status = new StatusLine(canvas.element);
     this.affected = new AffectedView(

@@ -41,6 +41,9 @@ export type NodeLookup = (id: string) => { node: ViewNode; index: GraphIndex } |
 /** The texts of modules' unresolved and ambiguous references, the first `limit`, each module's in turn. */
 export type ProblemTexts = (modules: string[], limit: number) => Promise<PanelProblem[]>;
 
+/** Why a module is affected by the changes since a base ref, while the affected view is on. */
+export type AffectedWhy = (id: string) => string | undefined;
+
 /** How many problems a hover card lists. */
 const CARD_PROBLEMS = 6;
 
@@ -55,6 +58,7 @@ export class NodeTooltips {
     private readonly canvas: HTMLElement,
     private readonly lookup: NodeLookup,
     private readonly problemTexts: ProblemTexts,
+    private readonly affectedWhy: AffectedWhy,
   ) {
     this.tooltip = new Tooltip(canvas);
     canvas.addEventListener('mouseover', (event) => {
@@ -84,11 +88,16 @@ export class NodeTooltips {
     const anchor = event
       ? { x: event.clientX - canvas.left, y: event.clientY - canvas.top }
       : { x: rect.right - canvas.left, y: rect.top - canvas.top };
-    this.tooltip.show(tooltipContent(found.node, found.index, this.problemTexts), anchor);
+    this.tooltip.show(tooltipContent(found.node, found.index, this.problemTexts, this.affectedWhy), anchor);
   }
 }
 
-function tooltipContent(node: ViewNode, index: GraphIndex, problemTexts: ProblemTexts): HTMLElement {
+function tooltipContent(
+  node: ViewNode,
+  index: GraphIndex,
+  problemTexts: ProblemTexts,
+  affectedWhy: AffectedWhy,
+): HTMLElement {
   const list = (title: string, ids: string[]) => {
     const shown = ids.slice(0, 8);
     return h(
@@ -120,6 +129,7 @@ function tooltipContent(node: ViewNode, index: GraphIndex, problemTexts: Problem
           `Run state: ${RUN_DISPLAY_NAMES[node.runState]}${node.runReason ? ` — ${node.runReason}` : ''}`,
         )
       : null,
+    affectedSection(node, affectedWhy),
     list('Depends on', dependencies),
     list('Used by', dependents),
     node.problems.length
@@ -134,6 +144,24 @@ function tooltipContent(node: ViewNode, index: GraphIndex, problemTexts: Problem
           ...problemItems(node, problemTexts),
         )
       : null,
+  );
+}
+
+/** Why a module is affected by the changes; for a folded group, how many of its modules are, and why the first is. */
+function affectedSection(node: ViewNode, affectedWhy: AffectedWhy): HTMLElement | null {
+  const affected = node.members.filter((id) => affectedWhy(id) !== undefined);
+  if (affected.length === 0) return null;
+  const first = affected[0]!;
+  const heading = node.kind === 'group' ? `Affected (${affected.length} of ${node.members.length})` : 'Affected';
+  return h(
+    'div',
+    { class: 'tooltip-section affected' },
+    h('div', { class: 'tooltip-heading' }, heading),
+    h(
+      'div',
+      { class: 'tooltip-item' },
+      node.kind === 'group' ? `${first}: ${affectedWhy(first)}` : affectedWhy(first)!,
+    ),
   );
 }
 

@@ -60,6 +60,7 @@ import {
   AffectedRequest,
   EnvironmentsRequest,
   type EnvironmentsResult,
+  FileReadersRequest,
   GraphChangedNotification,
   GraphRequest,
   ModuleForUriRequest,
@@ -76,6 +77,7 @@ import {
 } from '../protocol';
 import { affectedFor } from './affectedRequest';
 import { type ReceivedSettings, receivedSettings } from './editorSettings';
+import { fileReadersOf } from './fileReadersRequest';
 import { toGraphModel, toGraphModule } from './graphModel';
 import { toCompletionItem, toDiagnostic, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
 import { pipelineFor } from './pipelineRequest';
@@ -409,6 +411,19 @@ connection.onRequest(ModuleForUriRequest.type, async (params) => {
   const found = await analysisFor(params.uri);
   const module = found && moduleContaining(found.result, found.file);
   return module ? toGraphModule(module) : null;
+});
+
+connection.onRequest(FileReadersRequest.type, async (params) => {
+  const file = uriToPath(params.uri);
+  if (!file) return [];
+  // The folder holding it, or, for a file outside every folder (`../../modules/x`), each folder.
+  const holder = folders.forFile(file);
+  const asked = holder ? [holder] : folders.all();
+  for (const folder of asked) {
+    await folder.ready;
+    await folders.flushEdits(folder);
+  }
+  return fileReadersOf(asked, file);
 });
 
 connection.onRequest(PipelineRequest.type, async (params) => {

@@ -12,6 +12,7 @@ suite('activation', () => {
     const modules = files.map((uri) => vscode.workspace.asRelativePath(uri)).sort();
     assert.deepEqual(modules, [
       'app/prod/eu-west-1/api/main.tf',
+      'app/prod/eu-west-1/api/policy.tf',
       'network/prod/eu-west-1/vpc/main.tf',
       'platform/prod/eu-west-1/eks/main.tf',
     ]);

@@ -6,7 +6,8 @@ import { hoverTextAt, runningApi, waitFor } from './helpers';
 /**
  * The language server's features as VS Code users meet them: hover, go to definition, cycle errors in
  * the Problems view that follow an unsaved edit; an output deleted and not saved, an error on a reader
- * that is not open; F2's rename of an output and its reads in every file.
+ * that is not open; F2's rename of an output and its reads in every file; the lens on a file that
+ * modules read from elsewhere.
  */
 suite('language features', () => {
   const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
@@ -30,6 +31,40 @@ suite('language features', () => {
     assert.match(
       text,
       /`s3:\/\/acme-terraform-state\/platform\/prod\/eu-west-1\/eks\/terraform\.tfstate` → \[platform\/prod\/eu-west-1\/eks\]\(file:\/\/\S+\/platform\/prod\/eu-west-1\/eks\/main\.tf#L3\) · level 1/,
+    );
+  });
+
+  test('a file read from elsewhere: a code lens names who reads it and how; the module’s hover lists it', async () => {
+    const policy = vscode.Uri.joinPath(folder(), 'policies/api.json');
+    await vscode.window.showTextDocument(policy);
+    const lens = await waitFor('the readers lens on policies/api.json', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        policy,
+        10,
+      );
+      return lenses.find((found) => found.command?.title.startsWith('Read by'));
+    });
+    assert.equal(lens.range.start.line, 0);
+    assert.equal(lens.command!.title, 'Read by app/prod/eu-west-1/api');
+    assert.equal(lens.command!.tooltip, 'app/prod/eu-west-1/api: reads policies/api.json (file(), policy.tf:3)');
+    assert.equal(lens.command!.command, 'terrace.showReferences');
+    const [uri, , locations] = lens.command!.arguments as [string, vscode.Position, { uri: string }[]];
+    assert.equal(uri, policy.toString());
+    assert.deepEqual(
+      locations.map((location) => location.uri),
+      [api().toString()],
+    );
+    // The lens's command opens the references view on the readers.
+    await vscode.commands.executeCommand(lens.command!.command, ...lens.command!.arguments!);
+    // A module's own file has no such lens.
+    await vscode.window.showTextDocument(api());
+    const own = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', api(), 10);
+    assert.ok(!own.some((found) => found.command?.title.startsWith('Read by')));
+    const text = await hoverTextAt(api(), new vscode.Position(2, 5), 'Reads outside its folder');
+    assert.match(
+      text,
+      /Reads outside its folder \(1\): \[policies\/api\.json\]\(file:\/\/\S+\/policies\/api\.json\) \(file\\\(\\\)\)/,
     );
   });
 

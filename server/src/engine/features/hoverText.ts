@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
+import type { FileRead } from '../evaluation';
 import { formatAge, type ModuleRunState } from '../run';
 import { describeAssumed, type MatchedEdge, unreadableNote } from '../state';
 import { referenceLabel } from '../workspace';
-import { relativeFile } from './graphJson';
+import { relativeFile, relativePath } from './graphJson';
 import { markdownCode, markdownLink, markdownMessage, markdownText } from './markdownText';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
@@ -70,10 +72,42 @@ export function moduleHover(result: AnalysisResult, module: ModuleSummary, runSt
   if (module.component) lines.push(...componentLines(module.component), '');
   lines.push(`Depends on (${dependencies.length}): ${linkIds(result, dependencies) || 'nothing'}`, '');
   lines.push(`Used by (${dependents.length}): ${linkIds(result, dependents) || 'nothing'}`);
+  const outside = readsOutside(module);
+  if (outside.length > 0) lines.push('', readsLine(result, outside));
   if (cycle) lines.push('', `In a cycle: ${markdownText(cycle.join(' -> '))}`);
   if (module.syntaxErrors.length > 0) lines.push('', brokenLine(result, module));
   if (runState) lines.push('', runStateLine(runState));
   return lines.join('\n');
+}
+
+/** What a module's plan reads outside its own folder: included and read files, child modules, what file functions name. */
+function readsOutside(module: ModuleSummary): FileRead[] {
+  const inside = (file: string) =>
+    file === module.dir || file.startsWith(module.dir.endsWith(path.sep) ? module.dir : module.dir + path.sep);
+  return module.reads.filter(({ target }) => !inside(target.kind === 'file' ? target.path : target.dir));
+}
+
+/** Reads shown in a hover, at most; the rest are counted. */
+const READS_SHOWN = 4;
+
+/** `Reads outside its folder (3): [live/terragrunt.hcl](…) (include "root"), [modules/vpc/](…) (terraform { source }), …`. */
+function readsLine(result: AnalysisResult, reads: readonly FileRead[]): string {
+  const shown = reads.slice(0, READS_SHOWN).map((read) => `${readLink(result, read)} (${markdownText(read.how)})`);
+  const more = reads.length > READS_SHOWN ? `, and ${reads.length - READS_SHOWN} more` : '';
+  return `Reads outside its folder (${reads.length}): ${shown.join(', ')}${more}`;
+}
+
+/** A read's file as a link that opens it; a folder opens where its module is called, a path known in part is text. */
+function readLink(result: AnalysisResult, read: FileRead): string {
+  const { target } = read;
+  const at = read.at ? `${pathToFileURL(read.at.file).href}#L${read.at.line}` : undefined;
+  if (target.kind === 'file')
+    return markdownLink(relativePath(result.root, target.path), pathToFileURL(target.path).href);
+  if (target.kind === 'folder') {
+    const folder = `${relativePath(result.root, target.dir)}/`;
+    return at ? markdownLink(folder, at) : markdownCode(folder);
+  }
+  return markdownCode(relativePath(result.root, target.shown));
 }
 
 /** What the node is; a root module of an OpenTofu workspace says so (OpenTofu reads its files, and runs it). */

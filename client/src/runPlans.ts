@@ -198,7 +198,7 @@ export class RunPlans implements vscode.Disposable {
       return { ran: false, reason: 'nothing', message };
     }
     const settings = runSettingsFor(folderUri, found.execution, COMMAND_NAMES[kind], choices.parallelism);
-    return this.execute(kind, folderUri, found.root, found.targets, settings, headless);
+    return this.execute(kind, folderUri, found.root, found.targets, settings, headless, found.notes);
   }
 
   /** Runs in a new terminal (or without one), with a progress notification that can cancel. */
@@ -209,6 +209,8 @@ export class RunPlans implements vscode.Disposable {
     targets: RunTargetWire[],
     settings: ReturnType<typeof runSettingsFor>,
     headless: boolean,
+    /** Said before the run starts, in its terminal and the log. */
+    notes: readonly string[] = [],
   ): Promise<RunOutcome> {
     // A missing binary is one clear error, before a terminal opens.
     try {
@@ -235,6 +237,10 @@ export class RunPlans implements vscode.Disposable {
     }
     const write = terminal ? (text: string) => terminal.write(text) : () => undefined;
     const printer = new RunPrinter(write, { color: true, root });
+    for (const note of notes) {
+      write(`${note}\n`);
+      this.output.info(`${COMMAND_NAMES[kind]}: ${note}`);
+    }
     const notify = () => void this.client.sendNotification(RunStateChangedNotification.type, { folderUri });
     let done = 0;
 

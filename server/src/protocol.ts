@@ -342,6 +342,8 @@ export type RunTargetsResult =
       execution: ExecutionOptions;
       /** How many of the chosen nodes are Terraform Stacks components, which HCP Terraform plans, not a run. */
       components: number;
+      /** What to say before the run starts: the graph's cycles none of the targets closes, left alone. */
+      notes: string[];
     }
   | BrokenModulesResult
   | { kind: 'error'; message: string };

@@ -1,6 +1,7 @@
 // The history section of `npm run corpus`: for each commit of a truth's `history`, what its change reaches as
 // Terrace answers it (`terrace affected --base-ref <commit>^` on the commit's tree), against the modules a
-// person who read the commit's diff wrote down (`reaches`). Each commit's tree is made in a temporary git work
+// person who read the commit's diff wrote down (`reaches`); and whether its changed-only pipeline is generated,
+// or refused for a cycle among the modules it reaches (`pipeline`, default `generated`). Each commit's tree is made in a temporary git work
 // tree of the checkout; files the checkout's object store lacks (large files a mirror leaves out) are marked
 // skip-worktree there, so git sees no change in them.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -86,6 +87,22 @@ function affected(cli, dir, baseRef) {
 }
 
 /**
+ * `terrace generate --ci gitlab --changed-only` on a folder: `generated`, or `refused` with the cycles it names
+ * (a cycle among the modules the change reaches), or `failed` with what it said.
+ */
+function changedPipeline(cli, dir, baseRef) {
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'generate', dir, '--ci', 'gitlab', '--changed-only', '--base-ref', baseRef],
+    { encoding: 'utf8', maxBuffer: MAX_BUFFER },
+  );
+  if (run.status === 0) return { outcome: 'generated' };
+  const cycles = [...run.stderr.matchAll(/^ {2}(\S.* -> .*)$/gm)].map((match) => match[1]);
+  if (/circular dependency/.test(run.stderr)) return { outcome: 'refused', cycles };
+  return { outcome: 'failed', message: run.stderr.trim().split('\n').at(-1) };
+}
+
+/**
  * Each history commit of `truth` measured in `checkout`: the modules reached, found against true, with
  * the engine's reason for each module it reached that the truth does not list. Prints as it goes.
  */
@@ -102,7 +119,9 @@ export function measureHistory(truth, checkout, cli) {
       continue;
     }
     try {
-      const answer = affected(cli, path.join(tree.dir, truth.root ?? ''), `${entry.commit}^`);
+      const dir = path.join(tree.dir, truth.root ?? '');
+      const answer = affected(cli, dir, `${entry.commit}^`);
+      const pipeline = changedPipeline(cli, dir, `${entry.commit}^`);
       const found = answer.modules.filter((module) => module.reached);
       const foundIds = new Set(found.map((module) => module.id));
       const trueIds = new Set(entry.reaches);
@@ -115,6 +134,12 @@ export function measureHistory(truth, checkout, cli) {
         `    ${short} [${cases}]: ${exact ? 'exact' : 'DIFFERS'}: ${trueIds.size} true, ${found.length} found, ${right} right` +
           `${answer.files.length ? `; ${answer.files.length} changed files` : ''}${tree.missing ? ` (${tree.missing} files not in the object store)` : ''}`,
       );
+      const expected = entry.pipeline ?? 'generated';
+      if (pipeline.outcome !== 'generated' || entry.pipeline)
+        console.log(
+          `      changed-only pipeline: ${pipeline.outcome}${pipeline.cycles?.length ? ` (${pipeline.cycles.join('; ')})` : ''}${pipeline.message ? `: ${pipeline.message}` : ''}` +
+            `${pipeline.outcome === expected ? '' : `, EXPECTED ${expected}`}`,
+        );
       for (const id of missed.slice(0, 10)) console.log(`      missed ${id}`);
       if (missed.length > 10) console.log(`      … and ${missed.length - 10} more missed`);
       for (const module of extra.slice(0, 10)) console.log(`      extra  ${module.id}: ${module.why}`);
@@ -128,6 +153,8 @@ export function measureHistory(truth, checkout, cli) {
         right,
         missed,
         extra: extra.map((module) => module.id),
+        pipeline: pipeline.outcome,
+        pipelineRight: pipeline.outcome === expected,
       });
     } finally {
       git(checkout, ['worktree', 'remove', '--force', tree.dir]);
@@ -142,10 +169,13 @@ export function measureHistory(truth, checkout, cli) {
     true: sum((commit) => commit.true),
     found: sum((commit) => commit.found),
     right: sum((commit) => commit.right),
+    pipelines: measured.filter((commit) => commit.pipeline === 'generated').length,
+    pipelinesRight: measured.filter((commit) => commit.pipelineRight).length,
     commitsMeasured: commits,
   };
   console.log(
-    `  history: ${figures.exact} of ${figures.measured} commits exact; modules reached: ${figures.true} true, ${figures.found} found, ${figures.right} right`,
+    `  history: ${figures.exact} of ${figures.measured} commits exact; modules reached: ${figures.true} true, ${figures.found} found, ${figures.right} right; ` +
+      `changed-only pipelines: ${figures.pipelines} generated, ${figures.pipelinesRight} of ${figures.measured} as expected`,
   );
   return figures;
 }

@@ -372,6 +372,7 @@ gitlab:
         levels: [0, 1],
         skipped: [],
         components: 0,
+        cyclesLeftAlone: 0,
       };
     };
     const { gitlab, execution } = defaultPipelineOptions();

@@ -150,7 +150,9 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
       return 1;
     }
     if (!(error instanceof PipelineCycleError)) throw error;
-    process.stderr.write('Error: circular dependency detected; a pipeline needs an order, so none was generated\n');
+    process.stderr.write(
+      `Error: circular dependency among the ${changed ? 'modules this change reaches' : 'modules'}; a pipeline needs an order, so none was generated\n`,
+    );
     for (const cycle of error.cycles) process.stderr.write(`  ${cycle.join(' -> ')}\n`);
     return 1;
   }

@@ -19,6 +19,7 @@ import {
 } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig } from '../engine/config';
 import { problemLine } from '../engine/features';
+import { cyclesLeftAloneWarning, selectionCycles } from '../engine/pipeline';
 import { ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
 import { changedReach, explanationLines, reachSummary } from './affectedCommand';
 
@@ -105,6 +106,9 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     return 0;
   }
   const selected = new Set(targets.map((target) => target.id));
+  // A run orders its own modules only: the graph's cycles that none of them closes are left alone, and said so.
+  const { leftAlone } = selectionCycles(result, selected);
+  if (leftAlone > 0) io.err(`Warning: ${cyclesLeftAloneWarning(leftAlone)}\n`);
   const skipped = skippedAsBroken(result, selected);
   if (skipped.length > 0) {
     const broken = brokenModules(result, selected);
@@ -200,7 +204,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
       return 1;
     }
     if (error instanceof RunCycleError) {
-      io.err('Error: circular dependency detected; modules in a cycle cannot be planned in order, so none was\n');
+      io.err('Error: circular dependency among the modules to plan; they cannot be planned in order, so none was\n');
       for (const cycle of error.cycles) io.err(`  ${cycle.join(' -> ')}\n`);
       return 1;
     }

@@ -1,6 +1,7 @@
 import { runTargets } from '../../../runner/src';
 import { BrokenModulesError, brokenModules, ChangedFilesError } from '../engine/analysis';
 import { ConfigError, executionFor, loadWorkspaceConfig } from '../engine/config';
+import { cyclesLeftAloneWarning, selectionCycles } from '../engine/pipeline';
 import { UnknownModuleError } from '../engine/run';
 import type { RunTargetsParams, RunTargetsResult } from '../protocol';
 import { affectedSince } from './affectedRequest';
@@ -50,7 +51,10 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
       folder.analysis.options.environment,
       folder.analysis.options.environments,
     );
-    return { kind: 'targets', root: folder.root, targets, execution, components };
+    // A run orders its own modules only: the graph's cycles none of them closes are left alone, and said so.
+    const { leftAlone } = selectionCycles(result, new Set(targets.map((target) => target.id)));
+    const notes = leftAlone > 0 ? [cyclesLeftAloneWarning(leftAlone)] : [];
+    return { kind: 'targets', root: folder.root, targets, execution, components, notes };
   } catch (error) {
     if (error instanceof ChangedFilesError || error instanceof ConfigError || error instanceof UnknownModuleError)
       return { kind: 'error', message: error.message };

@@ -10,3 +10,4 @@ export {
 } from './cycles';
 export { DependencyGraph } from './dependencyGraph';
 export { levelLists, numberedLevels } from './levels';
+export { cyclesAmong, type Dependencies, subgraph } from './subgraph';

@@ -5,6 +5,7 @@ export { jobCommands } from './jobCommands';
 export {
   CI_SYSTEMS,
   type CiSystem,
+  cyclesLeftAloneWarning,
   existingPipelineFile,
   generatePipeline,
   isGeneratedByTerrace,
@@ -17,6 +18,7 @@ export {
   type PipelinePlan,
   PipelineTooBigError,
   planPipeline,
+  selectionCycles,
 } from './pipelinePlan';
 export { yamlAnchored, yamlConstant, yamlFlow, yamlText } from './pipelineYaml';
 export { GITLAB_MAX_NEEDS, limitWarnings } from './platformLimits';

@@ -53,7 +53,7 @@ export interface GeneratedFile {
 
 /**
  * The CI file for an analysis: the same graph and options give byte-identical text. Throws
- * `PipelineCycleError` when the graph has cycles, `BrokenModulesError` when a module to plan does
+ * `PipelineCycleError` when its modules have cycles among them, `BrokenModulesError` when a module to plan does
  * not parse (unless `skipBroken`). Split by level (`split`, or the platform's option), the files of
  * the split (GitLab's child pipelines, GitHub's chained workflows) are companions too.
  */
@@ -96,7 +96,14 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
     changedOnly: changed !== undefined,
     split,
   });
+  if (plan.cyclesLeftAlone > 0) warnings.unshift(cyclesLeftAloneWarning(plan.cyclesLeftAlone));
   return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped, companions, warnings };
+}
+
+/** The one line a pipeline of some modules says of the graph's cycles it did not need to order. */
+export function cyclesLeftAloneWarning(count: number): string {
+  const cycles = count === 1 ? 'a dependency cycle' : `${count} dependency cycles`;
+  return `${cycles} elsewhere in the repository ${count === 1 ? 'was' : 'were'} left alone: none closes among these modules (see the Problems view, or terrace levels)`;
 }
 
 /** The files of a pipeline before they are written: the main one, and the others in the order written. */

@@ -9,7 +9,7 @@ import {
   skippedAsBroken,
 } from '../analysis';
 import type { ConfigRecord } from '../config';
-import { compareIds } from '../graph';
+import { compareIds, cyclesAmong } from '../graph';
 
 /**
  * What a CI pipeline runs, independent of the CI system: the modules (all, or a selection such
@@ -25,6 +25,8 @@ export interface PipelinePlan {
   skipped: SkippedModule[];
   /** How many Terraform Stacks components (of the selection) get no job: HCP Terraform plans them. */
   components: number;
+  /** The graph's cycles that none of a selection's modules closes: left alone, as its order needs none of them. */
+  cyclesLeftAlone: number;
 }
 
 export interface PlannedModule {
@@ -73,8 +75,9 @@ export class PipelineTooBigError extends Error {}
 
 /**
  * The plan of a pipeline over `result`'s modules, or over `selection` only (ids; dependencies on
- * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the graph has cycles
- * (`PipelineTooBigError` when there is none to follow),
+ * modules outside it are dropped). Refuses (throws `PipelineCycleError`) when the modules it holds have
+ * cycles among themselves (a selection's order needs no cycle of the rest of the graph, whose modules it
+ * does not run) (`PipelineTooBigError` when there is no graph to follow),
  * and (throws `BrokenModulesError`) when a module to plan does not parse, unless `skipBroken`:
  * then such modules and their dependents are left out, and listed as skipped.
  */
@@ -88,8 +91,8 @@ export function planPipeline(
   // module depends on them, so their cycles are the Stack's, not the pipeline's.
   const runnable = result.modules.filter((module): module is RunnableModule => module.kind !== 'component');
   const components = new Set(result.modules.filter((module) => module.kind === 'component').map((module) => module.id));
-  const cycles = result.cycles.filter((cycle) => !cycle.some((id) => components.has(id)));
-  if (cycles.length > 0) throw new PipelineCycleError(cycles);
+  const { own, leftAlone } = selectionCycles(result, selection);
+  if (own.length > 0) throw new PipelineCycleError(own);
   const slugs = jobSlugs(runnable.map((module) => module.id));
   let chosen = selection ? runnable.filter((module) => selection.has(module.id)) : runnable;
   const skipped = skippedAsBroken(result, selection);
@@ -119,7 +122,27 @@ export function planPipeline(
   modules.sort((a, b) => a.level - b.level || compareIds(a.id, b.id));
   const levels = [...new Set(modules.map((module) => module.level))];
   const componentsLeftOut = [...components].filter((id) => !selection || selection.has(id)).length;
-  return { modules, levels, skipped, components: componentsLeftOut };
+  return { modules, levels, skipped, components: componentsLeftOut, cyclesLeftAlone: leftAlone };
+}
+
+/**
+ * The cycles a pipeline or a run of `selection` (none: every module) must order, closing among its own modules,
+ * and how many of the graph's others it leaves alone. A Stack's components get no job and are in neither: HCP
+ * Terraform plans them, and their cycles are the Stack's.
+ */
+export function selectionCycles(
+  result: AnalysisResult,
+  selection?: ReadonlySet<string>,
+): { own: string[][]; leftAlone: number } {
+  const components = new Set(result.modules.filter((module) => module.kind === 'component').map((module) => module.id));
+  const graphCycles = result.cycles.filter((cycle) => !cycle.some((id) => components.has(id)));
+  if (!selection || graphCycles.length === 0) return { own: graphCycles, leftAlone: 0 };
+  const chosen = result.modules.filter((module) => selection.has(module.id) && !components.has(module.id));
+  const own = cyclesAmong(
+    result.graph,
+    chosen.map((module) => module.id),
+  );
+  return { own, leftAlone: own.length > 0 ? 0 : graphCycles.length };
 }
 
 /** A module a pipeline can run: a root module or a Terragrunt unit. */
@@ -155,6 +178,7 @@ export function planPart(modules: readonly PlannedModule[]): PipelinePlan {
     levels: [...new Set(modules.map((module) => module.level))],
     skipped: [],
     components: 0,
+    cyclesLeftAlone: 0,
   };
 }
 

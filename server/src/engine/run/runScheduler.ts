@@ -1,4 +1,4 @@
-import { compareIds, cyclePath, cyclicComponents, DependencyGraph } from '../graph';
+import { compareIds, cyclePath, cyclicComponents, type Dependencies, type DependencyGraph, subgraph } from '../graph';
 
 /**
  * Runs an operation (a plan, an apply) over many modules in dependency order, the way Terraform's
@@ -47,9 +47,7 @@ export function effectiveParallelism(value: number | undefined): number {
 }
 
 /** What the scheduler reads of a graph: a module's direct dependencies (`DependencyGraph` fits). */
-export interface RunGraph {
-  dependencies(id: string): Iterable<string>;
-}
+export type RunGraph = Dependencies;
 
 /** What an executor reports for one attempt. */
 export type ExecutorOutcome<T> =
@@ -154,7 +152,7 @@ export async function runScheduled<T>(options: RunOptions<T>): Promise<RunResult
   const emit = options.onEvent ?? (() => undefined);
 
   const selected = [...new Set(options.modules)].sort(compareIds);
-  const graph = inducedGraph(options.graph, selected);
+  const graph = subgraph(options.graph, selected);
   assertAcyclic(graph);
 
   const priority = downstreamDepth(graph, selected);
@@ -246,20 +244,12 @@ function cancelled<T>(id: string, attempts: AttemptRecord[]): ModuleRunResult<T>
 
 /** Throws `RunCycleError` when the selected modules have cycles among them (what `runScheduled` refuses). */
 export function checkRunnable(graph: RunGraph, modules: Iterable<string>): void {
-  assertAcyclic(inducedGraph(graph, [...new Set(modules)].sort(compareIds)));
+  assertAcyclic(subgraph(graph, [...new Set(modules)].sort(compareIds)));
 }
 
 function assertAcyclic(graph: DependencyGraph): void {
   const cyclic = cyclicComponents(graph);
   if (cyclic.length > 0) throw new RunCycleError(cyclic.map((component) => cyclePath(graph, component)));
-}
-
-/** The graph restricted to the selected modules. */
-function inducedGraph(graph: RunGraph, selected: readonly string[]): DependencyGraph {
-  const inside = new Set(selected);
-  const induced = new DependencyGraph(selected);
-  for (const id of selected) for (const dep of graph.dependencies(id)) if (inside.has(dep)) induced.addEdge(id, dep);
-  return induced;
 }
 
 /** Kahn's order over an acyclic graph: every module after its dependencies; ties by id. */

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
+import { changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
 import { elkLayout } from '../../webview/src/elkLayout';
@@ -58,12 +58,17 @@ interface SizeFigures {
   hubDeleted: Summary;
   gitlab: Summary;
   github: Summary;
+  /** What a change of `reachFiles` files reaches: the first question of a result (its index made), and the next. */
+  reachFiles: number;
+  reachFirst: Summary;
+  reachAgain: Summary;
+  reached: number;
   lsp: LspFigures;
 }
 
 /** Synthetic monorepos are kept between runs (they take seconds to write at 10,000 modules). */
 function monorepo(modules: number): { root: string; repo: SyntheticMonorepo } {
-  const root = path.join(os.tmpdir(), `terrace-bench-${modules}-seed${SEED}-v2`);
+  const root = path.join(os.tmpdir(), `terrace-bench-${modules}-seed${SEED}-v3`);
   const manifest = path.join(root, '.bench.json');
   if (existsSync(manifest)) return { root, repo: JSON.parse(readFileSync(manifest, 'utf8')) as SyntheticMonorepo };
   mkdirSync(root, { recursive: true });
@@ -135,6 +140,21 @@ async function measureSize(modules: number): Promise<SizeFigures> {
   const gitlab = await repeat(quick ? 5 : 15, () => time(() => generatePipeline(result, { ci: 'gitlab', options })));
   const github = await repeat(quick ? 5 : 15, () => time(() => generatePipeline(result, { ci: 'github', options })));
   process.stderr.write(`  edit → graph ${editToGraph.median.toFixed(2)} ms, gitlab ${gitlab.median.toFixed(0)} ms\n`);
+  const change = changedFiles(root, repo);
+  let reached = 0;
+  // The first question of a result makes its index of reads; the next ones use it.
+  const reachFirst = await repeat(quick ? 3 : 9, async () => {
+    const fresh = new WorkspaceAnalysis(root, defaultOptions());
+    await fresh.load();
+    const answered = fresh.result();
+    return time(() => {
+      reached = changeReach(answered, change).reached.size;
+    });
+  });
+  const reachAgain = await repeat(quick ? 5 : 15, () => time(() => changeReach(result, change)));
+  process.stderr.write(
+    `  reach of ${change.length} changed files: ${reachFirst.median.toFixed(1)} ms first, ${reachAgain.median.toFixed(1)} ms after (${reached} modules)\n`,
+  );
 
   const lsp = await measureLsp(root, repo, { edits: quick ? 6 : big ? 10 : 20, hovers: quick ? 20 : 100 });
   process.stderr.write(
@@ -157,8 +177,26 @@ async function measureSize(modules: number): Promise<SizeFigures> {
     hubDeleted,
     gitlab,
     github,
+    reachFiles: change.length,
+    reachFirst,
+    reachAgain,
+    reached,
     lsp,
   };
+}
+
+/**
+ * A change of five files for every ten modules, a thousand at most: one service's policy, the shared child
+ * module's data file, every other module's `main.tf` and README (which nothing reads), until there are enough.
+ */
+function changedFiles(root: string, repo: SyntheticMonorepo): string[] {
+  const wanted = Math.min(1000, Math.ceil(repo.ids.length / 10) * 5);
+  const files = [repo.shared.policies[1]!, repo.shared.labels[1]!];
+  for (let n = 0; files.length < wanted && n < repo.ids.length; n += 2) {
+    files.push(path.join(root, repo.ids[n]!, 'main.tf'));
+    if (files.length < wanted) files.push(path.join(root, repo.ids[n]!, 'README.md'));
+  }
+  return files;
 }
 
 /**
@@ -322,6 +360,12 @@ async function main(): Promise<void> {
     ['rename of the hub output (LSP), ms', ...figures.map((f) => fmt(f.lsp.rename, 1))],
     ['edit → diagnostics (LSP), ms', ...figures.map((f) => fmt(f.lsp.editToDiagnostics, 1))],
     ['hover (LSP round trip), ms', ...figures.map((f) => fmt(f.lsp.hover, 2))],
+    [
+      'what a change reaches (files changed, modules reached), ms: first question / after',
+      ...figures.map(
+        (f) => `${f.reachFiles} files, ${f.reached} reached: ${fmt(f.reachFirst, 1)} / ${fmt(f.reachAgain, 1)}`,
+      ),
+    ],
     ['GitLab pipeline, ms', ...figures.map((f) => fmt(f.gitlab, 1))],
     ['GitHub workflow, ms', ...figures.map((f) => fmt(f.github, 1))],
     ['server indexing (LSP), ms', ...figures.map((f) => f.lsp.indexMs.toFixed(0))],

@@ -8,8 +8,10 @@ import { seededRandom } from '../seededRandom';
  * size (backend, variables, resources, outputs, and remote-state reads with interpolated keys,
  * locals and some for_each; the resources read the outputs of the states they read), average
  * out-degree about 2. Every tenth module also reads one output of the first (the `hub`), as a shared
- * network's outputs are read. Dependencies point only to modules generated earlier, so there is no
- * cycle unless `cycles` asks for some.
+ * network's outputs are read. Every module reads its service's policy outside its folder
+ * (`policies/<service>.json`, through `file()`), and every fifth calls a shared child module
+ * (`modules/labels`) that reads a file of its own: what a change reaches goes through them. Dependencies
+ * point only to modules generated earlier, so there is no cycle unless `cycles` asks for some.
  */
 export interface SyntheticOptions {
   modules: number;
@@ -26,7 +28,12 @@ export interface SyntheticMonorepo {
   /** The first module's outputs file, how many modules read its output `r0_id`, and one reader's file. */
   hub: { outputsFile: string; output: string; readers: number; readerFile: string };
   edges: number;
+  /** Files read from outside the modules' folders: each service's policy, and the shared child module's files. */
+  shared: { policies: string[]; labels: string[] };
 }
+
+/** Every how many modules one calls the shared child module `modules/labels`. */
+const LABELS_EVERY = 5;
 
 /** Every how many modules one reads the hub's output. */
 const HUB_EVERY = 10;
@@ -69,11 +76,19 @@ export function generateMonorepo(root: string, options: SyntheticOptions): Synth
       path.join(dir, 'data.tf'),
       readsHub ? `${data.text}\n${remoteState('hub', bucket, `"${ids[0]}/terraform.tfstate"`)}` : data.text,
     );
-    writeFileSync(path.join(dir, 'main.tf'), mainFile(id, [...deps], data.reads, readsHub));
+    writeFileSync(path.join(dir, 'main.tf'), mainFile(id, [...deps], data.reads, readsHub, index % LABELS_EVERY === 0));
     if (readsHub) hubReaders++;
     edges += deps.size + (readsHub ? 1 : 0);
     if (!sample && data.keyLine >= 0) sample = { file: path.join(dir, 'data.tf'), keyLine: data.keyLine, id };
   });
+  const policies = SERVICES.map((service) => path.join(root, 'policies', `${service}.json`));
+  mkdirSync(path.join(root, 'policies'), { recursive: true });
+  for (const file of policies) writeFileSync(file, '{ "Version": "2012-10-17", "Statement": [] }\n');
+  const labelsDir = path.join(root, 'modules', 'labels');
+  mkdirSync(labelsDir, { recursive: true });
+  const labels = [path.join(labelsDir, 'main.tf'), path.join(labelsDir, 'labels.json')];
+  writeFileSync(labels[0]!, LABELS_MODULE);
+  writeFileSync(labels[1]!, '{ "team": "platform" }\n');
   for (let c = 0; c < (options.cycles ?? 0) && ids.length >= 3; c++) {
     const [a, b, x] = [ids[c * 3]!, ids[c * 3 + 1]!, ids[c * 3 + 2]!];
     writeFileSync(path.join(root, a, 'cycle.tf'), remoteState('cycle', bucket, `"${x}/terraform.tfstate"`));
@@ -91,6 +106,7 @@ export function generateMonorepo(root: string, options: SyntheticOptions): Synth
       readerFile: path.join(root, ids[Math.min(HUB_EVERY, ids.length - 1)]!, 'main.tf'),
     },
     edges,
+    shared: { policies, labels },
   };
 }
 
@@ -140,8 +156,21 @@ variable "tags" {
 `;
 }
 
-/** Four resources; each reads an output of a state the module reads (`reads`: the blocks, as referenced). */
-function mainFile(id: string, deps: string[], reads: readonly string[], readsHub: boolean): string {
+/** The shared child module: it reads a file of its own folder. */
+const LABELS_MODULE = `variable "name" {
+  type = string
+}
+
+output "labels" {
+  value = merge(jsondecode(file("\${path.module}/labels.json")), { name = var.name })
+}
+`;
+
+/**
+ * Four resources; each reads an output of a state the module reads (`reads`: the blocks, as referenced),
+ * the first its service's policy; with `labels`, a call of the shared child module.
+ */
+function mainFile(id: string, deps: string[], reads: readonly string[], readsHub: boolean, labels: boolean): string {
   const resources = [0, 1, 2, 3]
     .map(
       (n) => `resource "terraform_data" "r${n}" {
@@ -149,7 +178,7 @@ function mainFile(id: string, deps: string[], reads: readonly string[], readsHub
     name        = "\${var.service}-\${var.environment}-${n}"
     region      = var.region
     tags        = merge(var.tags, { component = "r${n}" })
-    depends_on  = ${JSON.stringify(deps.slice(0, 2))}${reads.length > 0 ? `\n    upstream    = ${reads[n % reads.length]}.outputs.r${n}_id` : ''}${readsHub && n === 0 ? '\n    shared      = data.terraform_remote_state.hub.outputs.r0_id' : ''}
+    depends_on  = ${JSON.stringify(deps.slice(0, 2))}${reads.length > 0 ? `\n    upstream    = ${reads[n % reads.length]}.outputs.r${n}_id` : ''}${readsHub && n === 0 ? '\n    shared      = data.terraform_remote_state.hub.outputs.r0_id' : ''}${n === 0 ? `\n    policy      = file("\${path.module}/../../../../policies/${id.split('/')[0]}.json")` : ''}
   }
 
   lifecycle {
@@ -159,7 +188,10 @@ function mainFile(id: string, deps: string[], reads: readonly string[], readsHub
 `,
     )
     .join('\n');
-  return `# ${id}: resources of this stack.\n\n${resources}`;
+  const call = labels
+    ? '\nmodule "labels" {\n  source = "../../../../modules/labels"\n  name   = var.service\n}\n'
+    : '';
+  return `# ${id}: resources of this stack.\n\n${resources}${call}`;
 }
 
 function outputsFile(): string {

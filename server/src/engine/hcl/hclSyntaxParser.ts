@@ -97,6 +97,8 @@ class HclSyntaxParser {
   private watching = false;
   private readonly lineStarts: number[];
   private lastLine = 0;
+  /** The watched roots' first characters, by char code: most identifiers start with another. */
+  private readonly watchFirst: Uint8Array | undefined;
 
   constructor(
     private readonly text: string,
@@ -105,6 +107,7 @@ class HclSyntaxParser {
   ) {
     this.lexer = new HclLexer(text);
     this.lineStarts = lineStarts(text);
+    this.watchFirst = watchRoots && firstCharacters(watchRoots);
   }
 
   document(): HclDocument {
@@ -338,8 +341,12 @@ class HclSyntaxParser {
   }
 
   private isWatched(start: number, end: number): boolean {
-    // Most identifiers of a resource are attribute names and resource types: a length test first.
-    return end - start <= MAX_WATCHED_LENGTH && this.watchRoots!.has(this.text.slice(start, end));
+    // Most identifiers of a resource are resource types and functions: a length and a first character test first.
+    return (
+      end - start <= MAX_WATCHED_LENGTH &&
+      this.watchFirst![this.text.charCodeAt(start)] === 1 &&
+      this.watchRoots!.has(this.text.slice(start, end))
+    );
   }
 
   /** A watched expression in a skipped body, built and kept; the skip goes on after it. */
@@ -910,6 +917,19 @@ class HclSyntaxParser {
 }
 
 const BRACKETS: ReadonlySet<string> = new Set(["'{'", "'}'", "']'", "')'"]);
+
+/** Each watch set's first characters (see `HclSyntaxParser.watchFirst`), made once per set. */
+const firstCharactersOf = new WeakMap<ReadonlySet<string>, Uint8Array>();
+
+function firstCharacters(roots: ReadonlySet<string>): Uint8Array {
+  let found = firstCharactersOf.get(roots);
+  if (!found) {
+    found = new Uint8Array(128);
+    for (const root of roots) found[root.charCodeAt(0) & 127] = 1;
+    firstCharactersOf.set(roots, found);
+  }
+  return found;
+}
 
 /** The longest name a caller watches for (`filebase64sha512`). */
 const MAX_WATCHED_LENGTH = 16;

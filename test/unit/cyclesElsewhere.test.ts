@@ -121,4 +121,16 @@ describe('a cycle elsewhere in the repository', () => {
     git('checkout', '-q', '--', '.');
     git('clean', '-qfdx');
   });
+
+  test('terrace plan --module: the same rule for the modules chosen, with their dependencies', () => {
+    git('checkout', '-q', 'main');
+    const audit = cli('plan', top, '--module', 'tools/audit', '--parallelism', '2');
+    assert.equal(audit.status, 0, audit.stderr);
+    assert.ok(audit.stderr.includes(LEFT_ALONE), audit.stderr);
+    const security = cli('plan', top, '--module', 'security/a', '--with-dependencies');
+    assert.equal(security.status, 1);
+    assert.ok(security.stderr.includes('security/a -> security/b -> security/a'), security.stderr);
+    git('checkout', '-q', '--', '.');
+    git('clean', '-qfdx');
+  });
 });

@@ -6,9 +6,14 @@ import {
   deriveRunState,
   type ExecutorOutcome,
   effectiveParallelism,
+  type GatedModule,
   type ModuleRecord,
+  type OutputChange,
+  type OutputsRead,
+  outputGate,
   type PlanCounts,
   type RunEvent,
+  type RunOptions,
   type RunResult,
   runScheduled,
   stalePlanReason,
@@ -44,6 +49,12 @@ export interface RunTarget {
   sourceDirs: string[];
   /** Its direct dependencies (all of them, selected or not). */
   dependencies: string[];
+  /**
+   * In a plan of what a change reaches: whether its own files changed, and the outputs it reads of each
+   * dependency (`all`: their names are not known). With it, a module is planned only when what it reads
+   * changes (see `outputGate`).
+   */
+  gate?: { changed: boolean; reads: Record<string, string[] | 'all'> };
 }
 
 export interface RunSettings {
@@ -89,6 +100,8 @@ export interface ModuleOutcome {
   changes: boolean;
   /** What the plan would do, or what the apply did (the plan's counts). */
   counts?: PlanCounts;
+  /** What the plan does to each root output: names and kinds only (no value leaves the plan). */
+  outputs?: Record<string, OutputChange>;
   drifted?: boolean;
   /** Absolute paths. */
   logFile: string;
@@ -151,8 +164,23 @@ export async function runModules(request: RunRequest): Promise<RunReport> {
     ...(request.signal ? { signal: request.signal } : {}),
     executor: (id, signal, attempt) => runOne(context, byId.get(id)!, signal, attempt),
     ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+    ...(kind === 'plan' ? gateOf(request.targets) : {}),
   });
   return { kind, root, runId: run.id, runDir: run.dir, binary, result, targets: request.targets };
+}
+
+/** The gate of a plan whose targets say what they read (`RunTarget.gate`); none when no target does. */
+function gateOf(targets: readonly RunTarget[]): Pick<RunOptions<ModuleOutcome>, 'gate'> {
+  const gated = new Map<string, GatedModule>();
+  for (const target of targets) {
+    if (!target.gate) continue;
+    const reads = Object.entries(target.gate.reads).map(([id, read]): [string, OutputsRead] => [
+      id,
+      read === 'all' ? 'all' : new Set(read),
+    ]);
+    gated.set(target.id, { changed: target.gate.changed, reads: new Map(reads) });
+  }
+  return gated.size > 0 ? { gate: outputGate<ModuleOutcome>(gated) } : {};
 }
 
 interface ModuleContext {
@@ -423,6 +451,7 @@ class ModuleRun {
         exitCode: exit.code,
         changes,
         counts: summary.counts,
+        outputs: summary.outputs,
         ...(kind === 'drift' ? { drifted } : {}),
         logFile,
         planFile,

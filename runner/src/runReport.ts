@@ -126,7 +126,7 @@ export class RunPrinter {
   }
 }
 
-type Status = 'changes' | 'clean' | 'failed' | 'skipped' | 'cancelled';
+type Status = 'changes' | 'clean' | 'failed' | 'skipped' | 'cancelled' | 'unaffected' | 'stale';
 
 const MARKS: Record<Status, [string, number]> = {
   clean: ['✔', 32],
@@ -134,6 +134,8 @@ const MARKS: Record<Status, [string, number]> = {
   failed: ['✖', 31],
   skipped: ['⊘', 90],
   cancelled: ['■', 90],
+  unaffected: ['○', 90],
+  stale: ['⧗', 33],
 };
 
 function statusOf(result: ModuleRunResult<ModuleOutcome>): Status {
@@ -150,12 +152,16 @@ export function resultText(kind: RunKind, result: ModuleRunResult<ModuleOutcome>
       if (kind === 'apply') return `applied: ${appliedCounts(value.counts)}`;
       const counts = describeCounts(value.counts ?? { add: 0, change: 0, destroy: 0, import: 0, outputs: 0 });
       if (kind === 'drift') return value.drifted ? `drifted: ${counts}` : value.changes ? counts : 'no drift';
-      return counts;
+      // Planned before an upstream applies what it reads: its plan shows the old values.
+      return result.stale ? `${counts}, stale: ${result.stale}` : counts;
     }
     case 'failed':
       return `failed: ${result.message ?? 'unknown error'}`;
     case 'skipped':
+    case 'unaffected':
       return `skipped: ${result.message}`;
+    case 'stale':
+      return result.message ?? 'stale until an upstream applies';
     case 'cancelled':
       return 'cancelled';
   }
@@ -168,7 +174,7 @@ function appliedCounts(counts: PlanCounts | undefined): string {
 
 /** `4 modules: 2 with changes, 1 without changes, 1 failed` (only the non-zero parts after the first). */
 export function totalsLine(report: RunReport): string {
-  const count = { changes: 0, clean: 0, failed: 0, skipped: 0, cancelled: 0 };
+  const count = { changes: 0, clean: 0, failed: 0, skipped: 0, cancelled: 0, unaffected: 0, stale: 0 };
   for (const result of report.result.results) count[statusOf(result)]++;
   const n = report.result.results.length;
   const parts =
@@ -181,6 +187,8 @@ export function totalsLine(report: RunReport): string {
             `${count.clean} without changes`,
           ]
         : [`${count.changes} with changes`, `${count.clean} without changes`];
+  if (count.unaffected) parts.push(`${count.unaffected} unaffected`);
+  if (count.stale) parts.push(`${count.stale} to plan once an upstream applies`);
   if (count.failed) parts.push(`${count.failed} failed`);
   if (count.skipped) parts.push(`${count.skipped} skipped`);
   if (count.cancelled) parts.push(`${count.cancelled} cancelled`);

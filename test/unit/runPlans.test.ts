@@ -239,6 +239,8 @@ describe('run plans with the real terraform', () => {
     assert.deepEqual(JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')), {
       exitCode: 2,
       counts: { add: 1, change: 0, destroy: 0, import: 0, outputs: 0 },
+      // Each root output's change, by name and kind: no value is kept.
+      outputs: { cluster_name: 'unchanged' },
       resources: [{ address: 'terraform_data.extra', actions: ['create'] }],
     });
     // The status lines in order for one module: start, then finish.

@@ -1,14 +1,18 @@
 /** Runs: which modules to run, in what order, their run states derived from the recorded plans and applies, plan summaries. */
-export { describeCounts, type PlanCounts, summarizePlanJson } from './planSummary';
+export { type GatedModule, type OutputsRead, outputGate, type PlannedOutputs } from './outputGate';
+export { describeCounts, type OutputChange, type PlanCounts, type PlanSummary, summarizePlanJson } from './planSummary';
 export {
   backoffDelay,
   checkRunnable,
   type ExecutorOutcome,
   effectiveParallelism,
+  type GateDecision,
   type ModuleRunResult,
+  type ModuleRunStatus,
   ParallelismError,
   RunCycleError,
   type RunEvent,
+  type RunOptions,
   type RunResult,
   runScheduled,
 } from './runScheduler';

@@ -9,6 +9,8 @@ import { compareIds, cyclePath, cyclicComponents, type Dependencies, type Depend
  * - a semaphore held here, outside the executor, bounds how many run at once (`-parallelism`);
  * - when a dependency failed, the module does not run and reports "upstream dependencies
  *   failed: <the failed modules>"; unrelated branches go on;
+ * - with a `gate`, a module whose dependencies are done may finish without running: `unaffected`
+ *   (nothing it reads changes) or `stale` (what it reads changes only once an upstream applies);
  * - modules in a cycle are refused before anything starts, with the cycle's path;
  * - aborting the signal lets running executors stop (they get the same signal) and marks every
  *   module that has not finished as cancelled;
@@ -58,7 +60,17 @@ export type ExecutorOutcome<T> =
 /** Runs one module; `attempt` counts from 1. It should stop promptly when `signal` aborts. */
 export type Executor<T> = (id: string, signal: AbortSignal, attempt: number) => Promise<ExecutorOutcome<T>>;
 
-export type ModuleRunStatus = 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+/**
+ * `skipped`: a dependency failed. `unaffected`: not run, as nothing it reads changes (its gate said so).
+ * `stale`: not run, as what it reads changes only once a module upstream applies (its gate said so).
+ */
+export type ModuleRunStatus = 'succeeded' | 'failed' | 'skipped' | 'cancelled' | 'unaffected' | 'stale';
+
+/**
+ * What a gate says of a module whose dependencies are done: finish it without running (`skip`), or run
+ * it and mark it stale (`stale`: its plan reads values that change once an upstream applies).
+ */
+export type GateDecision = { skip: 'unaffected' | 'stale'; reason: string } | { stale: string };
 
 export interface AttemptRecord {
   /** From 1. */
@@ -85,6 +97,8 @@ export interface ModuleRunResult<T> {
   message?: string;
   /** For a skipped module: the failed modules upstream of it, sorted. */
   upstreamFailed?: string[];
+  /** A module that ran though a module upstream changes what it reads (its gate's `stale`): why its result is stale. */
+  stale?: string;
 }
 
 export type RunEvent<T> =
@@ -109,6 +123,11 @@ export interface RunOptions<T> {
   now?: () => number;
   /** Called synchronously as modules start, retry and finish. */
   onEvent?: (event: RunEvent<T>) => void;
+  /**
+   * Asked of each module once its dependencies in the run are done, none failed or cancelled, with their
+   * results: undefined runs it (see `GateDecision`).
+   */
+  gate?: (id: string, upstream: readonly ModuleRunResult<T>[]) => GateDecision | undefined;
 }
 
 export interface RunResult<T> {
@@ -188,6 +207,10 @@ export async function runScheduled<T>(options: RunOptions<T>): Promise<RunResult
       });
     }
     if (dependencyCancelled || signal.aborted) return finish(cancelled(id, []));
+    const decision = options.gate?.(id, upstream);
+    if (decision && 'skip' in decision)
+      return finish({ id, status: decision.skip, attempts: [], message: decision.reason });
+    const stale = decision ? { stale: decision.stale } : {};
 
     const attempts: AttemptRecord[] = [];
     let delayMs = 0;
@@ -218,6 +241,7 @@ export async function runScheduled<T>(options: RunOptions<T>): Promise<RunResult
         end,
         attempts,
         ...(outcome.value !== undefined ? { value: outcome.value } : {}),
+        ...stale,
       };
       if (outcome.ok) return finish({ ...ran, status: 'succeeded' });
       if (signal.aborted) return finish({ ...ran, status: 'cancelled', message: 'run cancelled' });

@@ -1,0 +1,94 @@
+import type { OutputChange } from './planSummary';
+import type { GateDecision, ModuleRunResult } from './runScheduler';
+
+/**
+ * Plan only what a change can reach, from the outputs each dependent reads: once the modules upstream of a
+ * dependent have planned, it is
+ * - *unaffected* when none of the outputs it reads changes in their plans (nor is any of them stale): it is
+ *   not planned, and its own dependents see no change from it;
+ * - *stale until an upstream applies* when one it reads changes, is added or removed, or is known only after
+ *   apply, or when it reads from a module that is itself stale: a plan now would read the old value, so it
+ *   is not planned (one with a change of its own is planned, and marked stale);
+ * - planned when its own files changed.
+ * Soundness before savings: a read whose output names are not known reads every output.
+ */
+
+/** What a dependent reads of one upstream: the outputs it names, or `all` (a read whose names are not known). */
+export type OutputsRead = ReadonlySet<string> | 'all';
+
+export interface GatedModule {
+  /** Its own files changed (the change reaches it): it is planned whatever its upstreams' plans say. */
+  changed: boolean;
+  /** What it reads of each upstream, by the upstream's id (none: it only runs after it); one missing here is read whole. */
+  reads: ReadonlyMap<string, OutputsRead>;
+}
+
+/** What the gate reads of an upstream's result: the output changes of its plan. */
+export interface PlannedOutputs {
+  outputs?: Readonly<Record<string, OutputChange>>;
+}
+
+/**
+ * The scheduler's gate (`RunOptions.gate`) for the modules of `gated`; a module not in it runs as without a gate.
+ */
+export function outputGate<T extends PlannedOutputs>(
+  gated: ReadonlyMap<string, GatedModule>,
+): (id: string, upstream: readonly ModuleRunResult<T>[]) => GateDecision | undefined {
+  // The modules each stale one waits for to apply, to say so down the line.
+  const waitsFor = new Map<string, readonly string[]>();
+  return (id, upstream) => {
+    const module = gated.get(id);
+    if (!module) return undefined;
+    const stale: string[] = [];
+    const roots = new Set<string>();
+    const unchanged: string[] = [];
+    for (const result of upstream) {
+      const read = module.reads.get(result.id) ?? 'all';
+      // Run after it only (a Terragrunt `dependencies` path): nothing it does reaches this plan.
+      if (read !== 'all' && read.size === 0) {
+        unchanged.push(`reads no output of ${result.id}`);
+        continue;
+      }
+      const upstreamRoots = waitsFor.get(result.id);
+      if (upstreamRoots) {
+        for (const root of upstreamRoots) roots.add(root);
+        stale.push(
+          `after ${upstreamRoots.join(', ')} ${upstreamRoots.length === 1 ? 'applies' : 'apply'}: reads from ${result.id}, which waits for it`,
+        );
+        continue;
+      }
+      if (result.status === 'unaffected') {
+        unchanged.push(`${result.id} is unaffected`);
+        continue;
+      }
+      const outputs = result.value?.outputs;
+      if (!outputs) {
+        roots.add(result.id);
+        stale.push(`after ${result.id} applies: its plan says nothing of its outputs`);
+        continue;
+      }
+      const names = read === 'all' ? Object.keys(outputs).sort() : [...read].sort();
+      // An output it names that the plan does not know is read as changed: the plan may not declare it yet.
+      const changes = names.filter((name) => (outputs[name] ?? 'changed') !== 'unchanged');
+      if (changes.length > 0) {
+        roots.add(result.id);
+        stale.push(
+          `after ${result.id} applies: reads ${changes.map((name) => `${name} (${outputs[name] ?? 'changed'})`).join(', ')}`,
+        );
+      } else unchanged.push(readsText(read, names, result.id));
+    }
+    if (stale.length > 0) {
+      waitsFor.set(id, [...roots].sort());
+      return module.changed ? { stale: stale.join('; ') } : { skip: 'stale', reason: stale.join('; ') };
+    }
+    if (module.changed) return undefined;
+    return { skip: 'unaffected', reason: unchanged.join('; ') || 'reads nothing that changes' };
+  };
+}
+
+/** `reads cidr, vpc_id of net/vpc: unchanged in its plan`. */
+function readsText(read: OutputsRead, names: readonly string[], upstream: string): string {
+  if (names.length === 0) return `reads no output of ${upstream}`;
+  const what = read === 'all' ? `every output (${names.join(', ')})` : names.join(', ');
+  return `reads ${what} of ${upstream}: unchanged in its plan`;
+}

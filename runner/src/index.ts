@@ -3,19 +3,9 @@ export { moduleFingerprint } from './moduleFingerprint';
 export { acquireModuleLock } from './moduleLock';
 export { moduleRunStates } from './moduleRunStates';
 export { LOG_FILE, moduleRunDir } from './runLayout';
-export {
-  applyCandidates,
-  type ModuleOutcome,
-  type RunKind,
-  type RunReport,
-  type RunRequest,
-  type RunSettings,
-  type RunTarget,
-  resolveRunBinaries,
-  runModules,
-  terraformEnv,
-} from './runModules';
+export { applyCandidates, resolveRunBinaries, runModules, terraformEnv } from './runModules';
 export { formatDuration, idColor, orderByDependencies, RunPrinter, resultText, summaryRowModule } from './runReport';
+export type { ModuleOutcome, RunKind, RunReport, RunRequest, RunSettings, RunTarget } from './runRequest';
 export { runTargets } from './runTargets';
 export { hasRunState, readRunState, updateModuleRecord } from './stateFile';
 export { isPath, locateBinary, resolveTerraformBinary, TerraformNotFoundError } from './terraformBinary';

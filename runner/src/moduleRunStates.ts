@@ -1,7 +1,7 @@
 import { deriveRunState, type ModuleRunState } from '../../server/src/engine/run';
 import { moduleFingerprint } from './moduleFingerprint';
 import { lockOwner } from './moduleLock';
-import type { RunTarget } from './runModules';
+import type { RunTarget } from './runRequest';
 import { readRunState } from './stateFile';
 
 export interface StateOptions {

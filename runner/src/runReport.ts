@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { compareIds } from '../../server/src/engine/graph';
 import { describeCounts, type ModuleRunResult, type PlanCounts, type RunEvent } from '../../server/src/engine/run';
-import type { ModuleOutcome, RunKind, RunReport, RunTarget } from './runModules';
+import type { ModuleOutcome, RunKind, RunReport, RunTarget } from './runRequest';
 
 /**
  * What a run prints, the same in the editor's terminal and in `terrace plan`: each module's

@@ -1,6 +1,6 @@
 import type { AnalysisResult, ModuleSummary } from '../../server/src/engine/analysis';
 import { type RunSelection, selectModules } from '../../server/src/engine/run';
-import type { RunTarget } from './runModules';
+import type { RunTarget } from './runRequest';
 
 /**
  * The run targets of a selection: each selected module with its kind and folder, the folders of the

@@ -2,6 +2,7 @@
 export { moduleFingerprint } from './moduleFingerprint';
 export { acquireModuleLock } from './moduleLock';
 export { moduleRunStates } from './moduleRunStates';
+export { gatedTargets } from './planGate';
 export { LOG_FILE, moduleRunDir } from './runLayout';
 export { applyCandidates, resolveRunBinaries, runModules, terraformEnv } from './runModules';
 export { formatDuration, idColor, orderByDependencies, RunPrinter, resultText, summaryRowModule } from './runReport';

@@ -8,9 +8,26 @@ export function gateOf(targets: readonly RunTarget[]): Pick<RunOptions<ModuleOut
     if (!target.gate) continue;
     const reads = Object.entries(target.gate.reads).map(([id, read]): [string, OutputsRead] => [
       id,
-      read === 'all' ? 'all' : new Set(read),
+      read === 'all' || read === 'unknown' ? read : new Set(read),
     ]);
     gated.set(target.id, { changed: target.gate.changed, reads: new Map(reads) });
   }
   return gated.size > 0 ? { gate: outputGate<ModuleOutcome>(gated) } : {};
+}
+
+/**
+ * The targets of a plan of what a change reaches, each with its gate: whether the change reaches its own files
+ * (`reached`), and what it reads of each module it depends on (`reads`, by reader then writer).
+ */
+export function gatedTargets(
+  targets: readonly RunTarget[],
+  reached: ReadonlySet<string>,
+  reads: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string> | 'all' | 'unknown'>>,
+): RunTarget[] {
+  return targets.map((target) => {
+    const own = reads.get(target.id);
+    const wire: Record<string, string[] | 'all' | 'unknown'> = {};
+    for (const [writer, read] of own ?? []) wire[writer] = typeof read === 'string' ? read : [...read].sort();
+    return { ...target, gate: { changed: reached.has(target.id), reads: wire } };
+  });
 }

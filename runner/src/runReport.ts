@@ -153,7 +153,7 @@ export function resultText(kind: RunKind, result: ModuleRunResult<ModuleOutcome>
       const counts = describeCounts(value.counts ?? { add: 0, change: 0, destroy: 0, import: 0, outputs: 0 });
       if (kind === 'drift') return value.drifted ? `drifted: ${counts}` : value.changes ? counts : 'no drift';
       // Planned before an upstream applies what it reads: its plan shows the old values.
-      return result.stale ? `${counts}, stale: ${result.stale}` : counts;
+      return result.stale ? `${counts} (stale: ${result.stale})` : counts;
     }
     case 'failed':
       return `failed: ${result.message ?? 'unknown error'}`;

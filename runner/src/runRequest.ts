@@ -20,10 +20,10 @@ export interface RunTarget {
   dependencies: string[];
   /**
    * In a plan of what a change reaches: whether its own files changed, and the outputs it reads of each
-   * dependency (`all`: their names are not known). With it, a module is planned only when what it reads
-   * changes (see `outputGate`).
+   * dependency (`all`: every one, whole; `unknown`: their names are not known). With it, a module is planned
+   * only when what it reads changes (see `outputGate`).
    */
-  gate?: { changed: boolean; reads: Record<string, string[] | 'all'> };
+  gate?: { changed: boolean; reads: Record<string, string[] | 'all' | 'unknown'> };
 }
 
 export interface RunSettings {

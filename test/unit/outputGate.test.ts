@@ -31,7 +31,7 @@ const EDGES: [string, string][] = [
 
 async function plan(
   outputs: Record<string, Record<string, OutputChange>>,
-  gated: Record<string, { changed?: boolean; reads: Record<string, string[] | 'all'> }>,
+  gated: Record<string, { changed?: boolean; reads: Record<string, string[] | 'all' | 'unknown'> }>,
 ): Promise<{ ran: string[]; results: Map<string, ModuleRunResult<PlannedOutputs>> }> {
   const ran: string[] = [];
   const modules = new Map<string, GatedModule>(
@@ -40,7 +40,10 @@ async function plan(
       {
         changed: module.changed ?? false,
         reads: new Map(
-          Object.entries(module.reads).map(([upstream, read]) => [upstream, read === 'all' ? 'all' : new Set(read)]),
+          Object.entries(module.reads).map(([upstream, read]) => [
+            upstream,
+            read === 'all' || read === 'unknown' ? read : new Set(read),
+          ]),
         ),
       },
     ]),
@@ -110,6 +113,24 @@ describe('what a change reaches, from the outputs each dependent reads', () => {
     );
     assert.equal(results.get('report')!.status, 'unaffected', 'it only runs after worker');
     assert.equal(results.get('report')!.message, 'reads no output of worker');
+  });
+
+  test('a read whose output names are not known: planned when no output changes, stale when one does', async () => {
+    const unchanged = await plan(
+      { net: { cidr: 'unchanged', vpc_id: 'unchanged' } },
+      { net: { changed: true, reads: {} }, ...DEPENDENTS, api: { reads: { net: 'unknown' } } },
+    );
+    assert.deepEqual(unchanged.ran, ['api', 'net']);
+    assert.equal(unchanged.results.get('api')!.status, 'succeeded');
+    const changed = await plan(
+      { net: { cidr: 'changed', vpc_id: 'unchanged' } },
+      { net: { changed: true, reads: {} }, ...DEPENDENTS, api: { reads: { net: 'unknown' } } },
+    );
+    assert.deepEqual(changed.ran, ['net']);
+    assert.equal(
+      changed.results.get('api')!.message,
+      'after net applies: reads outputs named only at run time, and cidr (changed) changes',
+    );
   });
 
   test('a dependent with a change of its own is planned, and marked stale when an upstream changes what it reads', async () => {

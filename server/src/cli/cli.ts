@@ -39,7 +39,8 @@ Commands:
                    level or chained GitHub workflows, written beside --output
   plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
                    under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
-                   [--with-dependents]] [--changed-only --base-ref <ref> [--explain]] [--retries N] [--binary <path>]
+                   [--with-dependents]] [--changed-only --base-ref <ref> [--explain] [--all-dependents]]
+                   [--retries N] [--binary <path>]
                    [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
                    --detailed-exitcode). Refuses modules that do not parse; --skip-broken plans the rest
                    (exit 1)
@@ -64,6 +65,7 @@ const OPTIONS = {
   'changed-only': { type: 'boolean' },
   'base-ref': { type: 'string' },
   explain: { type: 'boolean' },
+  'all-dependents': { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   force: { type: 'boolean' },
   'skip-broken': { type: 'boolean' },

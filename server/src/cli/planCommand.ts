@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  gatedTargets,
   isPath,
   killAllProcessGroups,
   locateBinary,
@@ -18,9 +19,10 @@ import {
   skippedList,
 } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig } from '../engine/config';
+import { upstreamReads } from '../engine/contracts';
 import { problemLine } from '../engine/features';
 import { cyclesLeftAloneWarning, selectionCycles } from '../engine/pipeline';
-import { ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
+import { type ModuleRunStatus, ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
 import { changedReach, explanationLines, reachSummary } from './affectedCommand';
 
 export interface PlanFlags {
@@ -39,6 +41,8 @@ export interface PlanFlags {
   'skip-broken'?: boolean;
   /** With `--changed-only`: say why each module is planned. */
   explain?: boolean;
+  /** With `--changed-only`: plan every dependent of a changed module, whatever the outputs it reads do. */
+  'all-dependents'?: boolean;
 }
 
 export interface PlanIo {
@@ -69,6 +73,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
   if (flags['changed-only'] && flags.module?.length) throw io.usage('--changed-only and --module exclude each other');
   if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
+  if (flags['all-dependents'] && !flags['changed-only']) throw io.usage('--all-dependents goes with --changed-only');
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) io.err(`Warning: ${warning}\n`);
@@ -77,10 +82,13 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   const execution = executionFor(config.pipeline.execution, result.engine, flags.env, config.analysis.environments);
 
   let modules: string[] | undefined = flags.module;
+  // A changed-only plan decides each dependent from the outputs it reads (unless --all-dependents).
+  let reached: ReadonlySet<string> | undefined;
   if (flags['changed-only']) {
     try {
       const found = await changedReach(analysis, config, flags['base-ref']!, true);
       modules = [...found.reach.affected];
+      if (!flags['all-dependents']) reached = new Set(found.reach.reached.keys());
       io.err(reachSummary(found, 'to plan'));
       if (flags.explain) io.err(explanationLines(result, found));
     } catch (error) {
@@ -101,6 +109,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     if (error instanceof UnknownModuleError) throw io.usage(error.message);
     throw error;
   }
+  if (reached) targets = gatedTargets(targets, reached, upstreamReads(analysis.contracts(), result.edges));
   if (targets.length === 0) {
     io.err('Nothing to plan: no module selected\n');
     return 0;
@@ -196,8 +205,9 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     if (skipped.length > 0) io.out(`Not planned, as they do not parse: ${skippedList(skipped)}\n`);
     const results = report.result.results;
     if (report.result.cancelled) return 130;
-    if (skipped.length > 0 || results.some((r) => r.status !== 'succeeded')) return 1;
-    return flags['detailed-exitcode'] && results.some((r) => r.value?.changes) ? 2 : 0;
+    // Unaffected and stale modules are decided, not failed; a stale one has changes to come.
+    if (skipped.length > 0 || results.some((r) => !DECIDED.has(r.status))) return 1;
+    return flags['detailed-exitcode'] && results.some((r) => r.value?.changes || r.status === 'stale') ? 2 : 0;
   } catch (error) {
     if (error instanceof ParallelismError || error instanceof TerraformNotFoundError) {
       io.err(`Error: ${error.message}\n`);
@@ -214,6 +224,9 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     process.off('SIGTERM', onSignal);
   }
 }
+
+/** The statuses of a plan that went as it should: planned, or decided from what its upstreams' plans do. */
+const DECIDED: ReadonlySet<ModuleRunStatus> = new Set(['succeeded', 'unaffected', 'stale']);
 
 /**
  * What the run starts, said before it starts anything (its version is asked first): `Runs /usr/bin/terraform

@@ -13,3 +13,4 @@ export {
   type UseWriter,
 } from './outputContracts';
 export type { CarriedOutputs, ContractWorkspace, OutputUse, StateSource, StateVia } from './outputUses';
+export { type UpstreamRead, upstreamReads } from './upstreamReads';

@@ -59,6 +59,8 @@ export interface OutputContracts {
   mocks: MockOutput[];
   /** Where the nodes' code holds a state's outputs whole (a local, a variable, a child module's output). */
   carried: CarriedOutputs[];
+  /** The references that read a state's outputs whole, each to the writers it reads (see `NodeReads.whole`). */
+  whole: ResolvedUse[];
 }
 
 export interface ContractInput {
@@ -82,6 +84,7 @@ interface ResolvedNode {
   /** The declared outputs of each writer its edges lead to, in the edges' order. */
   writerOutputs: readonly (DeclaredOutput[] | undefined)[];
   uses: ResolvedUse[];
+  whole: ResolvedUse[];
   problems: ContractProblem[];
 }
 
@@ -107,9 +110,11 @@ export function outputContracts(
   const components = componentIds(input.modules);
   const problems: ContractProblem[] = [];
   const carried: CarriedOutputs[] = [];
+  const whole: ResolvedUse[] = [];
   for (const module of input.modules) {
     const resolved = resolvedNode(workspace, module, edgesFrom.get(module.id) ?? [], outputs, components, cache);
     for (const use of resolved.uses) uses.push(use);
+    for (const use of resolved.whole) whole.push(use);
     for (const problem of resolved.problems) problems.push(problem);
     for (const place of readsOf(workspace, module, cache).carried) carried.push(place);
   }
@@ -129,7 +134,7 @@ export function outputContracts(
     along ??= outputsAlongEdges(uses);
     return along.get(edgeKey(edge)) ?? [];
   };
-  return { uses, outputs, problems, outputsAlong, mocks, carried };
+  return { uses, outputs, problems, outputsAlong, mocks, carried, whole };
 }
 
 /**
@@ -147,10 +152,10 @@ function resolvedNode(
   const writerOutputs = edges.map((edge) => outputs.get(edge.to));
   const kept = cache.resolved.get(module);
   if (kept && sameItems(kept.edges, edges) && sameItems(kept.writerOutputs, writerOutputs)) return kept;
-  const own = readsOf(workspace, module, cache).uses;
+  const reads = readsOf(workspace, module, cache);
   // The uses of one block share its writers: found once per block.
   const writersOf = new Map<string, { id: string; match: MatchKind }[]>();
-  const uses = own.map((use) => {
+  const resolveUse = (use: OutputUse): ResolvedUse => {
     const key = sourceKeyOf(use.source);
     let writers = writersOf.get(key);
     if (!writers) {
@@ -158,8 +163,16 @@ function resolvedNode(
       writersOf.set(key, writers);
     }
     return resolve(use, writers, outputs);
-  });
-  const resolved = { edges, writerOutputs, uses, problems: uses.flatMap((use) => missingOutput(use, outputs)) };
+  };
+  const uses = reads.uses.map(resolveUse);
+  const whole = reads.whole.map(resolveUse);
+  const resolved = {
+    edges,
+    writerOutputs,
+    uses,
+    whole,
+    problems: uses.flatMap((use) => missingOutput(use, outputs)),
+  };
   cache.resolved.set(module, resolved);
   return resolved;
 }
@@ -178,14 +191,14 @@ function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
 }
 
 /** The key of an edge's reader, writer and the block it reads through, as `useKey` makes it for a use. */
-function edgeKey(edge: MatchedEdge): string {
+export function edgeKey(edge: MatchedEdge): string {
   const { reference } = edge;
   if (reference.block === 'component' || edge.matchedBy === 'component') return `${edge.from}\0${edge.to}\0component`;
   if (reference.block === 'dependency') return `${edge.from}\0${edge.to}\0dependency\0${reference.name}`;
   return `${edge.from}\0${edge.to}\0${reference.block ?? 'remote-state'}\0${reference.name}\0${path.dirname(reference.file)}`;
 }
 
-function useKey(use: ResolvedUse, writer: string): string {
+export function useKey(use: ResolvedUse, writer: string): string {
   const { source } = use;
   if (source.via === 'component') return `${use.reader}\0${writer}\0component`;
   if (source.via === 'dependency') return `${use.reader}\0${writer}\0dependency\0${source.name}`;

@@ -89,11 +89,16 @@ export interface CarriedOutputs {
 export interface NodeReads {
   uses: OutputUse[];
   carried: CarriedOutputs[];
+  /**
+   * Its references to a state or its outputs whole that no local, argument or output holds (`jsonencode(data.x.outputs)`,
+   * `depends_on = [data.x]`): it reads every output of that state. `output` is undefined in each.
+   */
+  whole: OutputUse[];
 }
 
 /** The reads of other states' outputs a node makes: a root's or a unit's Terraform code, a unit's `terragrunt.hcl`. */
 export function nodeOutputUses(workspace: ContractWorkspace, module: EvaluatedModule): NodeReads {
-  const reads: NodeReads = { uses: [], carried: [] };
+  const reads: NodeReads = { uses: [], carried: [], whole: [] };
   if (module.kind === 'module') scopeUses(workspace, module.id, module.dir, new Map(), [], reads);
   if (module.kind === 'unit') {
     const unitFile = path.join(module.dir, UNIT_FILE);
@@ -108,7 +113,7 @@ export function nodeOutputUses(workspace: ContractWorkspace, module: EvaluatedMo
 
 /** A Stack's own reads of its components' outputs (`component.<name>.<output>`), in its folder's files. */
 export function stackOutputUses(workspace: ContractWorkspace, stackDir: ScannedDir, reader: string): OutputUse[] {
-  const reads: NodeReads = { uses: [], carried: [] };
+  const reads: NodeReads = { uses: [], carried: [], whole: [] };
   fileScopeUses(workspace, reader, stackDir.dir, stackDir.stackFiles, reads);
   return reads.uses;
 }
@@ -154,7 +159,7 @@ function scopeUses(
   const scope: Scope = { dir, module, locals: new Map(), vars, modules: new Map() };
   if (calls.length === 0) {
     const { outputs } = carriersOf(references, scope);
-    usesOf(workspace, reader, references, scope, reads.uses);
+    usesOf(workspace, reader, references, scope, reads);
     carried(scope, reads);
     return outputs;
   }
@@ -171,7 +176,7 @@ function scopeUses(
   }
   scope.locals = new Map();
   const { outputs } = carriersOf(references, scope);
-  usesOf(workspace, reader, references, scope, reads.uses);
+  usesOf(workspace, reader, references, scope, reads);
   carried(scope, reads);
   return outputs;
 }
@@ -187,7 +192,7 @@ function fileScopeUses(
   const references = referencesIn(workspace, files);
   const scope: Scope = { dir, module: '', locals: new Map(), vars: new Map(), modules: new Map() };
   carriersOf(references, scope);
-  usesOf(workspace, reader, references, scope, reads.uses);
+  usesOf(workspace, reader, references, scope, reads);
   carried(scope, reads);
 }
 
@@ -241,14 +246,18 @@ function usesOf(
   reader: string,
   references: readonly FileReference[],
   scope: Scope,
-  uses: OutputUse[],
+  reads: NodeReads,
 ): void {
   for (const { file, reference } of references) {
     for (const reached of reach(reference, scope)) {
-      if (reached.at !== 'output') continue;
+      if (reached.at !== 'output') {
+        // One that a local, an argument or an output holds is a carrier, whose reads are followed.
+        if (!reference.binding) reads.whole.push(wholeRead(reader, file, reference, reached));
+        continue;
+      }
       const key = reached.key;
       const output = key.kind === 'name' ? key.name : undefined;
-      uses.push({
+      reads.uses.push({
         reader,
         file,
         range: key.range,
@@ -260,6 +269,20 @@ function usesOf(
       });
     }
   }
+}
+
+/** A reference that reads a state, or its outputs, whole. */
+function wholeRead(reader: string, file: string, reference: OutputReference, reached: Reached): OutputUse {
+  return {
+    reader,
+    file,
+    range: reference.range,
+    quoted: false,
+    source: reached.source,
+    output: undefined,
+    through: reached.through,
+    defaulted: false,
+  };
 }
 
 const NO_DEFAULTS: ReadonlySet<string> = new Set();

@@ -10,11 +10,14 @@ import type { GateDecision, ModuleRunResult } from './runScheduler';
  *   apply, or when it reads from a module that is itself stale: a plan now would read the old value, so it
  *   is not planned (one with a change of its own is planned, and marked stale);
  * - planned when its own files changed.
- * Soundness before savings: a read whose output names are not known reads every output.
+ * Soundness before savings: a read whose output names are not known is planned (stale when any output changes).
  */
 
-/** What a dependent reads of one upstream: the outputs it names, or `all` (a read whose names are not known). */
-export type OutputsRead = ReadonlySet<string> | 'all';
+/**
+ * What a dependent reads of one upstream: the outputs it names; `all` of them (it reads them whole); or `unknown`
+ * (a read whose names are not known: it is planned unless one of them changes, when it waits as a stale one does).
+ */
+export type OutputsRead = ReadonlySet<string> | 'all' | 'unknown';
 
 export interface GatedModule {
   /** Its own files changed (the change reaches it): it is planned whatever its upstreams' plans say. */
@@ -42,10 +45,11 @@ export function outputGate<T extends PlannedOutputs>(
     const stale: string[] = [];
     const roots = new Set<string>();
     const unchanged: string[] = [];
+    let unresolved: string | undefined;
     for (const result of upstream) {
-      const read = module.reads.get(result.id) ?? 'all';
+      const read = module.reads.get(result.id) ?? 'unknown';
       // Run after it only (a Terragrunt `dependencies` path): nothing it does reaches this plan.
-      if (read !== 'all' && read.size === 0) {
+      if (typeof read !== 'string' && read.size === 0) {
         unchanged.push(`reads no output of ${result.id}`);
         continue;
       }
@@ -67,21 +71,26 @@ export function outputGate<T extends PlannedOutputs>(
         stale.push(`after ${result.id} applies: its plan says nothing of its outputs`);
         continue;
       }
-      const names = read === 'all' ? Object.keys(outputs).sort() : [...read].sort();
+      const names = read === 'all' || read === 'unknown' ? Object.keys(outputs).sort() : [...read].sort();
       // An output it names that the plan does not know is read as changed: the plan may not declare it yet.
       const changes = names.filter((name) => (outputs[name] ?? 'changed') !== 'unchanged');
       if (changes.length > 0) {
         roots.add(result.id);
+        const changed = changes.map((name) => `${name} (${outputs[name] ?? 'changed'})`).join(', ');
         stale.push(
-          `after ${result.id} applies: reads ${changes.map((name) => `${name} (${outputs[name] ?? 'changed'})`).join(', ')}`,
+          read === 'unknown'
+            ? `after ${result.id} applies: reads outputs named only at run time, and ${changed} changes`
+            : `after ${result.id} applies: reads ${changed}`,
         );
-      } else unchanged.push(readsText(read, names, result.id));
+      } else if (read === 'unknown') unresolved ??= result.id;
+      else unchanged.push(readsText(read, names, result.id));
     }
     if (stale.length > 0) {
       waitsFor.set(id, [...roots].sort());
       return module.changed ? { stale: stale.join('; ') } : { skip: 'stale', reason: stale.join('; ') };
     }
-    if (module.changed) return undefined;
+    // Which outputs it reads of one is not known: planned, though none of them changes.
+    if (module.changed || unresolved !== undefined) return undefined;
     return { skip: 'unaffected', reason: unchanged.join('; ') || 'reads nothing that changes' };
   };
 }

@@ -331,6 +331,8 @@ export interface RunTargetWire {
   sourceDirs: string[];
   /** Its direct dependencies. */
   dependencies: string[];
+  /** In a changed-only plan: whether its own files changed, and what it reads of each dependency (see `RunTarget.gate`). */
+  gate?: { changed: boolean; reads: Record<string, string[] | 'all' | 'unknown'> };
 }
 export type RunTargetsResult =
   | {

@@ -11,6 +11,7 @@ import {
   FileReadersRequest,
   type GraphModel,
   GraphRequest,
+  RunTargetsRequest,
   ServerStatusNotification,
 } from '../../server/src/protocol';
 import { LspTestClient, repoRoot } from './lspClient';
@@ -140,6 +141,27 @@ describe('terrace/affected (real git)', () => {
     );
     execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: workspace });
     rmSync(path.join(workspace, 'policy.json'));
+  });
+
+  test('Run Plans of the changes: each target says whether the change reaches it and what it reads upstream', async () => {
+    const client = await ready(workspace);
+    const folderUri = pathToFileURL(workspace).href;
+    const vpc = 'network/prod/eu-central-1/vpc';
+    appendFileSync(path.join(workspace, vpc, 'main.tf'), '\n# a change not committed yet\n');
+    const result = await client.connection.sendRequest(RunTargetsRequest.type, {
+      folderUri,
+      changedOnly: true,
+      baseRef: 'HEAD',
+    });
+    assert.equal(result.kind, 'targets');
+    if (result.kind !== 'targets') return;
+    const byId = new Map(result.targets.map((target) => [target.id, target]));
+    assert.deepEqual(byId.get(vpc)!.gate, { changed: true, reads: {} });
+    assert.deepEqual(byId.get('platform/prod/eu-central-1/eks')!.gate, {
+      changed: false,
+      reads: { [vpc]: ['vpc_id'], 'network/prod/eu-central-1/dns': ['zone_id'] },
+    });
+    execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: workspace });
   });
 
   test('outside git, or an unknown ref: a message, not a failure', async () => {

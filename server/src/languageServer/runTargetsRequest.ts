@@ -1,6 +1,7 @@
-import { runTargets } from '../../../runner/src';
+import { gatedTargets, runTargets } from '../../../runner/src';
 import { BrokenModulesError, brokenModules, ChangedFilesError } from '../engine/analysis';
 import { ConfigError, executionFor, loadWorkspaceConfig } from '../engine/config';
+import { upstreamReads } from '../engine/contracts';
 import { cyclesLeftAloneWarning, selectionCycles } from '../engine/pipeline';
 import { UnknownModuleError } from '../engine/run';
 import type { RunTargetsParams, RunTargetsResult } from '../protocol';
@@ -22,16 +23,23 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
     const config = await loadWorkspaceConfig(folder.root);
     const result = folder.analysis.result();
     let modules = params.modules;
+    let reached: ReadonlySet<string> | undefined;
     if (params.changedOnly) {
       const baseRef = params.baseRef?.trim();
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
-      modules = [...(await affectedSince(folder, baseRef, config.pipeline.libraryModules)).affected];
+      const reach = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
+      modules = [...reach.affected];
+      reached = new Set(reach.reached.keys());
     }
-    const targets = runTargets(result, {
+    const all = runTargets(result, {
       ...(modules ? { modules } : {}),
       withDependencies: params.withDependencies ?? false,
       withDependents: params.withDependents ?? false,
     });
+    // A changed-only run plans each dependent only when what it reads changes, as `terrace plan --changed-only`.
+    const targets = reached
+      ? gatedTargets(all, reached, upstreamReads(folder.analysis.contracts(), result.edges))
+      : all;
     // Terraform would stop on a module that does not parse: refused before anything runs, as the CLI does.
     const broken = brokenModules(result, new Set(targets.map((target) => target.id)));
     if (broken.length > 0)

@@ -69,11 +69,13 @@ const TERMINAL_NAMES: Record<RunKind, string> = {
   plan: 'Terrace: plan',
   drift: 'Terrace: drift',
   apply: 'Terrace: apply',
+  deploy: 'Terrace: apply',
 };
 const COMMAND_NAMES: Record<RunKind, string> = {
   plan: 'Terrace: Run Plans',
   drift: 'Terrace: Check Drift',
   apply: 'Terrace: Apply Saved Plans',
+  deploy: 'Terrace: Apply Saved Plans',
 };
 const DEFAULT_BASE_REF = 'origin/main';
 const MANAGE_TRUST = 'Manage Workspace Trust';

@@ -3,8 +3,11 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import {
   deriveRunState,
+  describeCounts,
   type ExecutorOutcome,
   type ModuleRecord,
+  NO_CHANGES,
+  type OutputChange,
   stalePlanReason,
   summarizePlanJson,
 } from '../../server/src/engine/run';
@@ -13,6 +16,7 @@ import type { ModuleLock } from './moduleLock';
 import { PLAN_FILE, SUMMARY_FILE } from './runLayout';
 import type { ModuleOutcome, RunRequest, RunTarget } from './runRequest';
 import { readRunState, updateModuleRecord } from './stateFile';
+import { type OutputHashes, outputChanges, outputHashes } from './stateOutputs';
 import type { TerraformBinary } from './terraformBinary';
 import { runTerraform, type TerraformExit } from './terraformProcess';
 
@@ -261,6 +265,34 @@ export class ModuleRun {
       },
     };
   }
-}
 
-/** A saved plan that Apply Saved Plans may apply, or why not. */
+  /**
+   * `terrace apply`: plans the module, and applies the plan when it has changes (once approved), comparing its
+   * state's outputs before and after by a hash of each value: what its dependents decide on.
+   */
+  async deploy(dir: string, logFile: string): Promise<ExecutorOutcome<ModuleOutcome>> {
+    const planned = await this.plan(dir, logFile);
+    if (!planned.ok) return planned;
+    const before = await this.outputs();
+    if (!planned.value?.changes) {
+      const outputs: Record<string, OutputChange> = {};
+      for (const name of before.keys()) outputs[name] = 'unchanged';
+      return { ok: true, value: { ...planned.value!, kind: 'deploy', outputs } };
+    }
+    const approve = this.context.request.approve;
+    if (approve && !(await approve(this.target.id, describeCounts(planned.value.counts ?? NO_CHANGES)))) {
+      this.line('not applied: the plan was not approved');
+      return { ok: false, message: 'not applied: the plan was not approved', retryable: false };
+    }
+    const applied = await this.apply(logFile);
+    if (!applied.ok) return applied;
+    const outputs = outputChanges(before, await this.outputs());
+    return { ok: true, value: { ...applied.value!, kind: 'deploy', outputs } };
+  }
+
+  /** The state's outputs, hashed (see `stateOutputs.ts`); none when it has no state yet. */
+  private async outputs(): Promise<OutputHashes> {
+    const exit = await this.terraform(['output', '-json', '-no-color'], true);
+    return exit.code === 0 ? outputHashes(exit.stdout) : new Map();
+  }
+}

@@ -1,8 +1,12 @@
 import { type GatedModule, type OutputsRead, outputGate, type RunOptions } from '../../server/src/engine/run';
-import type { ModuleOutcome, RunTarget } from './runRequest';
+import type { ModuleOutcome, RunKind, RunTarget } from './runRequest';
 
-/** The gate of a plan whose targets say what they read (`RunTarget.gate`); none when no target does. */
-export function gateOf(targets: readonly RunTarget[]): Pick<RunOptions<ModuleOutcome>, 'gate'> {
+/**
+ * The gate of a plan or a deploy whose targets say what they read (`RunTarget.gate`); none when no target does,
+ * nor for other runs.
+ */
+export function gateOf(targets: readonly RunTarget[], kind: RunKind): Pick<RunOptions<ModuleOutcome>, 'gate'> {
+  if (kind !== 'plan' && kind !== 'deploy') return {};
   const gated = new Map<string, GatedModule>();
   for (const target of targets) {
     if (!target.gate) continue;
@@ -12,7 +16,7 @@ export function gateOf(targets: readonly RunTarget[]): Pick<RunOptions<ModuleOut
     ]);
     gated.set(target.id, { changed: target.gate.changed, reads: new Map(reads) });
   }
-  return gated.size > 0 ? { gate: outputGate<ModuleOutcome>(gated) } : {};
+  return gated.size > 0 ? { gate: outputGate<ModuleOutcome>(gated, kind === 'deploy' ? 'apply' : 'plan') } : {};
 }
 
 /**

@@ -6,6 +6,7 @@ import path from 'node:path';
  *
  *     .terrace/state.json                        the run states of the modules (stateFile.ts)
  *     .terrace/locks/<module id>.lock            one per module being run (moduleLock.ts)
+ *     .terrace/runs/<timestamp>/report.json      what each module of the run did, and why (reportFile.ts)
  *     .terrace/runs/<timestamp>/<module id>/     plan.tfplan, terraform.log, summary.json
  */
 export const TERRACE_DIR = '.terrace';
@@ -31,6 +32,7 @@ export function moduleRunDir(runDir: string, id: string): string {
 export const PLAN_FILE = 'plan.tfplan';
 export const LOG_FILE = 'terraform.log';
 export const SUMMARY_FILE = 'summary.json';
+export const REPORT_FILE = 'report.json';
 
 /**
  * Creates the folder of a new run, `.terrace/runs/<UTC timestamp>[-<n>]`: names sort by time, and

@@ -13,6 +13,7 @@ import { fileChecksum, moduleFingerprint } from './moduleFingerprint';
 import { acquireModuleLock, ModuleBusyError, type ModuleLock } from './moduleLock';
 import { type ModuleContext, ModuleRun } from './moduleRun';
 import { gateOf } from './planGate';
+import { writeReportFile } from './reportFile';
 import { createRunDir, LOG_FILE, moduleRunDir } from './runLayout';
 import type { ModuleOutcome, RunReport, RunRequest, RunSettings, RunTarget } from './runRequest';
 import { readRunState } from './stateFile';
@@ -56,9 +57,11 @@ export async function runModules(request: RunRequest): Promise<RunReport> {
     ...(request.signal ? { signal: request.signal } : {}),
     executor: (id, signal, attempt) => runOne(context, byId.get(id)!, signal, attempt),
     ...(request.onEvent ? { onEvent: request.onEvent } : {}),
-    ...(kind === 'plan' ? gateOf(request.targets) : {}),
+    ...gateOf(request.targets, kind),
   });
-  return { kind, root, runId: run.id, runDir: run.dir, binary, result, targets: request.targets };
+  const report: RunReport = { kind, root, runId: run.id, runDir: run.dir, binary, result, targets: request.targets };
+  writeReportFile(report);
+  return report;
 }
 
 /** Terraform's (and Terragrunt's) environment for unattended runs, then the workspace's `execution.env`. */
@@ -128,7 +131,8 @@ async function runOne(
     module.note(
       `# ${kind} of ${target.id}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${new Date().toISOString()}, ${versions}`,
     );
-    return kind === 'apply' ? await module.apply(logFile) : await module.plan(dir, logFile);
+    if (kind === 'apply') return await module.apply(logFile);
+    return kind === 'deploy' ? await module.deploy(dir, logFile) : await module.plan(dir, logFile);
   } finally {
     await new Promise((resolve) => log.end(resolve));
     lock.release();

@@ -26,8 +26,13 @@ export function idColor(id: string): number {
   return ID_COLORS[hash % ID_COLORS.length]!;
 }
 
-const VERB: Record<RunKind, string> = { plan: 'planning', drift: 'checking drift', apply: 'applying' };
-const TITLE: Record<RunKind, string> = { plan: 'plan', drift: 'drift check', apply: 'apply' };
+const VERB: Record<RunKind, string> = {
+  plan: 'planning',
+  drift: 'checking drift',
+  apply: 'applying',
+  deploy: 'planning and applying',
+};
+const TITLE: Record<RunKind, string> = { plan: 'plan', drift: 'drift check', apply: 'apply', deploy: 'apply' };
 
 export class RunPrinter {
   private width = 0;
@@ -117,7 +122,10 @@ export class RunPrinter {
     }
     this.write('\n');
     this.write(`${this.paint(1, totalsLine(report))} in ${elapsed}\n`);
-    this.write(this.paint(2, `Full logs: ${this.relative(report.runDir)}/<module>/terraform.log`) + '\n');
+    const dir = this.relative(report.runDir);
+    this.write(
+      this.paint(2, `Full logs: ${dir}/<module>/terraform.log; each result and why: ${dir}/report.json`) + '\n',
+    );
   }
 
   private relative(file: string): string {
@@ -140,7 +148,9 @@ const MARKS: Record<Status, [string, number]> = {
 
 function statusOf(result: ModuleRunResult<ModuleOutcome>): Status {
   if (result.status === 'succeeded')
-    return result.value?.changes && result.value.kind !== 'apply' ? 'changes' : 'clean';
+    return result.value?.changes && result.value.kind !== 'apply' && result.value.kind !== 'deploy'
+      ? 'changes'
+      : 'clean';
   return result.status;
 }
 
@@ -150,6 +160,8 @@ export function resultText(kind: RunKind, result: ModuleRunResult<ModuleOutcome>
     case 'succeeded': {
       const value = result.value!;
       if (kind === 'apply') return `applied: ${appliedCounts(value.counts)}`;
+      if (kind === 'deploy')
+        return value.changes ? `applied: ${appliedCounts(value.counts)}${outputsText(value)}` : 'no changes';
       const counts = describeCounts(value.counts ?? { add: 0, change: 0, destroy: 0, import: 0, outputs: 0 });
       if (kind === 'drift') return value.drifted ? `drifted: ${counts}` : value.changes ? counts : 'no drift';
       // Planned before an upstream applies what it reads: its plan shows the old values.
@@ -167,6 +179,17 @@ export function resultText(kind: RunKind, result: ModuleRunResult<ModuleOutcome>
   }
 }
 
+/** `; outputs changed: cidr` after an apply that changed outputs. */
+function outputsText(value: ModuleOutcome): string {
+  const changed = Object.entries(value.outputs ?? {}).filter(([, change]) => change !== 'unchanged');
+  return changed.length > 0
+    ? `; outputs changed: ${changed
+        .map(([name]) => name)
+        .sort()
+        .join(', ')}`
+    : '';
+}
+
 function appliedCounts(counts: PlanCounts | undefined): string {
   if (!counts) return 'done';
   return `${counts.add} added, ${counts.change} changed, ${counts.destroy} destroyed`;
@@ -177,16 +200,22 @@ export function totalsLine(report: RunReport): string {
   const count = { changes: 0, clean: 0, failed: 0, skipped: 0, cancelled: 0, unaffected: 0, stale: 0 };
   for (const result of report.result.results) count[statusOf(result)]++;
   const n = report.result.results.length;
+  const succeeded = report.result.results.filter((result) => result.status === 'succeeded');
   const parts =
     report.kind === 'apply'
       ? [`${count.clean} applied`]
-      : report.kind === 'drift'
+      : report.kind === 'deploy'
         ? [
-            `${report.result.results.filter((r) => r.value?.drifted).length} drifted`,
-            `${count.changes} with changes`,
-            `${count.clean} without changes`,
+            `${succeeded.filter((r) => r.value?.changes).length} applied`,
+            `${succeeded.filter((r) => !r.value?.changes).length} without changes`,
           ]
-        : [`${count.changes} with changes`, `${count.clean} without changes`];
+        : report.kind === 'drift'
+          ? [
+              `${report.result.results.filter((r) => r.value?.drifted).length} drifted`,
+              `${count.changes} with changes`,
+              `${count.clean} without changes`,
+            ]
+          : [`${count.changes} with changes`, `${count.clean} without changes`];
   if (count.unaffected) parts.push(`${count.unaffected} unaffected`);
   if (count.stale) parts.push(`${count.stale} to plan once an upstream applies`);
   if (count.failed) parts.push(`${count.failed} failed`);

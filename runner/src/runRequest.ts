@@ -3,7 +3,11 @@ import type { TerraformBinary } from './terraformBinary';
 
 /** What a run is asked and what it reports: its targets, settings, each module's outcome. */
 
-export type RunKind = 'plan' | 'drift' | 'apply';
+/**
+ * `plan` and `drift` save plans; `apply` applies saved plans (Apply Saved Plans); `deploy` plans each module and
+ * applies what it plans, in order (`terrace apply`).
+ */
+export type RunKind = 'plan' | 'drift' | 'apply' | 'deploy';
 
 /** A module to run: where it is, what its fingerprint covers, what it depends on. */
 export interface RunTarget {
@@ -69,7 +73,10 @@ export interface ModuleOutcome {
   changes: boolean;
   /** What the plan would do, or what the apply did (the plan's counts). */
   counts?: PlanCounts;
-  /** What the plan does to each root output: names and kinds only (no value leaves the plan). */
+  /**
+   * What the plan does to each root output, or, after an apply, what the apply did to it (its state's outputs
+   * compared by a hash of each value, in memory): names and kinds only, no value.
+   */
   outputs?: Record<string, OutputChange>;
   drifted?: boolean;
   /** Absolute paths. */
@@ -90,6 +97,11 @@ export interface RunRequest {
   onEvent?: (event: RunEvent<ModuleOutcome>) => void;
   /** Called once the binary is found and the run folder exists, before any module starts. */
   onStart?: (run: { runId: string; runDir: string; binary: TerraformBinary; parallelism: number }) => void;
+  /**
+   * A `deploy` asks before it applies a module's plan (what `terraform apply` asks); without it, it applies
+   * without asking (`--auto-approve`). Resolves to whether to apply.
+   */
+  approve?: (id: string, plan: string) => Promise<boolean>;
 }
 
 export interface RunReport {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { ChangedFilesError, changedFiles, changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
+import { gitIn } from './gitRepository';
 
 /**
  * Changed-only pipelines: a temporary git repository holding the pipeline-local-backend fixture
@@ -48,17 +49,7 @@ describe('changed modules', () => {
     root = path.join(top, 'infra');
     cpSync(path.join(repo, 'test/fixtures/pipeline-local-backend'), root, { recursive: true });
     writeFileSync(path.join(top, 'README.md'), 'outside the workspace\n');
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Terrace Test',
-      GIT_AUTHOR_EMAIL: 'test@terrace.invalid',
-      GIT_COMMITTER_NAME: 'Terrace Test',
-      GIT_COMMITTER_EMAIL: 'test@terrace.invalid',
-    };
-    git = (...args) => execFileSync('git', ['-C', top, ...args], { env, encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'initial');
+    git = gitIn(top, 'initial');
   });
   after(() => rmSync(top, { recursive: true, force: true }));
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { gitIn } from './gitRepository';
 
 /**
  * A cycle elsewhere in the repository does not stop a pipeline or a run of other modules: the
@@ -43,17 +44,7 @@ describe('a cycle elsewhere in the repository', () => {
   before(() => {
     top = mkdtempSync(path.join(os.tmpdir(), 'terrace-cycles-'));
     cpSync(FIXTURE, top, { recursive: true });
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Terrace Test',
-      GIT_AUTHOR_EMAIL: 'test@terrace.invalid',
-      GIT_COMMITTER_NAME: 'Terrace Test',
-      GIT_COMMITTER_EMAIL: 'test@terrace.invalid',
-    };
-    git = (...args) => execFileSync('git', ['-C', top, ...args], { env, encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'initial');
+    git = gitIn(top, 'initial');
   });
   after(() => rmSync(top, { recursive: true, force: true }));
 

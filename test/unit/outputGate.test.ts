@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { DependencyGraph } from '../../server/src/engine/graph';
 import {
   type GatedModule,
+  type GateMode,
   type ModuleRunResult,
   type OutputChange,
   outputGate,
@@ -32,6 +33,7 @@ const EDGES: [string, string][] = [
 async function plan(
   outputs: Record<string, Record<string, OutputChange>>,
   gated: Record<string, { changed?: boolean; reads: Record<string, string[] | 'all' | 'unknown'> }>,
+  mode: GateMode = 'plan',
 ): Promise<{ ran: string[]; results: Map<string, ModuleRunResult<PlannedOutputs>> }> {
   const ran: string[] = [];
   const modules = new Map<string, GatedModule>(
@@ -55,7 +57,7 @@ async function plan(
       ran.push(id);
       return { ok: true, value: { outputs: outputs[id] ?? {} } };
     },
-    gate: outputGate(modules),
+    gate: outputGate(modules, mode),
   });
   return { ran: ran.sort(), results: new Map(result.results.map((r) => [r.id, r])) };
 }
@@ -154,5 +156,19 @@ describe('what a change reaches, from the outputs each dependent reads', () => {
     const byId = new Map(result.results.map((r) => [r.id, r]));
     assert.equal(byId.get('api')!.status, 'skipped');
     assert.equal(byId.get('api')!.message, 'upstream dependencies failed: net');
+  });
+
+  test('after applies: a dependent whose reads changed runs on the new values, a second hop decides from its apply', async () => {
+    const { ran, results } = await plan(
+      { net: { cidr: 'changed', vpc_id: 'unchanged', subnet_ids: 'unchanged' }, api: { url: 'unchanged' } },
+      { net: { changed: true, reads: {} }, ...DEPENDENTS },
+      'apply',
+    );
+    assert.deepEqual(ran, ['api', 'net']);
+    assert.equal(results.get('api')!.status, 'succeeded');
+    assert.equal(results.get('api')!.stale, undefined, 'nothing waits after an apply');
+    assert.equal(results.get('worker')!.message, 'reads subnet_ids of net: unchanged by its apply');
+    assert.equal(results.get('web')!.message, 'reads url of api: unchanged by its apply');
+    assert.equal(results.get('report')!.message, 'worker is unaffected');
   });
 });

@@ -1,110 +1,24 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { ReachRepository, rows } from './reachRepository';
 
 /**
  * A changed-only plan decides each dependent from the outputs it reads, with the real terraform: the plan-reach
  * fixture (states checked in) in a git repository, one change at a time, through `terrace plan --changed-only`.
  */
-const repo = path.resolve(__dirname, '../..');
-const FIXTURE = path.join(repo, 'test/fixtures/plan-reach');
-let top: string;
-let git: (...args: string[]) => string;
-
-function plan(...extra: string[]) {
-  return spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(repo, 'server/src/cli/cli.ts'),
-      'plan',
-      top,
-      '--changed-only',
-      '--base-ref',
-      'main',
-      ...extra,
-    ],
-    {
-      cwd: repo,
-      encoding: 'utf8',
-      env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', NO_COLOR: '1' },
-    },
-  );
-}
-
-/** Each module's result, as its status line says it when it finishes (the table's cells are cut short). */
-function rows(stdout: string): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const line of stdout.split('\n')) {
-    const match = /^[✔±✖⊘■○⧗] (\S+): (.*?)(?: \((?:\d+m )?[\d.]+s\))?$/u.exec(line);
-    if (match) found[match[1]!] = match[2]!;
-  }
-  return found;
-}
-
-/** The modules terraform ran in during the last run: those with a folder in its run folder. */
-function ran(): string[] {
-  const runs = path.join(top, '.terrace', 'runs');
-  const last = readdirSync(runs).sort().at(-1)!;
-  const found: string[] = [];
-  const walk = (dir: string, id: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      if (!statSync(full).isDirectory()) continue;
-      if (existsSync(path.join(full, 'terraform.log'))) found.push(id ? `${id}/${name}` : name);
-      else walk(full, id ? `${id}/${name}` : name);
-    }
-  };
-  walk(path.join(runs, last), '');
-  return found.sort();
-}
-
-/** Every file Terrace wrote: under `.terrace/`. */
-function written(): string {
-  const texts: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (!name.endsWith('.tfplan')) texts.push(readFileSync(full, 'utf8'));
-    }
-  };
-  walk(path.join(top, '.terrace'));
-  return texts.join('\n');
-}
-
-function change(file: string, from: string, to: string): void {
-  const full = path.join(top, file);
-  const text = readFileSync(full, 'utf8');
-  assert.ok(text.includes(from), `${file} holds ${from}`);
-  writeFileSync(full, text.replace(from, to));
-}
+let repository: ReachRepository;
+const plan = (...extra: string[]) => repository.terrace('plan', ...extra);
+const ran = () => repository.ran();
+const reset = () => repository.reset();
+const change = (file: string, from: string, to: string) => repository.change(file, from, to);
 
 describe('a changed-only plan, from the outputs each dependent reads (real terraform)', () => {
   before(() => {
-    top = mkdtempSync(path.join(os.tmpdir(), 'terrace-plan-reach-'));
-    cpSync(FIXTURE, top, { recursive: true });
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Terrace Test',
-      GIT_AUTHOR_EMAIL: 'test@terrace.invalid',
-      GIT_COMMITTER_NAME: 'Terrace Test',
-      GIT_COMMITTER_EMAIL: 'test@terrace.invalid',
-    };
-    git = (...args) => execFileSync('git', ['-C', top, ...args], { env, encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'deployed');
+    repository = new ReachRepository();
   });
-  after(() => rmSync(top, { recursive: true, force: true }));
-  const reset = () => {
-    git('checkout', '-q', '--', '.');
-    git('clean', '-qfdx');
-  };
+  after(() => repository.remove());
 
   test('an upstream change that alters no output: every dependent unaffected, terraform never started in them', () => {
     reset();
@@ -122,7 +36,7 @@ describe('a changed-only plan, from the outputs each dependent reads (real terra
       'app/web': 'skipped: app/api is unaffected',
     });
     for (const id of ['app/api', 'app/worker', 'obs/all', 'app/web'])
-      assert.ok(!existsSync(path.join(top, id, '.terraform')), `no terraform init in ${id}`);
+      assert.ok(!existsSync(path.join(repository.top, id, '.terraform')), `no terraform init in ${id}`);
     assert.match(result.stdout, /6 modules: 1 with changes, 1 without changes, 4 unaffected/);
   });
 
@@ -152,7 +66,7 @@ describe('a changed-only plan, from the outputs each dependent reads (real terra
     const table = rows(result.stdout);
     assert.equal(table['obs/all'], 'after net/vpc applies: reads token (changed)');
     assert.equal(table['app/api'], 'skipped: reads cidr, vpc_id of net/vpc: unchanged in its plan');
-    const files = written();
+    const files = repository.written();
     assert.ok(files.includes('"token": "changed"'), 'the summary names the output and its kind');
     for (const value of ['s3cr3t-token-value', 'n3w-s3cr3t-value'])
       assert.ok(!files.includes(value) && !result.stdout.includes(value), `${value} appears nowhere Terrace writes`);

@@ -30,7 +30,7 @@ import {
   runTargets,
   TerraformNotFoundError,
 } from '../../runner/src';
-import { planCommand } from '../../server/src/cli/planCommand';
+import { runCommand } from '../../server/src/cli/runCommand';
 import { WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions } from '../../server/src/engine/config';
 import { ParallelismError, RunCycleError, type RunEvent, type RunSelection } from '../../server/src/engine/run';
@@ -819,12 +819,18 @@ describe('run plans with the real terraform', () => {
       let stdout = '';
       let stderr = '';
       try {
-        const status = await planCommand(root, values, {
-          usage: (message) => new Error(`usage: ${message}`),
-          out: (text) => (stdout += text),
-          err: (text) => (stderr += text),
-          color: false,
-        });
+        const status = await runCommand(
+          root,
+          values,
+          {
+            usage: (message) => new Error(`usage: ${message}`),
+            out: (text) => (stdout += text),
+            err: (text) => (stderr += text),
+            color: false,
+            interactive: false,
+          },
+          'plan',
+        );
         return { status, stdout, stderr };
       } catch (error) {
         return { status: 2, stdout, stderr: (error as Error).message };
@@ -867,7 +873,7 @@ describe('run plans with the real terraform', () => {
     const root = path.join(scratch, `example-${++copies}`);
     cpSync(path.join(repo, 'examples/local'), root, { recursive: true });
     let stdout = '';
-    const status = await planCommand(
+    const status = await runCommand(
       root,
       { parallelism: '4' },
       {
@@ -875,7 +881,9 @@ describe('run plans with the real terraform', () => {
         out: (text) => (stdout += text),
         err: () => undefined,
         color: false,
+        interactive: false,
       },
+      'plan',
     );
     assert.equal(status, 0, stdout);
     const table = stdout.slice(stdout.indexOf('  Module'));

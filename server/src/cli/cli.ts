@@ -17,7 +17,7 @@ import {
 import { UnknownEnvironmentError } from '../engine/workspace';
 import { affectedCommand } from './affectedCommand';
 import { generateCommand } from './generateCommand';
-import { planCommand } from './planCommand';
+import { runCommand } from './runCommand';
 
 /** The `terrace` command line: the same engine the editor runs, for terminals and CI. */
 const USAGE = `Usage: terrace <command> [dir] [options]
@@ -44,6 +44,11 @@ Commands:
                    [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
                    --detailed-exitcode). Refuses modules that do not parse; --skip-broken plans the rest
                    (exit 1)
+  apply [dir]      plans each module in dependency order and applies its plan when it has changes, asking
+                   first as terraform does (--auto-approve: without asking; needed when the input is not
+                   a terminal); the same options as plan but --detailed-exitcode. With --changed-only,
+                   a dependent is planned and applied only when an output it reads changed in the apply
+                   of a module it depends on (--all-dependents: every dependent)
 
 Every command takes --env NAME (-e): analyse one environment, with its variables, tfvars, backend files
 and workspace (named in .terrace.yaml, or by files such as prod.tfvars and prod.tfbackend). Without it,
@@ -77,6 +82,7 @@ const OPTIONS = {
   retries: { type: 'string' },
   binary: { type: 'string' },
   'detailed-exitcode': { type: 'boolean' },
+  'auto-approve': { type: 'boolean' },
   env: { type: 'string', short: 'e' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -105,12 +111,19 @@ async function main(argv: string[]): Promise<number> {
     case 'generate':
       return generateCommand(root, values, { usage: (message) => new UsageError(message), write: writeOutput });
     case 'plan':
-      return planCommand(root, values, {
-        usage: (message) => new UsageError(message),
-        out: (text) => process.stdout.write(text),
-        err: (text) => process.stderr.write(text),
-        color: useColor(),
-      });
+    case 'apply':
+      return runCommand(
+        root,
+        values,
+        {
+          usage: (message) => new UsageError(message),
+          out: (text) => process.stdout.write(text),
+          err: (text) => process.stderr.write(text),
+          color: useColor(),
+          interactive: process.stdin.isTTY === true,
+        },
+        command === 'plan' ? 'plan' : 'deploy',
+      );
     default:
       throw new UsageError(`unknown command '${command}'`);
   }

@@ -1,6 +1,13 @@
 /** Runs: which modules to run, in what order, their run states derived from the recorded plans and applies, plan summaries. */
-export { type GatedModule, type OutputsRead, outputGate, type PlannedOutputs } from './outputGate';
-export { describeCounts, type OutputChange, type PlanCounts, type PlanSummary, summarizePlanJson } from './planSummary';
+export { type GatedModule, type GateMode, type OutputsRead, outputGate, type PlannedOutputs } from './outputGate';
+export {
+  describeCounts,
+  NO_CHANGES,
+  type OutputChange,
+  type PlanCounts,
+  type PlanSummary,
+  summarizePlanJson,
+} from './planSummary';
 export {
   backoffDelay,
   checkRunnable,

@@ -32,10 +32,18 @@ export interface PlannedOutputs {
 }
 
 /**
+ * `plan`: upstream results are plans, and a dependent whose reads change waits (stale) for them to apply.
+ * `apply`: upstream results are applies (`terrace apply`), whose outputs are what the apply did to the state:
+ * a dependent whose reads change is planned and applied in turn; nothing waits.
+ */
+export type GateMode = 'plan' | 'apply';
+
+/**
  * The scheduler's gate (`RunOptions.gate`) for the modules of `gated`; a module not in it runs as without a gate.
  */
 export function outputGate<T extends PlannedOutputs>(
   gated: ReadonlyMap<string, GatedModule>,
+  mode: GateMode = 'plan',
 ): (id: string, upstream: readonly ModuleRunResult<T>[]) => GateDecision | undefined {
   // The modules each stale one waits for to apply, to say so down the line.
   const waitsFor = new Map<string, readonly string[]>();
@@ -83,8 +91,10 @@ export function outputGate<T extends PlannedOutputs>(
             : `after ${result.id} applies: reads ${changed}`,
         );
       } else if (read === 'unknown') unresolved ??= result.id;
-      else unchanged.push(readsText(read, names, result.id));
+      else unchanged.push(readsText(read, names, result.id, mode));
     }
+    // Its upstreams applied what it reads: it runs on the new values.
+    if (stale.length > 0 && mode === 'apply') return undefined;
     if (stale.length > 0) {
       waitsFor.set(id, [...roots].sort());
       return module.changed ? { stale: stale.join('; ') } : { skip: 'stale', reason: stale.join('; ') };
@@ -95,9 +105,9 @@ export function outputGate<T extends PlannedOutputs>(
   };
 }
 
-/** `reads cidr, vpc_id of net/vpc: unchanged in its plan`. */
-function readsText(read: OutputsRead, names: readonly string[], upstream: string): string {
+/** `reads cidr, vpc_id of net/vpc: unchanged in its plan` (`unchanged by its apply`). */
+function readsText(read: OutputsRead, names: readonly string[], upstream: string, mode: GateMode): string {
   if (names.length === 0) return `reads no output of ${upstream}`;
   const what = read === 'all' ? `every output (${names.join(', ')})` : names.join(', ');
-  return `reads ${what} of ${upstream}: unchanged in its plan`;
+  return `reads ${what} of ${upstream}: unchanged ${mode === 'apply' ? 'by its apply' : 'in its plan'}`;
 }

@@ -10,7 +10,7 @@ import {
   PipelineCycleError,
   PipelineTooBigError,
 } from '../engine/pipeline';
-import { type ChangedReach, changedReach, explanationLines, reachSummary } from './affectedCommand';
+import { type ChangedReach, changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
 
 export interface GenerateFlags {
   ci?: string;
@@ -48,6 +48,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   if (flags['base-ref'] !== undefined && !flags['changed-only']) throw io.usage('--base-ref goes with --changed-only');
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
+  refuseBadBaseRef(flags['base-ref'], io);
   if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
 
   if (flags.split !== undefined && !(PIPELINE_SPLITS as readonly string[]).includes(flags.split))

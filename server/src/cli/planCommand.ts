@@ -21,7 +21,7 @@ import { executionFor, loadWorkspaceConfig } from '../engine/config';
 import { problemLine } from '../engine/features';
 import { cyclesLeftAloneWarning, selectionCycles } from '../engine/pipeline';
 import { ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
-import { changedReach, explanationLines, reachSummary } from './affectedCommand';
+import { changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
 
 export interface PlanFlags {
   parallelism?: string;
@@ -67,6 +67,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   if (flags['base-ref'] !== undefined && !flags['changed-only']) throw io.usage('--base-ref goes with --changed-only');
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
+  refuseBadBaseRef(flags['base-ref'], io);
   if (flags['changed-only'] && flags.module?.length) throw io.usage('--changed-only and --module exclude each other');
   if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
 

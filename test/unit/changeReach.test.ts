@@ -133,6 +133,38 @@ describe('changed modules', () => {
     }
   });
 
+  test('a base ref that starts with "-" is refused as no revision, before git reads it as an option', async () => {
+    git('checkout', '-q', 'eks-change');
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', path.join(repo, 'server/src/cli/cli.ts'), ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
+    for (const ref of ['--octopus', '--independent', '--fork-point'])
+      for (const command of [
+        ['generate', root, '--ci', 'gitlab', '--changed-only', `--base-ref=${ref}`],
+        ['plan', root, '--changed-only', `--base-ref=${ref}`],
+        ['affected', root, `--base-ref=${ref}`],
+      ]) {
+        const run = cli(...command);
+        assert.equal(run.status, 2, `${command[0]} ${ref}: ${run.stderr}`);
+        assert.equal(run.stdout, '', 'no pipeline, no plan');
+        assert.equal(
+          run.stderr.split('\n')[0],
+          `terrace: --base-ref '${ref}' is not a revision: a base ref cannot start with '-' (git would read it as an option)`,
+        );
+      }
+    // The editor's requests reach git through changedFiles, which refuses it too.
+    await assert.rejects(changedFiles(root, '--octopus', { includeUncommitted: true }), (error: Error) => {
+      assert.ok(error instanceof ChangedFilesError);
+      assert.equal(
+        error.message,
+        "'--octopus' is not a revision: a base ref cannot start with '-' (git would read it as an option)",
+      );
+      return true;
+    });
+  });
+
   test('terrace generate --changed-only: only the affected jobs; no change gives the no-op job', () => {
     git('checkout', '-q', 'eks-change');
     const cli = (...args: string[]) =>

@@ -178,7 +178,10 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
       );
 
     // The plan file went through the artifacts; the applies wrote real states.
-    assert.ok(existsSync(path.join(work, `.gitlab-ci-local/artifacts/plan-${API}`)), 'plan artifact exported');
+    assert.ok(
+      existsSync(path.join(work, `.gitlab-ci-local/artifacts/plan-${API}/terraform-${API}.tfplan`)),
+      'plan artifact exported, named after the job',
+    );
     const state = (dir: string) => JSON.parse(readFileSync(path.join(work, dir, 'terraform.tfstate'), 'utf8'));
     assert.equal(state('network/prod/eu-west-1/vpc').outputs.vpc_cidr.value, '10.60.0.0/16');
     assert.equal(state('platform/prod/eu-west-1/eks').outputs.cluster_network.value, 'eks in 10.60.0.0/16');
@@ -261,17 +264,17 @@ describe('gitlab-ci-local reads the pipeline of Terragrunt units', () => {
     assert.deepEqual(api['script'], [
       'cd "$TF_MODULE_PATH"',
       'terragrunt init -input=false',
-      'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
+      'terragrunt plan -input=false -out="$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     ]);
     assert.equal(api.variables?.['TF_MODULE_PATH'], 'live/prod/apps/api');
     assert.deepEqual((api['cache'] as { paths: string[] }[])[0]!.paths, ['$TF_MODULE_PATH/.terragrunt-cache/']);
     assert.deepEqual(
       (previewed['apply-live-prod-apps-api']!['script'] as string[]).at(-1),
-      'terragrunt apply -input=false "$PWD/plan.tfplan"',
+      'terragrunt apply -input=false "$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     );
     assert.deepEqual(
       (previewed['plan-shared-dns']!['script'] as string[]).at(-1),
-      'terraform plan -input=false -out=plan.tfplan',
+      'terraform plan -input=false -out="$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     );
     assert.equal(previewed['plan-shared-dns']!.variables?.['TF_MODULE_PATH'], 'shared/dns');
   });
@@ -327,13 +330,13 @@ describe('gitlab-ci-local reads the pipeline of an OpenTofu workspace', () => {
     assert.deepEqual(previewed['plan-network']?.['script'], [
       'cd "$TF_MODULE_PATH"',
       `tofu init -input=false ${varFiles}`,
-      `tofu plan -input=false -out=plan.tfplan ${varFiles}`,
+      `tofu plan -input=false -out="$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan" ${varFiles}`,
     ]);
     assert.equal(previewed['plan-network']?.variables?.['TF_MODULE_PATH'], 'network');
     assert.deepEqual(previewed['apply-app']?.['script'], [
       'cd "$TF_MODULE_PATH"',
       `tofu init -input=false ${varFiles}`,
-      'tofu apply -input=false plan.tfplan',
+      'tofu apply -input=false "$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     ]);
     assert.equal(previewed['apply-app']?.variables?.['TF_MODULE_PATH'], 'app');
     const listed = JSON.parse(ciLocalIn(dir, '--list-json').stdout) as { name: string; needs: { job: string }[] }[];

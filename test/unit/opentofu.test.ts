@@ -285,10 +285,10 @@ describe('OpenTofu runs', () => {
   test('a job gives the tfvars files to plan, and to init with tofu only', () => {
     const loop = `$(for f in env/prod-*.tfvars 'my file.tfvars'; do [ -f "$f" ] && printf ' -var-file=%s' "$f"; done)`;
     const varFiles = ['env/prod-*.tfvars', 'my file.tfvars'];
-    const tofu = jobCommands('module', { ...execution, binary: 'tofu', varFiles });
+    const tofu = jobCommands('module', { ...execution, binary: 'tofu', varFiles }, 'plan.tfplan');
     assert.equal(tofu.init, `tofu init -input=false ${loop}`);
     assert.equal(tofu.plan, `tofu plan -input=false -out=plan.tfplan ${loop}`);
-    const terraform = jobCommands('module', { ...execution, varFiles });
+    const terraform = jobCommands('module', { ...execution, varFiles }, 'plan.tfplan');
     assert.equal(terraform.init, 'terraform init -input=false');
     assert.equal(terraform.plan, `terraform plan -input=false -out=plan.tfplan ${loop}`);
   });
@@ -321,7 +321,7 @@ describe('OpenTofu pipelines', () => {
       [
         'opentofu/setup-opentofu@v1',
         `tofu init -input=false ${loop}`,
-        `tofu plan -input=false -out=plan.tfplan ${loop}`,
+        `tofu plan -input=false -out="$TERRACE_PLAN" ${loop}`,
       ],
     );
   });

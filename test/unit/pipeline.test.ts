@@ -127,16 +127,17 @@ describe('GitLab pipeline', () => {
   test('scripts, the plan artifact, the .terraform cache and the manual gate', async () => {
     const { yaml } = generate(await analysis(LOCAL));
     const plan = yaml['plan-platform-prod-eu-west-1-eks'] as Job;
-    // The shell expands the variable: the job's own folder.
+    // The shell expands the variable: the job's own folder. The plan file is at the checkout's root,
+    // named after the lock: its artifact path names no folder.
     assert.deepEqual(plan['script'], [
       'cd "$TF_MODULE_PATH"',
       'terraform init -input=false',
-      'terraform plan -input=false -out=plan.tfplan',
+      'terraform plan -input=false -out="$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     ]);
     assert.equal((plan['variables'] as Yaml)['TF_MODULE_PATH'], 'platform/prod/eu-west-1/eks');
     assert.deepEqual(plan['artifacts'], {
       name: 'plan-platform-prod-eu-west-1-eks',
-      paths: ['platform/prod/eu-west-1/eks/plan.tfplan'],
+      paths: ['terraform-platform-prod-eu-west-1-eks.tfplan'],
       expire_in: '1 week',
     });
     assert.deepEqual(plan['cache'], [
@@ -152,7 +153,7 @@ describe('GitLab pipeline', () => {
     assert.deepEqual(apply['script'], [
       'cd "$TF_MODULE_PATH"',
       'terraform init -input=false',
-      'terraform apply -input=false plan.tfplan',
+      'terraform apply -input=false "$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     ]);
     assert.equal(apply['when'], 'manual');
     assert.equal(apply['allow_failure'], false);
@@ -185,7 +186,7 @@ gitlab:
     assert.deepEqual(plan['script'], [
       'cd "$TF_MODULE_PATH"',
       'tofu init -input=false -backend-config=backend.hcl',
-      'tofu plan -input=false -out=plan.tfplan -lock-timeout=60s -parallelism=5',
+      'tofu plan -input=false -out="$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan" -lock-timeout=60s -parallelism=5',
     ]);
     assert.equal(plan['cache'], undefined);
     const apply = yaml['apply-network-prod-eu-west-1-vpc'] as Job;
@@ -232,7 +233,7 @@ gitlab:
     });
     assert.deepEqual(plan['artifacts'], {
       name: 'plan-data-prod-eu-west-1-db',
-      paths: ['data/prod/eu-west-1/db/plan.tfplan', 'report.json'],
+      paths: ['terraform-data-prod-eu-west-1-db.tfplan', 'report.json'],
       expire_in: '2 days',
     });
     assert.equal(plan['rules'], undefined);
@@ -461,7 +462,7 @@ describe('GitHub Actions workflow', () => {
       generated.module!.jobs['plan']!.steps.find(
         (step) => step['name'] === 'Plan' && step['if'] === "inputs.kind == 'unit'",
       )!['run'],
-      'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
+      'terragrunt plan -input=false -out="$TERRACE_PLAN"',
     );
     assert.deepEqual(steps('apply', 'unit').at(-1), 'Apply: terragrunt apply -input=false');
     assert.deepEqual(steps('plan', 'module'), [
@@ -517,20 +518,24 @@ describe('GitHub Actions workflow', () => {
     assert.equal(apply!['environment'], '${{ inputs.environment }}');
     assert.deepEqual(apply!['concurrency'], { group: 'terraform-${{ inputs.slug }}', 'cancel-in-progress': false });
     assert.deepEqual(plan!['concurrency'], apply!['concurrency']);
+    // The plan file at the workspace's root, named after the slug: uploaded and downloaded there.
+    assert.equal((plan!['env'] as Yaml)['TERRACE_PLAN'], '${{ github.workspace }}/terraform-${{ inputs.slug }}.tfplan');
+    assert.deepEqual(plan!['env'], apply!['env']);
+    assert.deepEqual(plan!.steps.at(-2), { name: 'Plan', run: 'terraform plan -input=false -out="$TERRACE_PLAN"' });
     assert.deepEqual(plan!.steps.at(-1), {
       name: 'Upload the plan',
       uses: 'actions/upload-artifact@v4',
-      with: { name: 'plan-${{ inputs.slug }}', path: '${{ inputs.TF_MODULE_PATH }}/plan.tfplan', 'retention-days': 7 },
+      with: { name: 'plan-${{ inputs.slug }}', path: 'terraform-${{ inputs.slug }}.tfplan', 'retention-days': 7 },
     });
     assert.deepEqual(
       apply!.steps.find((step) => step['uses'] === 'actions/download-artifact@v4'),
       {
         name: 'Download the plan',
         uses: 'actions/download-artifact@v4',
-        with: { name: 'plan-${{ inputs.slug }}', path: '${{ inputs.TF_MODULE_PATH }}' },
+        with: { name: 'plan-${{ inputs.slug }}', path: '${{ github.workspace }}' },
       },
     );
-    assert.deepEqual(apply!.steps.at(-1), { name: 'Apply', run: 'terraform apply -input=false plan.tfplan' });
+    assert.deepEqual(apply!.steps.at(-1), { name: 'Apply', run: 'terraform apply -input=false "$TERRACE_PLAN"' });
     assert.deepEqual(apply!['defaults'], { run: { 'working-directory': '${{ inputs.TF_MODULE_PATH }}' } });
     assert.equal((apply!['env'] as Yaml)['TF_MODULE_PATH'], '${{ inputs.TF_MODULE_PATH }}');
   });

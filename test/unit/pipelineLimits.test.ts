@@ -208,7 +208,12 @@ describe('pipelines at the size of a real live repository', () => {
     });
     assert.deepEqual(
       workflows.map((workflow) => workflow.name),
-      ['Terraform: levels 0-7', 'Terraform: levels 8-10', 'Terraform: levels 11-12', 'Terraform: levels 13-17'],
+      [
+        'Terraform: levels 0-7 (terrace.yml)',
+        'Terraform: levels 8-10 (terrace.yml)',
+        'Terraform: levels 11-12 (terrace.yml)',
+        'Terraform: levels 13-17 (terrace.yml)',
+      ],
     );
   });
 

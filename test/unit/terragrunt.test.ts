@@ -328,7 +328,7 @@ describe('Terragrunt stacks: the units a terragrunt.stack.hcl generates', () => 
       'terragrunt stack generate',
       'cd .terragrunt-stack/vpc',
       'terragrunt init -input=false',
-      'terragrunt plan -input=false -out="$PWD/plan.tfplan"',
+      'terragrunt plan -input=false -out="$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"',
     ]);
     assert.deepEqual(
       jobs[`plan-${slug(APP)}`]!.needs!.map((need) => need.job),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   type AnalysisResult,
+  baseRefProblem,
   ChangedFilesError,
   type ChangeReach,
   changedFiles,
@@ -65,6 +66,12 @@ export interface AffectedIo {
   err(text: string): void;
 }
 
+/** A `--base-ref` that names no revision is a usage error, before anything is read (`baseRefProblem`). */
+export function refuseBadBaseRef(ref: string | undefined, io: { usage(message: string): Error }): void {
+  const problem = ref === undefined ? undefined : baseRefProblem(ref);
+  if (problem !== undefined) throw io.usage(`--base-ref ${problem}`);
+}
+
 /**
  * `terrace affected [dir] --base-ref <ref> [--format text|json]`: the modules the changes since the merge
  * base of `<ref>` and HEAD (committed, uncommitted and untracked) can alter the plan of, each with why:
@@ -73,6 +80,7 @@ export interface AffectedIo {
 export async function affectedCommand(root: string, flags: AffectedFlags, io: AffectedIo): Promise<number> {
   const baseRef = flags['base-ref'];
   if (!baseRef) throw io.usage('affected needs --base-ref <ref>, e.g. --base-ref origin/main');
+  refuseBadBaseRef(baseRef, io);
   const format = flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw io.usage('--format must be text or json for affected');
   const config = await loadWorkspaceConfig(root);

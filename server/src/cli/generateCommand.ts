@@ -10,7 +10,7 @@ import {
   PipelineCycleError,
   PipelineTooBigError,
 } from '../engine/pipeline';
-import { type ChangedReach, changedReach, explanationLines, reachSummary } from './affectedCommand';
+import { type ChangedReach, changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
 
 export interface GenerateFlags {
   ci?: string;
@@ -48,6 +48,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   if (flags['base-ref'] !== undefined && !flags['changed-only']) throw io.usage('--base-ref goes with --changed-only');
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
+  refuseBadBaseRef(flags['base-ref'], io);
   if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
 
   if (flags.split !== undefined && !(PIPELINE_SPLITS as readonly string[]).includes(flags.split))
@@ -69,17 +70,26 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
 
   const config = await loadWorkspaceConfig(root);
   for (const warning of config.warnings) process.stderr.write(`Warning: ${warning}\n`);
-  // A GitLab parent names its children by their path in the repository: with --output, beside it.
-  let gitlab = config.pipeline.gitlab;
-  if (ci === 'gitlab' && (split ?? gitlab.split) === 'level' && flags.output !== undefined) {
-    const inside = path.relative(root, path.resolve(flags.output));
-    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+  // With --output, the pipeline's path is the output's (relative to the folder analysed): the files
+  // it calls or triggers are named after it and written beside it (two workspace folders generating
+  // into two outputs write two sets), and its header regenerates that file.
+  let { gitlab, github } = config.pipeline;
+  if (flags.output !== undefined) {
+    const at = path.relative(root, path.resolve(flags.output));
+    // A GitLab parent names its children by their path in the repository.
+    if (
+      ci === 'gitlab' &&
+      (split ?? gitlab.split) === 'level' &&
+      (at === '' || at.startsWith('..') || path.isAbsolute(at))
+    ) {
       process.stderr.write(
         `Error: split by level, ${flags.output} must be inside ${root}: the parent pipeline names its child pipelines by their path in the repository.\n`,
       );
       return 1;
     }
-    gitlab = { ...gitlab, path: inside.split(path.sep).join('/') };
+    const output = at.split(path.sep).join('/');
+    if (ci === 'gitlab') gitlab = { ...gitlab, path: output };
+    else github = { ...github, path: output };
   }
   const analysis = await loadWorkspace(root, { ...config.analysis, environment: flags.env });
   const result = analysis.result();
@@ -108,6 +118,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
       options: {
         ...config.pipeline,
         gitlab,
+        github,
         execution: executionFor(config.pipeline.execution, result.engine, flags.env, config.analysis.environments),
       },
       ...(changed ? { changed } : {}),

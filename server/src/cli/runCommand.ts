@@ -23,7 +23,7 @@ import { upstreamReads } from '../engine/contracts';
 import { problemLine } from '../engine/features';
 import { cyclesLeftAloneWarning, selectionCycles } from '../engine/pipeline';
 import { type ModuleRunStatus, ParallelismError, RunCycleError, UnknownModuleError } from '../engine/run';
-import { changedReach, explanationLines, reachSummary } from './affectedCommand';
+import { changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
 import { type ApplyApproval, applyApproval } from './applyApproval';
 
 export interface RunFlags {
@@ -87,6 +87,7 @@ export async function runCommand(root: string, flags: RunFlags, io: RunIo, kind:
   if (flags['base-ref'] !== undefined && !flags['changed-only']) throw io.usage('--base-ref goes with --changed-only');
   if (flags['changed-only'] && !flags['base-ref'])
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
+  refuseBadBaseRef(flags['base-ref'], io);
   if (flags['changed-only'] && flags.module?.length) throw io.usage('--changed-only and --module exclude each other');
   if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
   if (flags['all-dependents'] && !flags['changed-only']) throw io.usage('--all-dependents goes with --changed-only');

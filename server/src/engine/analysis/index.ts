@@ -9,7 +9,7 @@ export {
   skippedAsBroken,
   skippedList,
 } from './brokenModules';
-export { ChangedFilesError, changedFiles } from './changedFiles';
+export { baseRefProblem, ChangedFilesError, changedFiles } from './changedFiles';
 export {
   type ChangeReach,
   changeReach,

@@ -45,7 +45,7 @@ export interface ExecutionOptions {
   parallelism: number;
   /** Extra arguments of `init`, after `-input=false`. */
   initArgs: string[];
-  /** Extra arguments of `plan`, after `-input=false -out=plan.tfplan`. */
+  /** Extra arguments of `plan`, after `-input=false -out=<the plan file>`. */
   planArgs: string[];
   /** Environment variables of every Terraform run (the pipeline's global variables). */
   env: Record<string, string>;

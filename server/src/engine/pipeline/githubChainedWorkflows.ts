@@ -13,7 +13,7 @@ const GITHUB_MAX_CHAINED_WORKFLOWS = 4;
 export interface ChainedWorkflow {
   /** Relative to the workspace folder: the first at `github.path`, the others beside it. */
   path: string;
-  /** Its `name:`, which the next workflow's `workflow_run` names. */
+  /** Its `name:`, which the next workflow's `workflow_run` names: its levels and the first file's name. */
   name: string;
   levels: number[];
   modules: number;
@@ -43,10 +43,13 @@ export function githubChainedWorkflows(
 ): { workflows: ChainedWorkflow[]; module: CiFile } {
   const inputs = moduleInputs(plan, github);
   const workflows: ChainedWorkflow[] = [];
+  // `workflow_run` finds the workflow before by its name, among all the repository's: a chain's
+  // names carry its first file's, so that two chains (two workspace folders) never start each other's.
+  const chain = path.posix.basename(github.path);
   for (const [index, runs] of levelRuns(plan).entries()) {
     const modules = runs.flatMap((run) => run.modules);
     const levels = runs.map((run) => run.level);
-    const name = `${github.name}: ${levels.length === 1 ? `level ${levels[0]}` : `levels ${levels[0]}-${levels.at(-1)}`}`;
+    const name = `${github.name}: ${levels.length === 1 ? `level ${levels[0]}` : `levels ${levels[0]}-${levels.at(-1)}`} (${chain})`;
     const before = workflows.at(-1);
     const on: ConfigRecord = before ? { workflow_run: { workflows: [before.name], types: ['completed'] } } : github.on;
     workflows.push({

@@ -49,7 +49,7 @@ export function githubWorkflow(
     const job = {
       name: 'No module changed',
       'runs-on': github.runsOn,
-      steps: [{ run: `echo ${shellWord(noChanges)}` }],
+      steps: [{ run: `echo ${githubLiteral(shellWord(noChanges))}` }],
     };
     return {
       workflow: { head: { ...head, env }, jobsKey: 'jobs', jobs: [[GITHUB_NO_CHANGES_JOB, job]] },
@@ -136,14 +136,15 @@ export function* callerJobs(
     for (const module of modules) {
       const dependencies = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
       const needs = dependencies.length === 0 && validated ? [GITHUB_VALIDATE_JOB] : dependencies;
-      const with_: Record<string, string> = { slug: module.slug, ...module.variables };
+      const with_: Record<string, string> = { slug: module.slug };
+      for (const name in module.variables) with_[name] = githubLiteral(module.variables[name]!);
       if (inputs.environment) with_['environment'] = environmentName(github.environment!, module);
       if (inputs.kind && module.kind === 'unit') with_['kind'] = 'unit';
-      if (module.stackPath !== undefined) with_['stack_path'] = module.stackPath;
+      if (module.stackPath !== undefined) with_['stack_path'] = githubLiteral(module.stackPath);
       yield [
         githubModuleJob(module.slug),
         {
-          name: module.id,
+          name: githubLiteral(module.id),
           ...(gate !== undefined && dependencies.length === 0 ? { if: gate } : {}),
           ...(needs.length > 0 ? { needs: yamlFlow(needs) } : {}),
           uses,
@@ -177,6 +178,7 @@ function* reusableJobs(
   const setup = github.setupSteps ?? defaultSetupSteps(execution.binary);
   const env: Record<string, string> = {};
   for (const name of inputs.variables) env[name] = input(name);
+  env['TERRACE_PLAN'] = `${WORKSPACE}/${PLAN_ARTIFACT_PATH}`;
   const shared = {
     'runs-on': github.runsOn,
     concurrency: { group: `terraform-${input('slug')}`, 'cancel-in-progress': false },
@@ -205,11 +207,7 @@ function* reusableJobs(
         {
           name: 'Upload the plan',
           uses: 'actions/upload-artifact@v4',
-          with: {
-            name: `plan-${input('slug')}`,
-            path: `${input('TF_MODULE_PATH')}/plan.tfplan`,
-            'retention-days': 7,
-          },
+          with: { name: `plan-${input('slug')}`, path: PLAN_ARTIFACT_PATH, 'retention-days': 7 },
         },
       ],
     },
@@ -229,7 +227,7 @@ function* reusableJobs(
         {
           name: 'Download the plan',
           uses: 'actions/download-artifact@v4',
-          with: { name: `plan-${input('slug')}`, path: input('TF_MODULE_PATH') },
+          with: { name: `plan-${input('slug')}`, path: WORKSPACE },
         },
         ...each((own) => own.setup),
         ...stack,
@@ -239,10 +237,10 @@ function* reusableJobs(
   ];
 }
 
-/** `{segment}` placeholders replaced by the module's segments (`{id}` is the module id). */
+/** `{segment}` placeholders replaced by the module's segments (`{id}` is the module id), as text. */
 function environmentName(template: string, module: PlannedModule): string {
   return template.replace(/\{([\w-]+)\}/g, (whole, name: string) =>
-    name === 'id' ? module.id : (module.segments[name] ?? whole),
+    githubLiteral(name === 'id' ? module.id : (module.segments[name] ?? whole)),
   );
 }
 
@@ -250,9 +248,33 @@ function input(name: string): string {
   return `\${{ inputs.${name} }}`;
 }
 
+/**
+ * The plan file, at the root of the checkout and named after the module's job slug: the artifact's
+ * path names no folder, which upload-artifact would read as a glob (`[ab]`, `{a,b}`, `*`), an
+ * exclusion (a leading `!`) or a hidden file (a folder such as `.terragrunt-stack/`, left out
+ * without `include-hidden-files`). Relative to the workspace, where the artifact actions start.
+ */
+const PLAN_ARTIFACT_PATH = `terraform-${input('slug')}.tfplan`;
+
+/** The checkout on the runner, where the artifact actions start and the jobs' steps begin. */
+const WORKSPACE = `\${{ github.workspace }}`;
+
+/**
+ * Text that GitHub keeps as it is. GitHub evaluates `${{ … }}` in every string of a workflow, a
+ * job's `name:` and the inputs of `with:` included: a folder named `${{ 'other' }}` would plan and
+ * apply the folder `other`. Each `${{` is written as an expression whose value it is, `${{ '${{' }}`
+ * (the expression ends at the first `}}` outside a quoted string); what an input carries is not
+ * evaluated again where the called workflow reads it.
+ */
+export function githubLiteral(text: string): string {
+  return text.includes(OPEN_EXPRESSION) ? text.replaceAll(OPEN_EXPRESSION, `\${{ '\${{' }}`) : text;
+}
+
+const OPEN_EXPRESSION = `\${{`;
+
 /** The init, plan and apply steps of a module or a unit; a unit's job installs Terragrunt first. */
 function kindSteps(kind: 'module' | 'unit', execution: ExecutionOptions) {
-  const commands = jobCommands(kind, execution);
+  const commands = jobCommands(kind, execution, GITHUB_PLAN_FILE);
   return {
     setup: kind === 'unit' && execution.terragrunt === 'terragrunt' ? [TERRAGRUNT_SETUP] : [],
     init: { name: 'Init', run: commands.init },
@@ -266,10 +288,13 @@ function generateStack(execution: ExecutionOptions): ConfigRecord {
   return {
     name: 'Generate the stack',
     if: "inputs.stack_path != ''",
-    run: jobCommands('unit', execution).generateStack,
+    run: jobCommands('unit', execution, GITHUB_PLAN_FILE).generateStack,
     'working-directory': input('stack_path'),
   };
 }
+
+/** The plan file as the steps' shell reads it: the jobs' `TERRACE_PLAN`, an absolute path. */
+const GITHUB_PLAN_FILE = '"$TERRACE_PLAN"';
 
 /** Terragrunt has no official setup action: its release binary, installed on the runner's PATH. */
 const TERRAGRUNT_SETUP = yamlConstant({

@@ -113,7 +113,7 @@ function templateName(type: JobType, kind: ModuleKind): string {
  * lock), written once. What differs per module comes in through the job's variables
  * (`TF_MODULE_PATH`, `TERRACE_LOCK`), which GitLab expands in `artifacts`, `cache` and
  * `resource_group` (docs.gitlab.com/ci/variables/where_variables_can_be_used/) and the shell in
- * the script.
+ * the script. The plan file is named after the lock, not the folder (`GITLAB_PLAN_FILE`).
  */
 function templates(plan: PipelinePlan, gitlab: GitlabOptions, execution: ExecutionOptions): [string, ConfigRecord][] {
   const kinds = (['module', 'unit'] as const).filter((kind) => plan.modules.some((module) => module.kind === kind));
@@ -123,7 +123,7 @@ function templates(plan: PipelinePlan, gitlab: GitlabOptions, execution: Executi
     const gate = type === 'apply' && !gitlab.autoApprove ? 'manual' : undefined;
     const settings = jobSettings(gitlab, type, gate);
     for (const kind of kinds) {
-      const run = jobCommands(kind, execution);
+      const run = jobCommands(kind, execution, GITLAB_PLAN_FILE);
       out.push([
         templateName(type, kind),
         template(settings, {
@@ -157,6 +157,14 @@ function levelTemplateName(type: JobType, kind: ModuleKind, level: number): stri
 /** Into the module's folder, by the job's variable: the one script serves every module. */
 const ENTER_MODULE = 'cd "$TF_MODULE_PATH"';
 
+/**
+ * The plan file, at the root of the checkout and named after the module's lock (`terraform-<slug>`):
+ * the plan job's artifact path names no folder, whose characters GitLab would read as a glob
+ * (`[ab]`, `{a,b}`, `*`) or expand (`$HOME`). As the script gives it, then as the artifact's path.
+ */
+const GITLAB_PLAN_FILE = '"$CI_PROJECT_DIR/$TERRACE_LOCK.tfplan"';
+const GITLAB_PLAN_ARTIFACT = '$TERRACE_LOCK.tfplan';
+
 /** The validate job if any, then per level the plan jobs then the apply jobs, made one at a time as they are written. */
 function* moduleJobs(
   plan: PipelinePlan,
@@ -171,15 +179,18 @@ function* moduleJobs(
   // A plan needs its dependencies' applies for their order only; by name alone it would also
   // fetch their artifacts, which they have only when the user gives apply jobs some.
   const planNeedsByName = apply && jobSettings(gitlab, 'apply', undefined).artifacts === undefined;
-  const commands = { module: jobCommands('module', execution), unit: jobCommands('unit', execution) };
+  const commands = {
+    module: jobCommands('module', execution, GITLAB_PLAN_FILE),
+    unit: jobCommands('unit', execution, GITLAB_PLAN_FILE),
+  };
   const namesOf = jobNames(plan);
   // A module's variables, written in full in its plan job and referred to by its apply job.
-  const variablesOf = new Map<string, Record<string, string>>();
+  const variablesOf = new Map<string, ConfigRecord>();
 
   for (const { level, modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
-      const variables = yamlFlow({ ...module.variables, TERRACE_LOCK: names.lock });
+      const variables = gitlabVariables({ ...module.variables, TERRACE_LOCK: names.lock });
       if (apply) variablesOf.set(module.id, yamlAnchored(module.slug, variables));
       const dependencies = module.dependencies.map((dep) => {
         const waitFor = namesOf.get(dep)!;
@@ -217,7 +228,7 @@ function* moduleJobs(
 
 interface JobParts {
   extends: string;
-  variables: Record<string, string>;
+  variables: ConfigRecord;
   /** Undefined: no `needs:`, the job waits for every job of the earlier stages. */
   needs: (string | { job: string; artifacts: boolean })[] | undefined;
   /** The command after init, for the script of a unit of a stack file. */
@@ -306,9 +317,29 @@ function planArtifacts(configured: unknown): ConfigRecord {
   return {
     name: '$CI_JOB_NAME',
     ...user,
-    paths: ['$TF_MODULE_PATH/plan.tfplan', ...paths],
+    paths: [GITLAB_PLAN_ARTIFACT, ...paths],
     expire_in: user['expire_in'] ?? '1 week',
   };
+}
+
+/**
+ * A module's job variables as GitLab reads them, on one line. GitLab expands `$NAME`, `${NAME}` and
+ * `%NAME%` in a variable's value, and its runner `$NAME`, `${NAME}` and `$$`: a folder named `$HOME`
+ * would run in the runner's home, one named `${CI_JOB_TOKEN}` in a folder named after the token. A
+ * value holding `$` or `%` is given raw (`expand: false`), which neither expands, and the variables
+ * of its job are written as a block (a one-line mapping holds plain values only); the cache path
+ * and the script that read the variable take its value as it is.
+ */
+function gitlabVariables(variables: Record<string, string>): ConfigRecord {
+  if (!Object.values(variables).some(expandable)) return yamlFlow(variables);
+  const out: ConfigRecord = {};
+  for (const [name, value] of Object.entries(variables))
+    out[name] = expandable(value) ? { value, expand: false } : value;
+  return out;
+}
+
+function expandable(value: string): boolean {
+  return value.includes('$') || value.includes('%');
 }
 
 /**

@@ -30,18 +30,21 @@ function shellWord(name: string): string {
 
 /**
  * The commands of a Terraform root module (`terraform` or `tofu`) or of a Terragrunt unit
- * (`execution.terragrunt`). Terragrunt runs terraform in a copy of the code under
- * `.terragrunt-cache/`, where a relative plan file would be written: the unit's plan file is
- * given as an absolute path, so that the apply job finds it where the plan job's artifact put it.
+ * (`execution.terragrunt`), run in its folder. `planFile` is the plan file as one shell word, an
+ * absolute path at the root of the checkout, `terraform-<slug>.tfplan` (the job slug's letters,
+ * digits, `_` and `-`): the artifact that carries it from the plan job to the apply job names no
+ * folder, whose `$`, glob characters, leading `!` or leading `.` the platforms would read as
+ * variables, patterns, exclusions or hidden files. Terragrunt runs terraform in a copy
+ * of the code under `.terragrunt-cache/`, which an absolute path does not depend on either.
  */
-export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions): JobCommands {
+export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions, planFile: string): JobCommands {
   if (kind === 'unit') {
     const terragrunt = execution.terragrunt;
     return {
       generateStack: `${terragrunt} stack generate`,
       init: [terragrunt, 'init', '-input=false', ...execution.initArgs].join(' '),
-      plan: [terragrunt, 'plan', '-input=false', '-out="$PWD/plan.tfplan"', ...execution.planArgs].join(' '),
-      apply: `${terragrunt} apply -input=false "$PWD/plan.tfplan"`,
+      plan: [terragrunt, 'plan', '-input=false', `-out=${planFile}`, ...execution.planArgs].join(' '),
+      apply: `${terragrunt} apply -input=false ${planFile}`,
       cacheDir: '.terragrunt-cache/',
     };
   }
@@ -52,8 +55,8 @@ export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions
   return {
     generateStack: '',
     init: [binary, 'init', '-input=false', ...initVarFiles, ...execution.initArgs].join(' '),
-    plan: [binary, 'plan', '-input=false', '-out=plan.tfplan', ...varFiles, ...execution.planArgs].join(' '),
-    apply: `${binary} apply -input=false plan.tfplan`,
+    plan: [binary, 'plan', '-input=false', `-out=${planFile}`, ...varFiles, ...execution.planArgs].join(' '),
+    apply: `${binary} apply -input=false ${planFile}`,
     cacheDir: '.terraform/',
   };
 }

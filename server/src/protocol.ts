@@ -31,7 +31,10 @@ export interface GraphModule {
   /** `unit`: a Terragrunt unit; `module`: a Terraform root module. */
   /** `component`: a Terraform Stack's component or embedded stack (`<stack folder>/component.<name>`), planned by HCP Terraform only. */
   kind: 'module' | 'unit' | 'component';
-  /** Execution level: 0 = no dependencies. */
+  /**
+   * Execution level: 0 = no dependencies. A module in a cycle, or one that waits for one, has no level
+   * (nothing can run it until the cycle is broken): this is where the engine files it, after what it depends on.
+   */
   level: number;
   /** Named path segments from the discovery pattern (service, environment, region, module). */
   segments: Record<string, string>;
@@ -39,6 +42,8 @@ export interface GraphModule {
   /** Where the module declares its backend (or its first file), for "open module". */
   location: WireLocation;
   inCycle: boolean;
+  /** Depends on a module in a cycle, directly or not, and is in none itself: it has no level either. Absent: false. */
+  waitsForCycle?: boolean;
   /** False when a file it reads does not parse: terraform cannot run it, and its edges come from the blocks that still parse. */
   parses: boolean;
   /** Its run state (Run Plans), once the folder has run terraform through Terrace (`.terrace/state.json`). */
@@ -98,6 +103,7 @@ export interface GraphModel {
   version: number;
   modules: GraphModule[];
   edges: GraphEdge[];
+  /** The modules by the level the engine files them at: those with no level (in or waiting for a cycle) included. */
   levels: string[][];
   /** Each cycle as a closed path: `["a", "b", "a"]`, one for each strongly connected set of modules. */
   cycles: string[][];
@@ -482,7 +488,7 @@ export type WebviewToPanel =
       /** Folded nodes drawn (a folder or group each). */
       groups: number;
       edges: number;
-      /** Columns (execution levels, or spans of them where folds are) drawn. */
+      /** Columns drawn: execution levels, spans of them where folds are, and those of modules with no level. */
       levels: number;
       /** The drawing's size and the panel's drawing area's, in CSS pixels: their shapes compared. */
       drawing: { width: number; height: number };

@@ -147,19 +147,24 @@ describe('cycles: examples/cycle', () => {
 
   test('terrace/graph and terrace/moduleForUri', async () => {
     const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel;
+    // The api depends on the cycle: it has no level either, and says so (the panel draws it apart).
     assert.deepEqual(
-      graph.modules.map((module) => [module.id, module.level, module.inCycle]),
+      graph.modules.map((module) => [module.id, module.level, module.inCycle, module.waitsForCycle ?? false]),
       [
-        ['app/api', 1, false],
-        ['network/vpc', 0, true],
-        ['platform/eks', 0, true],
-        ['security/firewall', 0, true],
+        ['app/api', 1, false, true],
+        ['network/vpc', 0, true, false],
+        ['platform/eks', 0, true, false],
+        ['security/firewall', 0, true, false],
       ],
     );
     assert.deepEqual(graph.cycles, [['network/vpc', 'security/firewall', 'platform/eks', 'network/vpc']]);
     assert.equal(graph.edges.filter((edge) => edge.inCycle).length, 3);
     const module = await client.connection.sendRequest(ModuleForUriRequest.type, { uri: uri(eks) });
     assert.equal(module?.id, 'platform/eks');
+    assert.equal(module?.waitsForCycle, undefined, 'in the cycle, not behind it');
+    const api = await client.connection.sendRequest(ModuleForUriRequest.type, { uri: uri(path.join(root, 'app/api')) });
+    assert.equal(api?.id, 'app/api');
+    assert.equal(api?.waitsForCycle, true);
   });
 });
 

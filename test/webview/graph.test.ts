@@ -12,35 +12,12 @@ import { TITLE_SIZE } from '../../webview/src/render';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
 import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
+import { type DrawnNode, drawnNodes } from './drawnGraph';
 import { edgeCrossings } from './edgeCrossings';
 import { API, cycle, DNS, dag, EKS, edge, module, RDS, realGraph, synthetic, VPC, WORKER } from './graphModels';
 import { themes } from './themes';
 
 const FOLDER = 'file:///repo';
-
-interface DrawnNode {
-  id: string;
-  level: number;
-  x: number;
-  y: number;
-  classes: string[];
-}
-
-/** Every drawn node with its level and position in the drawing. */
-function drawnNodes(webview: WebviewPage): Promise<DrawnNode[]> {
-  return webview.page.evaluate(() =>
-    [...document.querySelectorAll<SVGGElement>('svg.graph g.node')].map((node) => {
-      const [, x, y] = /translate\(([-\d.]+) ([-\d.]+)\)/.exec(node.getAttribute('transform') ?? '') ?? [];
-      return {
-        id: node.dataset.id ?? '',
-        level: Number(node.dataset.level),
-        x: Number(x),
-        y: Number(y),
-        classes: [...node.classList],
-      };
-    }),
-  );
-}
 
 /** Each group box drawn, by group, with the nodes whose boxes lie inside it, sorted. */
 async function groupBoxes(webview: WebviewPage): Promise<Record<string, string[]>> {
@@ -488,82 +465,6 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.ok(legend.includes('inferred: only B fits what is known of the address'), legend.join(' | '));
     assert.ok(legend.includes('ambiguous: B is one of several modules that fit'));
     assert.ok(statSync(await webview.screenshot('edge-kinds')).size > 10_000);
-  });
-
-  test('a cycle: its nodes and edges in the error colour, a banner listing it, a click selects it', async () => {
-    for (const [name, theme] of [
-      ['dark', themes.dark],
-      ['light', themes.light],
-    ] as const) {
-      const webview = await browser.open({ theme });
-      const rendered = await webview.render({ type: 'graph', graph: cycle, folderUri: FOLDER });
-      assert.equal(rendered.nodes, 4);
-      assert.equal(rendered.levels, 2);
-      const nodes = await drawnNodes(webview);
-      assertColumns(nodes);
-      assert.deepEqual(
-        nodes
-          .filter((n) => n.classes.includes('cycle'))
-          .map((n) => n.id)
-          .sort(),
-        ['network/vpc', 'platform/eks', 'security/firewall'],
-      );
-
-      const edges = await webview.page.locator('svg.graph path.edge').evaluateAll((paths) =>
-        paths.map((p) => ({
-          from: p.getAttribute('data-from'),
-          to: p.getAttribute('data-to'),
-          cycle: p.classList.contains('cycle'),
-          marker: p.getAttribute('marker-end'),
-        })),
-      );
-      assert.equal(edges.length, 4);
-      for (const e of edges) {
-        const expected = e.from !== 'app/api';
-        assert.equal(e.cycle, expected, `${e.from} → ${e.to} ${expected ? 'has' : 'has not'} the cycle class`);
-        assert.equal(e.marker, expected ? 'url(#arrow-cycle)' : 'url(#arrow-plain)');
-      }
-      // The cycle's colour is the theme's error colour.
-      const stroke = await webview.page
-        .locator('svg.graph path.edge.cycle')
-        .first()
-        .evaluate((p) => getComputedStyle(p).stroke);
-      assert.equal(stroke, name === 'dark' ? 'rgb(241, 76, 76)' : 'rgb(229, 20, 0)');
-
-      const banner = webview.page.locator('.banner.cycles');
-      assert.equal(await banner.isVisible(), true);
-      assert.equal(
-        await banner.locator('.banner-title').textContent(),
-        '1 dependency cycle: nothing in a cycle can be planned or applied until it is broken.',
-      );
-      // One line until asked: the list unfolds from its toggle.
-      assert.equal(await banner.locator('.cycle-list').isHidden(), true);
-      assert.ok((await banner.boundingBox())!.height <= 32, 'the folded banner is one line high');
-      await banner.locator('.banner-toggle').click();
-      assert.equal(await banner.locator('.banner-toggle').getAttribute('aria-expanded'), 'true');
-      assert.deepEqual(await banner.locator('.cycle-entry').allTextContents(), [
-        'network/vpc → security/firewall → platform/eks → network/vpc',
-      ]);
-      await banner.locator('.cycle-entry').click();
-      const selected = (await drawnNodes(webview)).filter((n) => n.classes.includes('selected')).map((n) => n.id);
-      assert.deepEqual(selected.sort(), ['network/vpc', 'platform/eks', 'security/firewall']);
-      await webview.page.mouse.move(5, 700);
-      await webview.screenshot(`cycle-${name}`);
-      assert.deepEqual(webview.errors, []);
-    }
-  });
-
-  test('a cycle’s entry in the banner selects its whole strongly connected set, not only its path', async () => {
-    const graph = await realGraph(path.join(repoRoot, 'test', 'fixtures', 'cycle-off-path'));
-    const webview = await browser.open();
-    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
-    const banner = webview.page.locator('.banner.cycles');
-    await banner.locator('.banner-toggle').click();
-    assert.deepEqual(await banner.locator('.cycle-entry').allTextContents(), ['a → c → a']);
-    await banner.locator('.cycle-entry').click();
-    const selected = (await drawnNodes(webview)).filter((n) => n.classes.includes('selected')).map((n) => n.id);
-    assert.deepEqual(selected.sort(), ['a', 'b', 'c']);
-    assert.deepEqual(webview.errors, []);
   });
 
   test('search highlights matches and dims the rest; the filter toggle draws only matches', async () => {
@@ -1084,7 +985,9 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.match(svg.data, /^<\?xml/);
     assert.equal(svg.data.match(/<g class="node /g)?.length, 4);
     assert.equal(svg.data.match(/class="edge cycle"/g)?.length, 3);
-    assert.match(svg.data, />Level 0</);
+    // The headings of the columns of modules with no level: the cycle's, and the api's that waits for it.
+    assert.match(svg.data, />In a cycle<\/text>/);
+    assert.match(svg.data, />Waits for a cycle<\/text>/);
     assert.match(svg.data, /stroke="rgb\(229, 20, 0\)"/, 'the colours are written into the file');
     assert.doesNotMatch(svg.data, /var\(--vscode/);
 
@@ -1281,48 +1184,6 @@ describe('graph webview (the built panel in headless chromium)', () => {
     // Back to tall: rows again.
     await webview.after(() => webview.page.setViewportSize({ width: 780, height: 900 }));
     assert.equal(await webview.page.locator('.column-headings.down').count(), 1);
-    assert.deepEqual(webview.errors, []);
-  });
-
-  test('downward, a cycle’s arcs run above its row', async () => {
-    const graph: GraphModel = {
-      root: '/repo',
-      version: 1,
-      modules: [
-        module('net/a', 0, true),
-        module('net/b', 0, true),
-        module('app/c', 1),
-        module('app/d', 2),
-        module('app/e', 3),
-      ],
-      edges: [
-        edge('net/a', 'net/b', true),
-        edge('net/b', 'net/a', true),
-        edge('app/c', 'net/a'),
-        edge('app/d', 'app/c'),
-        edge('app/e', 'app/d'),
-      ],
-      levels: [['net/a', 'net/b'], ['app/c'], ['app/d'], ['app/e']],
-      cycles: [['net/a', 'net/b', 'net/a']],
-      unresolved: [],
-      ambiguous: [],
-    };
-    const webview = await browser.open({ viewport: { width: 500, height: 900 } });
-    await webview.render({ type: 'graph', graph, folderUri: FOLDER });
-    assert.ok(await webview.page.locator('.column-headings.down').count(), 'laid out downward');
-    const nodes = await drawnNodes(webview);
-    const [a, b] = [nodes.find((n) => n.id === 'net/a')!, nodes.find((n) => n.id === 'net/b')!];
-    assert.equal(a.y, b.y, 'the cycle’s modules share a row');
-    // Each arc leaves its reader's top and bulges above the row.
-    const arcs = await webview.page.locator('svg.graph path.edge.cycle').evaluateAll((paths) =>
-      paths.map((path) => {
-        const box = (path as SVGPathElement).getBBox();
-        return { top: box.y, bottom: box.y + box.height };
-      }),
-    );
-    assert.equal(arcs.length, 2);
-    for (const arc of arcs)
-      assert.ok(arc.top < a.y && arc.bottom <= a.y + 1, `an arc above the row: ${JSON.stringify(arc)}`);
     assert.deepEqual(webview.errors, []);
   });
 

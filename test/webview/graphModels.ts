@@ -8,7 +8,8 @@ import { seededRandom } from '../seededRandom';
 
 const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-export function module(id: string, level: number, inCycle = false): GraphModule {
+/** A module; `level` is where the engine files it, a level only when it is neither in nor behind a cycle. */
+export function module(id: string, level: number, inCycle = false, waitsForCycle = false): GraphModule {
   const parts = id.split('/');
   const segments: Record<string, string> =
     parts.length === 4 ? { service: parts[0]!, environment: parts[1]!, region: parts[2]!, module: parts[3]! } : {};
@@ -21,6 +22,7 @@ export function module(id: string, level: number, inCycle = false): GraphModule 
     backend: { type: 's3', address: `s3://acme-state/${id}/terraform.tfstate` },
     location: { uri: `file:///repo/${id}/main.tf`, range },
     inCycle,
+    ...(waitsForCycle ? { waitsForCycle } : {}),
     parses: true,
   };
 }
@@ -78,12 +80,12 @@ export const dag: GraphModel = {
   ambiguous: [],
 };
 
-/** examples/cycle: vpc → firewall → eks → vpc, and the api on eks. */
+/** examples/cycle: vpc → firewall → eks → vpc, and the api on eks, waiting for the cycle: none has a level. */
 export const cycle: GraphModel = {
   root: '/repo',
   version: 1,
   modules: [
-    module('app/api', 1),
+    module('app/api', 1, false, true),
     module('network/vpc', 0, true),
     module('platform/eks', 0, true),
     module('security/firewall', 0, true),

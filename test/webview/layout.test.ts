@@ -4,13 +4,14 @@ import { problemTexts, toPanelModel } from '../../client/src/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { arrangeColumns, type WrapColumn } from '../../webview/src/columnWrap';
 import { elkLayout } from '../../webview/src/elkLayout';
+import { GraphIndex } from '../../webview/src/graphIndex';
 import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
 import { COLUMN_GAP, NODE_HEIGHT, NODE_SPACING, NODE_WIDTH } from '../../webview/src/layoutOptions';
 import { pathLabels } from '../../webview/src/nodeLabels';
-import { buildView, DEFAULT_VIEW, GraphIndex, groupChoices } from '../../webview/src/viewModel';
+import { buildView, DEFAULT_VIEW, groupChoices } from '../../webview/src/viewModel';
 import { seededRandom } from '../seededRandom';
 import { edgeCrossings } from './edgeCrossings';
-import { API, cycle, DNS, dag, EKS, edge, RDS, synthetic, VPC, WORKER } from './graphModels';
+import { API, cycle, DNS, dag, EKS, edge, module, RDS, synthetic, VPC, WORKER } from './graphModels';
 
 /** The panel's pure parts, without a browser: what it decides to draw, and where. */
 
@@ -301,7 +302,7 @@ describe('view model', () => {
     const focused = buildView(index, { ...DEFAULT_VIEW, focus: { id: RDS, upstream: true, downstream: true } });
     assert.deepEqual(focused.nodes.map((n) => n.id).sort(), [API, RDS, VPC, WORKER].sort());
     assert.deepEqual(
-      focused.columns.map((c) => c.first),
+      focused.columns.map((c) => c.levels?.first),
       [0, 1, 2, 3],
     );
 
@@ -370,9 +371,13 @@ describe('view model', () => {
       ],
     );
     assert.deepEqual(top.columns, [
-      { first: 0, last: 2 },
-      { first: 0, last: 1 },
+      { levels: { first: 0, last: 2 }, inCycle: false, waitsForCycle: false },
+      { levels: { first: 0, last: 1 }, inCycle: false, waitsForCycle: false },
     ]);
+    assert.deepEqual(
+      top.headings.map((heading) => heading.title),
+      ['Levels 0–2', 'Levels 0–1'],
+    );
     assert.deepEqual(
       top.edges.map((e) => [e.id, e.count]),
       [['group:live/stage→group:live/prod', 1]],
@@ -389,6 +394,92 @@ describe('view model', () => {
     });
     // Unfolding prod folds its subfolders that hold more than one module.
     assert.deepEqual(index.tree.childFolds('live/prod'), ['live/prod/network']);
+  });
+
+  test('modules with no level come after the levels: the cycles, then what waits for them, then a cycle that waits', () => {
+    // Cycle a at level 0, b at 2 (on dns and a), c at 2 (on the api, which waits for a); the web waits for c.
+    const graph: GraphModel = {
+      ...dag,
+      modules: [
+        module('net/vpc', 0),
+        module('net/dns', 1),
+        module('a/x', 0, true),
+        module('a/y', 0, true),
+        module('a/z', 0),
+        module('w/api', 1, false, true),
+        module('b/x', 2, true),
+        module('b/y', 2, true),
+        module('c/x', 2, true),
+        module('c/y', 2, true),
+        module('w/web', 3, false, true),
+      ],
+      edges: [
+        edge('net/dns', 'net/vpc'),
+        edge('a/x', 'a/y', true),
+        edge('a/y', 'a/x', true),
+        edge('w/api', 'a/x'),
+        edge('b/x', 'b/y', true),
+        edge('b/y', 'b/x', true),
+        edge('b/x', 'net/dns'),
+        edge('b/y', 'a/x'),
+        edge('c/x', 'c/y', true),
+        edge('c/y', 'c/x', true),
+        edge('c/x', 'w/api'),
+        edge('w/web', 'c/y'),
+      ],
+      levels: [],
+      cycles: [],
+    };
+    const index = new GraphIndex(toPanelModel(graph));
+    assert.equal(index.levelCount, 2, 'as `terrace levels` counts: vpc on level 0, dns on level 1');
+    const view = buildView(index, DEFAULT_VIEW);
+    const columns = view.columns.map((_, column) =>
+      view.nodes
+        .filter((node) => node.column === column)
+        .map((node) => node.id)
+        .sort(),
+    );
+    // b depends on no module that waits: it stands beside a, not after the api (the level the engine files it at).
+    assert.deepEqual(columns, [
+      ['a/z', 'net/vpc'],
+      ['net/dns'],
+      ['a/x', 'a/y'],
+      ['b/x', 'b/y'],
+      ['w/api'],
+      ['c/x', 'c/y'],
+      ['w/web'],
+    ]);
+    assert.deepEqual(
+      view.headings.map(({ title, first, last }) => [title, first, last]),
+      [
+        ['Level 0', 0, 0],
+        ['Level 1', 1, 1],
+        ['In a cycle', 2, 3],
+        ['Waits for a cycle', 4, 4],
+        ['In a cycle', 5, 5],
+        ['Waits for a cycle', 6, 6],
+      ],
+    );
+    assert.deepEqual(
+      view.nodes
+        .filter((node) => node.levels === null)
+        .map((node) => node.id)
+        .sort(),
+      ['a/x', 'a/y', 'b/x', 'b/y', 'c/x', 'c/y', 'w/api', 'w/web'],
+    );
+    // Folded: a's folder holds a cycle and a module of level 0; w's, two modules that wait, one on c, one for c.
+    const folded = buildView(index, { ...DEFAULT_VIEW, groupBy: 'folder', collapsed: ['a', 'w'] });
+    assert.deepEqual(
+      folded.headings.map((heading) => heading.title),
+      ['Level 0 · in a cycle', 'Level 1', 'In a cycle', 'In or behind a cycle'],
+    );
+    assert.deepEqual(
+      folded.nodes
+        .filter((node) => node.column === 3)
+        .map((node) => node.id)
+        .sort(),
+      ['c/x', 'c/y', 'group:w'],
+    );
   });
 
   test('the filter keeps matches only; problems go to the reader', () => {

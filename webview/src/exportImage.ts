@@ -1,6 +1,5 @@
+import { headingAnchors } from './columnBands';
 import type { Drawn } from './graphCanvas';
-import { headingAnchors } from './render';
-import { columnTitle } from './viewColumns';
 
 /**
  * The current view as a standalone SVG or PNG file: the whole drawing (not only what is scrolled into
@@ -90,11 +89,11 @@ export async function exportDrawing(
     root,
     defs,
     bounds: shown.drawing.bounds,
-    headings: headingAnchors(layout).map(({ x, y }, column) => ({
+    headings: headingAnchors(layout, view.headings).map(({ x, y }, index) => ({
       x,
       // Above the drawing going right, above each row's band going down.
       y: layout.direction === 'down' ? y - 6 : shown.drawing.bounds.y - 10,
-      text: columnTitle(view.columns[column]!),
+      text: view.headings[index]!.title,
     })),
     background: style.backgroundColor,
     foreground: style.color,

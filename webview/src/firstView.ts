@@ -1,11 +1,11 @@
 import { arrangeColumns, wrapShape } from './columnWrap';
+import type { GraphIndex } from './graphIndex';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
 import { TITLE_SIZE } from './render';
 import {
   buildView,
   DEFAULT_VIEW,
   FOLDER_GROUPING,
-  type GraphIndex,
   STACK_GROUPING,
   type ViewGraph,
   type ViewOptions,

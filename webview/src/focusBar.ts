@@ -1,7 +1,7 @@
 import { codicon, h, iconButton, toggleButton } from './dom';
+import type { GraphIndex } from './graphIndex';
 import type { ViewEditor } from './panelState';
 import { plural } from './plural';
-import type { GraphIndex } from './viewModel';
 
 /** How far a focus reaches, in dependency steps: the choices the bar offers (null: all of it). */
 const HOPS: readonly (number | null)[] = [1, 2, null];

@@ -1,19 +1,13 @@
 import type { PanelModel } from '../../server/src/protocol';
+import { headingAnchors } from './columnBands';
 import { h } from './dom';
+import type { GraphIndex } from './graphIndex';
 import type { Layout } from './layoutGraph';
 import { plural } from './plural';
-import {
-  type Drawing,
-  draw,
-  drawMarkers,
-  GROUP_COLOURS,
-  headingAnchors,
-  nodeWidth,
-  svgElement,
-  TextFitter,
-} from './render';
+import { type Drawing, draw, drawMarkers, GROUP_COLOURS, nodeWidth, svgElement, TextFitter } from './render';
+import { RUN_DISPLAY_NAMES } from './runDisplay';
 import { columnTitle } from './viewColumns';
-import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewGraph, type ViewNode, type ViewOptions } from './viewModel';
+import type { ViewGraph, ViewNode, ViewOptions } from './viewModel';
 import type { Transform } from './viewport';
 
 /** Past this many edges they are drawn fainter. */
@@ -112,21 +106,24 @@ export class GraphCanvas {
       for (const edge of drawing.edges) if (edge.element.classList.contains('active')) layer.append(edge.element);
   }
 
-  /** One "Level N" (or "Levels N–M", where folded nodes span several) heading per column, over the drawing. */
+  /**
+   * One "Level N" (or "Levels N–M", where folded nodes span several) heading per column, over the drawing;
+   * one "In a cycle" or "Waits for a cycle" over the columns of modules with no level.
+   */
   drawHeadings(transform: Transform): void {
     const view = this.shown?.view;
     if (!view) return;
     this.headings.replaceChildren(
-      ...view.columns.map((span, column) =>
+      ...view.headings.map((heading, index) =>
         h(
           'div',
           {
-            class: 'column-heading',
-            'data-level': columnTitle(span, true),
-            'data-column': String(column),
-            title: columnTitle(span),
+            class: `column-heading${heading.noLevel ? ` no-level ${heading.noLevel}` : ''}`,
+            'data-short': heading.short,
+            'data-heading': String(index),
+            title: heading.title,
           },
-          columnTitle(span),
+          heading.title,
         ),
       ),
     );
@@ -138,23 +135,24 @@ export class GraphCanvas {
    * going down, on the top-left corner of each row's band.
    */
   positionHeadings(transform: Transform): void {
-    const layout = this.shown?.layout;
-    if (!layout) return;
+    const shown = this.shown;
+    if (!shown) return;
+    const layout = shown.layout;
     const down = layout.direction === 'down';
     this.headings.classList.toggle('down', down);
     const headings = this.headings.children;
-    const anchors = headingAnchors(layout);
+    const anchors = headingAnchors(layout, shown.view.headings);
     for (let i = 0; i < headings.length; i++) {
       const heading = headings[i] as HTMLElement;
-      const anchor = anchors[Number(heading.dataset.column)] ?? { x: 0, y: 0, width: layout.nodeWidth };
+      const anchor = anchors[Number(heading.dataset.heading)] ?? { x: 0, y: 0, width: layout.nodeWidth };
       const x = anchor.x * transform.k + transform.x;
       const width = Math.max(24, anchor.width * transform.k);
       // Going down, just above the band: its text's height (`graph.css`) over its top.
       const y = down ? anchor.y * transform.k + transform.y - HEADING_HEIGHT : 0;
       heading.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
       heading.style.width = `${width}px`;
-      // Zoomed far out, only the number fits.
-      const text = width >= 56 ? (heading.title ?? '') : (heading.dataset.level ?? '');
+      // Zoomed far out, only the number (or a cycle's mark) fits.
+      const text = width >= 56 ? (heading.title ?? '') : (heading.dataset.short ?? '');
       if (heading.textContent !== text) heading.textContent = text;
     }
   }
@@ -166,18 +164,19 @@ const HEADING_HEIGHT = 18;
 /** A node as a screen reader says it. */
 function describe(node: ViewNode, index: GraphIndex): string {
   if (node.kind === 'group')
-    return `Folded ${node.fold}, ${columnTitle({ first: node.level, last: node.lastLevel }).toLowerCase()}, ${node.detail}. Press Enter to unfold.`;
+    return `Folded ${node.fold}, ${columnTitle(node).toLowerCase()}, ${node.detail}. Press Enter to unfold.`;
   const parts = [
     node.unit
       ? `Terragrunt unit ${node.members[0]!}`
       : node.component
         ? `Stacks component ${node.members[0]!}`
         : node.members[0]!,
-    `level ${node.level}`,
+    node.levels ? `level ${node.levels.first}` : 'no level',
     `depends on ${plural(index.dependencies.get(node.id)?.size ?? 0, 'module')}`,
     `used by ${plural(index.dependents.get(node.id)?.size ?? 0, 'module')}`,
   ];
   if (node.inCycle) parts.push('in a dependency cycle');
+  if (node.waitsForCycle) parts.push('waits for a cycle');
   if (node.runState) parts.push(`run state ${RUN_DISPLAY_NAMES[node.runState]}`);
   const syntax = node.problems.filter((problem) => problem.kind === 'syntax').length;
   if (syntax)

@@ -7,6 +7,7 @@ import { exportDrawing } from './exportImage';
 import { firstView, fitFloor } from './firstView';
 import { FocusBar } from './focusBar';
 import { GraphCanvas } from './graphCanvas';
+import { GraphIndex } from './graphIndex';
 import { GroupBar } from './groupBar';
 import { LayoutCache } from './layoutCache';
 import type { LayoutClient } from './layoutClient';
@@ -19,7 +20,7 @@ import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
 import { NodeTooltips, type ProblemTexts } from './tooltip';
-import { buildView, DEFAULT_VIEW, GraphIndex, matcher, type ViewOptions } from './viewModel';
+import { buildView, DEFAULT_VIEW, matcher, type ViewOptions } from './viewModel';
 import { type Transform, Viewport } from './viewport';
 
 /** Room a fit keeps around the drawing (which has margins of its own), and above it for the column headings. */
@@ -300,7 +301,7 @@ export class GraphPanelView {
     this.groups.render(view);
     this.focus.render(this.index);
     this.applyHighlights();
-    this.status.show(this.graph!, view);
+    this.status.show(this.index!, view);
     this.legend.showRunStates(!!this.graph?.modules.some((module) => module.runState));
     this.legend.showUnits(!!this.graph?.modules.some((module) => module.kind === 'unit'));
     this.legend.showComponents(!!this.graph?.modules.some((module) => module.kind === 'component'));

@@ -1,8 +1,9 @@
 import { codicon, h, iconButton } from './dom';
+import type { GraphIndex } from './graphIndex';
 import type { ViewEditor } from './panelState';
 import { plural } from './plural';
 import { GROUP_COLOURS } from './render';
-import { FOLDER_GROUPING, type GraphIndex, groupChoices, type ViewGraph, type ViewNode } from './viewModel';
+import { FOLDER_GROUPING, groupChoices, type ViewGraph, type ViewNode } from './viewModel';
 
 /**
  * Grouping: the toolbar's "Group by" choice (Terraform Stacks, a path segment, or folders) and the bar

@@ -24,7 +24,7 @@ export const COLUMN_GAP = 90;
 
 /**
  * Vertical space between two rows, going down: edges there climb a node's height, not its width; less
- * the level bands' margins, room for a level's heading between two bands (`render.ts`).
+ * the level bands' margins, room for a level's heading between two bands (`columnBands.ts`).
  */
 export const ROW_GAP = 72;
 

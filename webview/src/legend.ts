@@ -1,6 +1,6 @@
 import { h, toggleButton } from './dom';
 import { drawRunBadge, svgElement } from './render';
-import { RUN_DISPLAY_NAMES, RUN_DISPLAYS } from './viewModel';
+import { RUN_DISPLAY_NAMES, RUN_DISPLAYS } from './runDisplay';
 
 /** The legend below the drawing, and the toolbar button that shows or hides it. */
 export class Legend {
@@ -50,7 +50,11 @@ export class Legend {
         this.components,
         this.runStates,
       ),
-      h('p', {}, 'Columns are execution levels, run left to right; the modules of a column can run in parallel.'),
+      h(
+        'p',
+        {},
+        'Columns are execution levels, run left to right; the modules of a column can run in parallel. A module in a cycle, or one that depends on one, has no level: it is drawn after the levels, under “In a cycle” or “Waits for a cycle”.',
+      ),
     );
     this.element.hidden = !shown;
   }

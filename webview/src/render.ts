@@ -1,17 +1,15 @@
+import { BAND_MARGIN, BAND_TOP, bandRects } from './columnBands';
 import type { Layout, Point } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
-import { NOT_IN_A_STACK, type RunDisplay, type ViewEdge, type ViewGraph, type ViewNode } from './viewModel';
+import type { RunDisplay } from './runDisplay';
+import { NOT_IN_A_STACK, type ViewEdge, type ViewGraph, type ViewNode } from './viewModel';
 
 /**
- * Draws a laid-out view as SVG: column bands, edges (reader → writer, the arrowhead at the
+ * Draws a laid-out view as SVG: column bands (`columnBands.ts`), edges (reader → writer, the arrowhead at the
  * dependency), nodes. Colours come from the stylesheet (VS Code's theme variables), never from here.
  */
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** Gap kept around a column band. */
-const BAND_MARGIN = 24;
-/** Where the column bands start above the first node. */
-export const BAND_TOP = -16;
 /** How many group colours the stylesheet defines. */
 export const GROUP_COLOURS = 6;
 
@@ -137,38 +135,6 @@ export class TextFitter {
   }
 }
 
-/**
- * Each level band (a column of the view) across the columns it wraps into: where it starts along the
- * direction (its left x, or its top y going down) and its extent that way.
- */
-export function levelBands(layout: Layout): { start: number; size: number }[] {
-  const along = layout.direction === 'down' ? NODE_HEIGHT : layout.nodeWidth;
-  const bands: { start: number; size: number }[] = [];
-  layout.columns.forEach((start, column) => {
-    const level = layout.levelColumn[column] ?? column;
-    const band = bands[level];
-    if (!band) bands[level] = { start, size: along };
-    else {
-      const end = Math.max(band.start + band.size, start + along);
-      band.start = Math.min(band.start, start);
-      band.size = end - band.start;
-    }
-  });
-  return bands;
-}
-
-/**
- * Where each level's heading goes, in drawing coordinates: the left of its band going right (the
- * headings ride above the drawing), the top-left corner of its band going down.
- */
-export function headingAnchors(layout: Layout): { x: number; y: number; width: number }[] {
-  return levelBands(layout).map(({ start, size }) =>
-    layout.direction === 'down'
-      ? { x: BAND_TOP, y: start - BAND_MARGIN, width: layout.nodeWidth }
-      : { x: start, y: BAND_TOP, width: size },
-  );
-}
-
 export function draw(
   root: SVGGElement,
   view: ViewGraph,
@@ -185,18 +151,8 @@ export function draw(
   const nodeLayer = svgElement('g', { class: 'nodes' }, root);
 
   const down = layout.direction === 'down';
-  // Across the bands: the drawing's height going right, its width going down.
-  const across = down ? Math.max(layout.width, layout.nodeWidth) : Math.max(layout.height, NODE_HEIGHT);
-  levelBands(layout).forEach(({ start, size }, index) => {
-    const along = { start: start - BAND_MARGIN, size: size + 2 * BAND_MARGIN };
-    const side = { start: BAND_TOP, size: across - 2 * BAND_TOP };
-    const [x, y] = down ? [side, along] : [along, side];
-    svgElement(
-      'rect',
-      { class: `band${index % 2 ? ' odd' : ''}`, x: x.start, y: y.start, width: x.size, height: y.size, rx: 6 },
-      bands,
-    );
-  });
+  const { rects, across } = bandRects(layout, view.headings);
+  for (const { classes, ...rect } of rects) svgElement('rect', { class: classes, ...rect, rx: 6 }, bands);
 
   const boxTops = drawGroupBoxes(bands, view, layout, fitter, groupColour);
 
@@ -336,7 +292,7 @@ function drawNode(
       class: classes.join(' '),
       transform: `translate(${at.x} ${at.y})`,
       'data-id': node.id,
-      'data-level': node.level,
+      ...(node.levels ? { 'data-level': node.levels.first } : {}),
       tabindex: -1,
       role: 'button',
     },

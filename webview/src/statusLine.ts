@@ -1,5 +1,5 @@
-import type { PanelModel } from '../../server/src/protocol';
 import { h } from './dom';
+import type { GraphIndex } from './graphIndex';
 import { plural } from './plural';
 import type { ViewGraph } from './viewModel';
 
@@ -39,14 +39,21 @@ export class StatusLine {
     this.activity.textContent = text;
   }
 
-  /** The graph's counts, and how much of it the view shows. */
-  show(graph: PanelModel, view: ViewGraph): void {
+  /**
+   * The graph's counts, and how much of it the view shows. Levels are counted as `terrace levels` counts
+   * them: a module in a cycle, or one that waits for one, has none, and is counted apart.
+   */
+  show(index: GraphIndex, view: ViewGraph): void {
+    const graph = index.graph;
     const parts = [
       plural(graph.modules.length, 'module'),
       plural(graph.edges.length, 'dependency', 'dependencies'),
-      plural(graph.levels.length, 'level'),
+      plural(index.levelCount, 'level'),
     ];
-    if (graph.cycles.length) parts.push(plural(graph.cycles.length, 'cycle'));
+    if (graph.cycles.length) {
+      const levelless = graph.modules.filter((module) => module.inCycle || module.waitsForCycle).length;
+      parts.push(plural(graph.cycles.length, 'cycle'), `${plural(levelless, 'module')} with no level`);
+    }
     const problems = graph.modules.reduce((sum, module) => sum + (module.unresolved ?? 0) + (module.ambiguous ?? 0), 0);
     if (problems) parts.push(plural(problems, 'unresolved reference'));
     const shown = view.nodes.reduce((sum, node) => sum + node.members.length, 0);

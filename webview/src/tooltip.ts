@@ -1,7 +1,9 @@
 import type { PanelProblem } from '../../server/src/protocol';
 import { h } from './dom';
+import type { GraphIndex } from './graphIndex';
+import { RUN_DISPLAY_NAMES } from './runDisplay';
 import { columnTitle } from './viewColumns';
-import { type GraphIndex, RUN_DISPLAY_NAMES, type ViewNode } from './viewModel';
+import type { ViewNode } from './viewModel';
 
 /** The hover card of a node: placed next to the pointer (or the focused node), kept inside the panel. */
 export class Tooltip {
@@ -119,7 +121,7 @@ function tooltipContent(
     h(
       'div',
       { class: 'tooltip-meta' },
-      `${columnTitle({ first: node.level, last: node.lastLevel })}${node.inCycle ? ' · in a dependency cycle' : ''}${node.kind === 'group' ? ' · click to unfold' : ''}`,
+      `${columnTitle(node)}${node.levels ? '' : ', no level'}${node.kind === 'group' ? ' · click to unfold' : ''}`,
     ),
     module?.backend?.address ? h('div', { class: 'tooltip-address' }, module.backend.address) : null,
     node.runState

@@ -1,8 +1,16 @@
-import type { PanelEdge, PanelModel, PanelModule, RunStateView } from '../../server/src/protocol';
-import { FolderTree } from './folderTree';
-import { type PathLabel, pathLabels } from './nodeLabels';
+import type { PanelEdge, PanelModel, PanelModule } from '../../server/src/protocol';
+import type { GraphIndex } from './graphIndex';
+import { pathLabels } from './nodeLabels';
 import { plural } from './plural';
-import { type ColumnSpan, viewColumns } from './viewColumns';
+import { RUN_DISPLAYS, type RunDisplay, runDisplay } from './runDisplay';
+import {
+  type ColumnHeading,
+  type ColumnSpan,
+  columnHeadings,
+  joinedLevels,
+  type LevelSpan,
+  viewColumns,
+} from './viewColumns';
 
 /**
  * What the panel shows of a graph model: the visible nodes (modules, or one node per folded folder or
@@ -48,10 +56,11 @@ export interface ViewNode {
   unit: boolean;
   /** A Terraform Stack's component or embedded stack (planned by HCP Terraform), drawn with a dashed outline; never a group. */
   component: boolean;
-  /** Its execution level; of a folded node, the lowest among its modules' (`lastLevel` the highest). */
-  level: number;
-  lastLevel: number;
-  /** The column it is drawn in: its level's rank, or where folding puts it (`viewColumns.ts`). */
+  /** Its execution level; of a folded node, the lowest and highest among its modules' that have one. Null: none has. */
+  levels: LevelSpan | null;
+  /** Where its column comes (`modulePlaces.ts`); of a folded node, its modules' first. */
+  place: number;
+  /** The column it is drawn in: its place's rank, or where folding puts it (`viewColumns.ts`). */
   column: number;
   /** The short name: the last folder of the module, or the folder's or group's name. */
   label: string;
@@ -65,7 +74,9 @@ export interface ViewNode {
   fold: string | null;
   /** The modules it stands for: itself, or the folded folder's or group's. */
   members: string[];
+  /** It is (of a folded node, it holds) a module in a cycle, or one that waits for one: such a module has no level. */
   inCycle: boolean;
+  waitsForCycle: boolean;
   /**
    * Its modules' problems, each module's in turn: a module that does not parse, then its references that
    * resolve to no module, then to more than one (their texts come from the host when a hover card asks).
@@ -75,31 +86,6 @@ export interface ViewNode {
   runState?: RunDisplay;
   /** Why, in a few words (`files changed since the last plan`). */
   runReason?: string;
-}
-
-/** How a module's run state is shown. */
-export type RunDisplay = 'running' | 'failed' | 'drifted' | 'apply' | 'plan' | 'idle';
-
-/** Most pressing first: a group shows the first of these that one of its modules is in. */
-export const RUN_DISPLAYS: readonly RunDisplay[] = ['running', 'failed', 'drifted', 'apply', 'plan', 'idle'];
-
-export const RUN_DISPLAY_NAMES: Record<RunDisplay, string> = {
-  running: 'running',
-  failed: 'plan failed',
-  drifted: 'drifted',
-  apply: 'apply needed',
-  plan: 'plan needed',
-  idle: 'idle',
-};
-
-export function runDisplay(view: RunStateView | undefined): RunDisplay | undefined {
-  if (!view) return undefined;
-  if (view.running) return 'running';
-  if (view.state === 'PlanNeeded' && /fail|stopped/i.test(view.reason)) return 'failed';
-  if (view.drifted) return 'drifted';
-  if (view.state === 'ApplyNeeded') return 'apply';
-  if (view.state === 'PlanNeeded') return 'plan';
-  return 'idle';
 }
 
 export interface ViewEdge {
@@ -120,8 +106,10 @@ export interface ViewEdge {
 export interface ViewGraph {
   nodes: ViewNode[];
   edges: ViewEdge[];
-  /** The columns, left to right, each with the execution levels of what is drawn in it (`viewColumns.ts`). */
+  /** The columns, left to right: the levels drawn in each, and whether modules with none are (`viewColumns.ts`). */
   columns: ColumnSpan[];
+  /** Their headings: a column of levels each; side by side, the columns of modules with no level under one. */
+  headings: ColumnHeading[];
   /** Group names (with their module counts) when grouping is on. */
   groups: { name: string; modules: number; collapsed: boolean }[];
 }
@@ -185,66 +173,6 @@ export function matcher(search: string): ((id: string) => boolean) | null {
   };
 }
 
-/** Index of a graph model, built once per model. */
-export class GraphIndex {
-  readonly byId = new Map<string, PanelModule>();
-  /** Module → the modules it depends on. */
-  readonly dependencies = new Map<string, Set<string>>();
-  /** Module → the modules that depend on it. */
-  readonly dependents = new Map<string, Set<string>>();
-  /** Each module's name and what tells it apart from the others (`nodeLabels.ts`). */
-  readonly labels: Map<string, PathLabel>;
-  /** The modules' folders, for folding. */
-  readonly tree: FolderTree;
-
-  constructor(readonly graph: PanelModel) {
-    for (const module of graph.modules) {
-      this.byId.set(module.id, module);
-      this.dependencies.set(module.id, new Set());
-      this.dependents.set(module.id, new Set());
-    }
-    for (const edge of graph.edges) {
-      this.dependencies.get(edge.from)?.add(edge.to);
-      this.dependents.get(edge.to)?.add(edge.from);
-    }
-    this.labels = pathLabels(graph.modules.map((module) => module.id));
-    this.tree = new FolderTree(graph.modules.map((module) => module.id));
-  }
-
-  /** `id` and everything reachable from it along `next`, in at most `hops` steps (null: any number). */
-  closure(id: string, next: Map<string, Set<string>>, hops: number | null = null): Set<string> {
-    const seen = new Set([id]);
-    let frontier = [id];
-    for (let step = 0; frontier.length && (hops === null || step < hops); step++) {
-      const reached: string[] = [];
-      for (const from of frontier) {
-        for (const other of next.get(from) ?? []) {
-          if (!seen.has(other)) {
-            seen.add(other);
-            reached.push(other);
-          }
-        }
-      }
-      frontier = reached;
-    }
-    return seen;
-  }
-
-  /** The modules on a dependency path between `a` and `b`, whichever depends on the other (both, in a cycle). */
-  between(a: string, b: string): Set<string> {
-    const on = new Set<string>();
-    for (const [reader, writer] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const upstream = this.closure(reader, this.dependencies);
-      if (!upstream.has(writer)) continue;
-      for (const id of this.closure(writer, this.dependents)) if (upstream.has(id)) on.add(id);
-    }
-    return on;
-  }
-}
-
 /** The nodes and edges to draw for `options`. */
 export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
   const { graph } = index;
@@ -298,9 +226,9 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     const group = groupBy ? groupOf(index, module, groupBy) : null;
     const fold = foldOf(module, group);
     if (fold !== null) {
-      const node = getOrCreate(foldNodes, fold, () => foldNode(fold, group, module.level));
+      const node = getOrCreate(foldNodes, fold, () => foldNode(fold, group));
       if (node.members.length === 0) nodes.push(node);
-      addToFold(node, module, problems.get(module.id) ?? []);
+      addToFold(node, module, index.places.get(module.id)!, problems.get(module.id) ?? []);
       nodeOf.set(module.id, node.id);
       continue;
     }
@@ -311,8 +239,8 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       kind: 'module',
       unit: module.kind === 'unit',
       component: module.kind === 'component',
-      level: module.level,
-      lastLevel: module.level,
+      levels: levelsOf(module),
+      place: index.places.get(module.id)!,
       column: 0,
       label: name,
       // The kind said in words too: the corners or the outline alone would not tell it.
@@ -323,6 +251,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       fold: null,
       members: [module.id],
       inCycle: module.inCycle,
+      waitsForCycle: module.waitsForCycle ?? false,
       problems: problems.get(module.id) ?? [],
       runState: runDisplay(module.runState),
       runReason: module.runState?.reason,
@@ -357,7 +286,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, modules]) => ({ name, modules, collapsed: collapsed.has(name) }))
     : [];
-  return { nodes, edges: [...edges.values()], columns: spans, groups };
+  return { nodes, edges: [...edges.values()], columns: spans, headings: columnHeadings(spans), groups };
 }
 
 /** Two sorted lists of names as one, sorted, each once. */
@@ -365,15 +294,20 @@ function mergedNames(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])].sort();
 }
 
+/** A module's execution level; none for one in or behind a cycle. */
+function levelsOf(module: PanelModule): LevelSpan | null {
+  return module.inCycle || module.waitsForCycle ? null : { first: module.level, last: module.level };
+}
+
 /** A folded folder or group, empty: its modules are added one by one. */
-function foldNode(fold: string, group: string | null, level: number): ViewNode {
+function foldNode(fold: string, group: string | null): ViewNode {
   return {
     id: `group:${fold}`,
     kind: 'group',
     unit: false,
     component: false,
-    level,
-    lastLevel: level,
+    levels: null,
+    place: Number.POSITIVE_INFINITY,
     column: 0,
     label: fold,
     detail: '',
@@ -382,15 +316,17 @@ function foldNode(fold: string, group: string | null, level: number): ViewNode {
     fold,
     members: [],
     inCycle: false,
+    waitsForCycle: false,
     problems: [],
   };
 }
 
-function addToFold(node: ViewNode, module: PanelModule, problems: ViewNode['problems']): void {
+function addToFold(node: ViewNode, module: PanelModule, place: number, problems: ViewNode['problems']): void {
   node.members.push(module.id);
-  node.level = Math.min(node.level, module.level);
-  node.lastLevel = Math.max(node.lastLevel, module.level);
+  node.levels = joinedLevels(node.levels, levelsOf(module));
+  node.place = Math.min(node.place, place);
   node.inCycle ||= module.inCycle;
+  node.waitsForCycle ||= module.waitsForCycle ?? false;
   const run = runDisplay(module.runState);
   if (run && (!node.runState || RUN_DISPLAYS.indexOf(run) < RUN_DISPLAYS.indexOf(node.runState))) {
     node.runState = run;

@@ -410,7 +410,7 @@ function environmentsOf(folder: FolderState): EnvironmentsResult {
 connection.onRequest(ModuleForUriRequest.type, async (params) => {
   const found = await analysisFor(params.uri);
   const module = found && moduleContaining(found.result, found.file);
-  return module ? toGraphModule(module) : null;
+  return module ? toGraphModule(module, found.result.waitingForCycles.includes(module.id)) : null;
 });
 
 connection.onRequest(FileReadersRequest.type, async (params) => {

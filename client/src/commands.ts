@@ -6,7 +6,8 @@ import { GraphPanel } from './graphPanel';
 import { currentGraph } from './graphSource';
 import type { LayoutService } from './layoutService';
 import { pickFromLevels } from './modulePicks';
-import type { RunChoices, RunPlans } from './runPlans';
+import type { RunPlans } from './runPlans';
+import type { RunChoices } from './runScope';
 import type { ServerReadiness, ServerUnavailable } from './serverReadiness';
 
 /** What every command gets from the extension. */

@@ -8,13 +8,13 @@ import {
   type RunKind,
   RunPrinter,
   type RunReport,
+  type RunRequest,
   resolveRunBinaries,
   runModules,
   TerraformNotFoundError,
 } from '../../runner/src';
 import { describeCounts, ParallelismError, RunCycleError } from '../../server/src/engine/run';
 import {
-  ModuleForUriRequest,
   RunStateChangedNotification,
   type RunTargetsParams,
   RunTargetsRequest,
@@ -24,6 +24,7 @@ import { Config, settingId } from './config';
 import { chooseFolder } from './folderPick';
 import { PlanTerminal } from './planTerminal';
 import { showErrorWithProblems } from './problemsError';
+import { type RunChoices, runScope } from './runScope';
 import { runSettingsFor } from './runSettings';
 
 /**
@@ -32,21 +33,6 @@ import { runSettingsFor } from './runSettings';
  * runner shared with `terrace plan` runs terraform; a `Terrace: plan` terminal shows it, with a
  * progress notification that can cancel. One run at a time.
  */
-
-/** What to run; each choice left out is asked (tests and other extensions pass them). */
-export interface RunChoices {
-  folderUri?: string;
-  /** All modules, the ones changed since `baseRef` (+ dependents), or `modules`. */
-  scope?: 'all' | 'changed' | 'modules';
-  modules?: string[];
-  withDependencies?: boolean;
-  withDependents?: boolean;
-  baseRef?: string;
-  /** Overrides `terrace.parallelism` / `execution.parallelism`. */
-  parallelism?: number;
-  /** Apply Saved Plans: true skips the confirmation (tests); false answers it with no. */
-  confirmed?: boolean;
-}
 
 /** What a command did (also the tests' hook): the run's results and the terminal's text. */
 export interface RunOutcome {
@@ -77,7 +63,6 @@ const COMMAND_NAMES: Record<RunKind, string> = {
   apply: 'Terrace: Apply Saved Plans',
   deploy: 'Terrace: Apply Saved Plans',
 };
-const DEFAULT_BASE_REF = 'origin/main';
 const MANAGE_TRUST = 'Manage Workspace Trust';
 
 /**
@@ -136,17 +121,21 @@ export class RunPlans implements vscode.Disposable {
     return this.active !== undefined;
   }
 
-  /** `Terrace: Apply Saved Plans`: the modules whose saved plan has changes and is still current, in dependency order. */
+  /**
+   * `Terrace: Apply Saved Plans`: the modules whose saved plan has changes and is still current, in dependency
+   * order, as `terrace apply` runs: once one applies, each module downstream of it that reads an output its
+   * apply changed is planned afresh and applied once its plan is approved (its own saved plan, made before,
+   * is not used); the others downstream are unaffected, and terraform is not started in them.
+   */
   async applySavedPlans(choices: RunChoices = {}): Promise<RunOutcome> {
-    if (!vscode.workspace.isTrusted) return untrusted('apply', false);
+    if (!vscode.workspace.isTrusted) return untrusted('deploy', false);
     if (this.active) return this.busy();
     const folderUri = choices.folderUri ?? (await chooseFolder('Apply the saved plans of which folder?'));
     if (!folderUri) return { ran: false, reason: 'cancelled' };
     const found = await this.targets({ folderUri });
     if ('error' in found) return this.fail(found.error, found.problems);
-    const { root, targets, execution } = found;
     const maxAge = Config.of(folderUri).planMaxAgeMs;
-    const candidates = await applyCandidates(root, targets, maxAge);
+    const candidates = await applyCandidates(found.root, found.targets, maxAge);
     const ready = candidates.filter((c) => c.ready);
     const refused = candidates.flatMap((c) => (c.ready ? [] : [{ id: c.id, reason: c.reason }]));
     const refusedText = refused.map((r) => `${r.id}: ${r.reason}`).join('\n');
@@ -158,6 +147,11 @@ export class RunPlans implements vscode.Disposable {
       void vscode.window.showInformationMessage(message);
       return { ran: false, reason: 'nothing', message, refused };
     }
+    const readyIds = ready.map((c) => c.id);
+    // The saved plans and what is downstream of them, each decided from the outputs it reads.
+    const run = await this.targets({ folderUri, modules: readyIds, withDependents: true, gateFrom: readyIds });
+    if ('error' in run) return this.fail(run.error, run.problems);
+    const downstream = run.targets.length - ready.length;
     const listing = ready.map((c) => `${c.id}: ${c.ready ? describeCounts(c.counts ?? ZERO) : ''}`).join('\n');
     const confirmed =
       choices.confirmed ??
@@ -165,19 +159,25 @@ export class RunPlans implements vscode.Disposable {
         `Apply ${ready.length} saved plan${ready.length === 1 ? '' : 's'}, in dependency order?`,
         {
           modal: true,
-          detail: `${listing}${refused.length > 0 ? `\n\nRefused, stale (plan again):\n${refusedText}` : ''}`,
+          detail: `${listing}${downstream > 0 ? `\n\nThen each of the ${downstream} module${downstream === 1 ? '' : 's'} downstream that reads an output these applies change is planned again and applied once you approve its plan; the others are left alone.` : ''}${refused.length > 0 ? `\n\nRefused, stale (plan again):\n${refusedText}` : ''}`,
         },
         'Apply',
       )) === 'Apply';
     if (!confirmed) return { ran: false, reason: 'cancelled', refused };
-    const readyIds = new Set(ready.map((c) => c.id));
+    const settings = runSettingsFor(folderUri, run.execution, COMMAND_NAMES.deploy, choices.parallelism);
     const outcome = await this.execute(
-      'apply',
+      'deploy',
       folderUri,
-      root,
-      targets.filter((t) => readyIds.has(t.id)),
-      { ...runSettingsFor(folderUri, execution, COMMAND_NAMES.apply, choices.parallelism), planMaxAgeMs: maxAge },
+      run.root,
+      run.targets,
+      { ...settings, planMaxAgeMs: maxAge },
       false,
+      run.notes,
+      {
+        savedPlans: readyIds,
+        // Tests confirm up front; a user approves each new plan as terraform apply asks.
+        ...(choices.confirmed === undefined ? { approve: approveNewPlan } : {}),
+      },
     );
     return { ...outcome, refused };
   }
@@ -187,7 +187,7 @@ export class RunPlans implements vscode.Disposable {
     if (this.active) return this.busy();
     const folderUri = choices.folderUri ?? (await chooseFolder(`${kind === 'plan' ? 'Plan' : 'Check'} which folder?`));
     if (!folderUri) return { ran: false, reason: 'cancelled' };
-    const params = await this.selection(folderUri, choices);
+    const params = await runScope(this.client, folderUri, choices);
     if (!params) return { ran: false, reason: 'cancelled' };
     const found = await this.targets(params);
     if ('error' in found) return this.fail(found.error, found.problems);
@@ -213,6 +213,7 @@ export class RunPlans implements vscode.Disposable {
     headless: boolean,
     /** Said before the run starts, in its terminal and the log. */
     notes: readonly string[] = [],
+    deploy: Pick<RunRequest, 'savedPlans' | 'approve'> = {},
   ): Promise<RunOutcome> {
     // A missing binary is one clear error, before a terminal opens.
     try {
@@ -243,7 +244,11 @@ export class RunPlans implements vscode.Disposable {
       write(`${note}\n`);
       this.output.info(`${COMMAND_NAMES[kind]}: ${note}`);
     }
-    const notify = () => void this.client.sendNotification(RunStateChangedNotification.type, { folderUri });
+    const notify = (modules?: string[]) =>
+      void this.client.sendNotification(RunStateChangedNotification.type, {
+        folderUri,
+        ...(modules ? { modules } : {}),
+      });
     let done = 0;
 
     try {
@@ -260,6 +265,7 @@ export class RunPlans implements vscode.Disposable {
             targets,
             kind,
             settings,
+            ...deploy,
             signal: controller.signal,
             onStart: (run) => {
               printer.begin(kind, targets, run);
@@ -275,7 +281,7 @@ export class RunPlans implements vscode.Disposable {
                   message: `${done}/${targets.length}: ${event.result.id} ${event.result.status}`,
                 });
               }
-              notify();
+              notify(event.type === 'finish' && event.result.attempts.length > 0 ? [event.result.id] : undefined);
             },
           });
         },
@@ -319,68 +325,6 @@ export class RunPlans implements vscode.Disposable {
         ...(terminal ? ['Show Terminal'] : []),
       )
       .then((action) => action && terminal?.terminal.show());
-  }
-
-  /** Which modules: from the choices, or asked with a quick pick. */
-  private async selection(folderUri: string, choices: RunChoices): Promise<RunTargetsParams | undefined> {
-    const base = {
-      folderUri,
-      ...(choices.withDependencies ? { withDependencies: true } : {}),
-      ...(choices.withDependents ? { withDependents: true } : {}),
-    };
-    if (choices.scope === 'all') return { folderUri };
-    if (choices.scope === 'modules' || (choices.scope === undefined && choices.modules))
-      return { ...base, modules: choices.modules ?? [] };
-    if (choices.scope === 'changed') {
-      const baseRef = choices.baseRef ?? (await askBaseRef());
-      return baseRef ? { folderUri, changedOnly: true, baseRef } : undefined;
-    }
-    const current = await this.currentModule(folderUri);
-    type Item = vscode.QuickPickItem & { params?: () => Promise<RunTargetsParams | undefined> };
-    const items: Item[] = [
-      {
-        label: '$(list-flat) All modules',
-        detail: 'Every module, each after the modules it depends on',
-        params: async () => ({ folderUri }),
-      },
-      {
-        label: '$(git-compare) Changed modules',
-        detail: 'Modules changed since a ref (committed or not), and what depends on them',
-        params: async () => {
-          const baseRef = await askBaseRef();
-          return baseRef ? { folderUri, changedOnly: true, baseRef } : undefined;
-        },
-      },
-    ];
-    if (current) {
-      items.push(
-        {
-          label: `$(file) ${current}`,
-          detail: 'This module only',
-          params: async () => ({ folderUri, modules: [current] }),
-        },
-        {
-          label: `$(arrow-up) ${current} and its dependencies`,
-          detail: 'With everything it reads state from, transitively',
-          params: async () => ({ folderUri, modules: [current], withDependencies: true }),
-        },
-        {
-          label: `$(arrow-down) ${current} and its dependents`,
-          detail: 'With everything that reads its state, transitively',
-          params: async () => ({ folderUri, modules: [current], withDependents: true }),
-        },
-      );
-    }
-    const chosen = await vscode.window.showQuickPick(items, { placeHolder: 'Which modules?' });
-    return chosen?.params?.();
-  }
-
-  private async currentModule(folderUri: string): Promise<string | undefined> {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    if (uri?.scheme !== 'file') return undefined;
-    if (vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() !== folderUri) return undefined;
-    const module = await this.client.sendRequest(ModuleForUriRequest.type, { uri: uri.toString() });
-    return module?.id;
   }
 
   private async targets(params: RunTargetsParams) {
@@ -437,11 +381,15 @@ function outcomeOf(report: RunReport, terminal: PlanTerminal | undefined): RunOu
   };
 }
 
-async function askBaseRef(): Promise<string | undefined> {
-  return vscode.window.showInputBox({
-    title: 'Terrace: changed since which ref?',
-    prompt: 'Modules changed since the merge base with this ref (and uncommitted changes), plus their dependents',
-    value: DEFAULT_BASE_REF,
-    validateInput: (value) => (value.trim() ? undefined : 'a branch, tag or commit, e.g. origin/main'),
-  });
+/** A new plan of a module downstream of an apply (Apply Saved Plans): applied once the user says so. */
+async function approveNewPlan(id: string, plan: string): Promise<boolean> {
+  const choice = await vscode.window.showWarningMessage(
+    `Apply the new plan of ${id}?`,
+    {
+      modal: true,
+      detail: `${plan}. An apply in this run changed an output ${id} reads, so it was planned again; its plan is in the Terrace: apply terminal.`,
+    },
+    'Apply',
+  );
+  return choice === 'Apply';
 }

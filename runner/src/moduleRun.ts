@@ -7,7 +7,6 @@ import {
   type ExecutorOutcome,
   type ModuleRecord,
   NO_CHANGES,
-  type OutputChange,
   stalePlanReason,
   summarizePlanJson,
 } from '../../server/src/engine/run';
@@ -267,32 +266,49 @@ export class ModuleRun {
   }
 
   /**
-   * `terrace apply`: plans the module, and applies the plan when it has changes (once approved), comparing its
-   * state's outputs before and after by a hash of each value: what its dependents decide on.
+   * `terrace apply` and Apply Saved Plans: plans the module, and applies the plan when it has changes (once
+   * approved), comparing its state's outputs before and after by a hash of each value: what its dependents
+   * decide on. With `saved`, applies its current saved plan instead of planning (Apply Saved Plans).
    */
-  async deploy(dir: string, logFile: string): Promise<ExecutorOutcome<ModuleOutcome>> {
+  async deploy(dir: string, logFile: string, saved: boolean): Promise<ExecutorOutcome<ModuleOutcome>> {
+    if (saved) {
+      const before = await this.outputs();
+      const applied = await this.apply(logFile);
+      return applied.ok ? this.deployed(applied.value!, before) : applied;
+    }
     const planned = await this.plan(dir, logFile);
     if (!planned.ok) return planned;
     const before = await this.outputs();
-    if (!planned.value?.changes) {
-      const outputs: Record<string, OutputChange> = {};
-      for (const name of before.keys()) outputs[name] = 'unchanged';
-      return { ok: true, value: { ...planned.value!, kind: 'deploy', outputs } };
-    }
+    if (!planned.value?.changes) return this.deployed(planned.value!, before, before);
     const approve = this.context.request.approve;
     if (approve && !(await approve(this.target.id, describeCounts(planned.value.counts ?? NO_CHANGES)))) {
       this.line('not applied: the plan was not approved');
       return { ok: false, message: 'not applied: the plan was not approved', retryable: false };
     }
     const applied = await this.apply(logFile);
-    if (!applied.ok) return applied;
-    const outputs = outputChanges(before, await this.outputs());
-    return { ok: true, value: { ...applied.value!, kind: 'deploy', outputs } };
+    return applied.ok ? this.deployed(applied.value!, before) : applied;
   }
 
-  /** The state's outputs, hashed (see `stateOutputs.ts`); none when it has no state yet. */
-  private async outputs(): Promise<OutputHashes> {
+  /** A deploy's outcome: what its apply (or its plan without changes) did to each output; none when not known. */
+  private async deployed(
+    value: ModuleOutcome,
+    before: OutputHashes | undefined,
+    after?: OutputHashes,
+  ): Promise<ExecutorOutcome<ModuleOutcome>> {
+    const now = after ?? (await this.outputs());
+    const { outputs: _planned, ...rest } = value;
+    return {
+      ok: true,
+      value: { ...rest, kind: 'deploy', ...(before && now ? { outputs: outputChanges(before, now) } : {}) },
+    };
+  }
+
+  /**
+   * The state's outputs, hashed (see `stateOutputs.ts`); undefined when terraform cannot say, so that
+   * its dependents are run rather than decided on nothing.
+   */
+  private async outputs(): Promise<OutputHashes | undefined> {
     const exit = await this.terraform(['output', '-json', '-no-color'], true);
-    return exit.code === 0 ? outputHashes(exit.stdout) : new Map();
+    return exit.code === 0 ? outputHashes(exit.stdout) : undefined;
   }
 }

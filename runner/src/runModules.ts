@@ -4,6 +4,7 @@ import {
   checkRunnable,
   type ExecutorOutcome,
   effectiveParallelism,
+  type ModuleRunResult,
   type PlanCounts,
   runScheduled,
   stalePlanReason,
@@ -16,7 +17,7 @@ import { gateOf } from './planGate';
 import { writeReportFile } from './reportFile';
 import { createRunDir, LOG_FILE, moduleRunDir } from './runLayout';
 import type { ModuleOutcome, RunReport, RunRequest, RunSettings, RunTarget } from './runRequest';
-import { readRunState } from './stateFile';
+import { readRunState, updateModuleRecord } from './stateFile';
 import { resolveTerraformBinary, type TerraformBinary } from './terraformBinary';
 
 /**
@@ -55,13 +56,31 @@ export async function runModules(request: RunRequest): Promise<RunReport> {
     retries: kind === 'apply' ? 0 : (settings.retries ?? 0),
     ...(settings.retryDelay ? { retryDelay: settings.retryDelay } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
-    executor: (id, signal, attempt) => runOne(context, byId.get(id)!, signal, attempt),
-    ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+    executor: (id, signal, attempt, ranFor) => runOne(context, byId.get(id)!, signal, attempt, ranFor),
+    onEvent: (event) => {
+      if (event.type === 'finish') recordDecision(context, byId.get(event.result.id)!, event.result);
+      request.onEvent?.(event);
+    },
     ...gateOf(request.targets, kind),
   });
   const report: RunReport = { kind, root, runId: run.id, runDir: run.dir, binary, result, targets: request.targets };
   writeReportFile(report);
   return report;
+}
+
+/** Keeps what the gate decided of a module it did not run (unaffected, stale) in its record, for its run state. */
+function recordDecision(context: ModuleContext, target: RunTarget, result: ModuleRunResult<ModuleOutcome>): void {
+  if (result.status !== 'unaffected' && result.status !== 'stale') return;
+  const { status } = result;
+  updateModuleRecord(context.request.root, target.id, (record) => {
+    record.lastDecision = {
+      time: new Date().toISOString(),
+      runId: context.runId,
+      status,
+      reason: result.message ?? '',
+      fingerprint: moduleFingerprint(target.dir, target.sourceDirs),
+    };
+  });
 }
 
 /** Terraform's (and Terragrunt's) environment for unattended runs, then the workspace's `execution.env`. */
@@ -106,6 +125,7 @@ async function runOne(
   target: RunTarget,
   signal: AbortSignal,
   attempt: number,
+  ranFor: string | undefined,
 ): Promise<ExecutorOutcome<ModuleOutcome>> {
   const { request } = context;
   const { root, settings, kind } = request;
@@ -132,7 +152,13 @@ async function runOne(
       `# ${kind} of ${target.id}${attempt > 1 ? ` (attempt ${attempt})` : ''}, ${new Date().toISOString()}, ${versions}`,
     );
     if (kind === 'apply') return await module.apply(logFile);
-    return kind === 'deploy' ? await module.deploy(dir, logFile) : await module.plan(dir, logFile);
+    if (kind === 'plan' || kind === 'drift') return await module.plan(dir, logFile);
+    // A saved plan is applied as it is unless an upstream's apply in this run changed what it reads.
+    return await module.deploy(
+      dir,
+      logFile,
+      ranFor === undefined && (request.savedPlans?.includes(target.id) ?? false),
+    );
   } finally {
     await new Promise((resolve) => log.end(resolve));
     lock.release();

@@ -77,7 +77,7 @@ export class RunPrinter {
     switch (event.type) {
       case 'start':
         this.write(
-          `${this.paint(1, '▶')} ${this.id(event.id)}: ${VERB[kind]}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}\n`,
+          `${this.paint(1, '▶')} ${this.id(event.id)}: ${VERB[kind]}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}${event.ranFor ? `, as ${event.ranFor}` : ''}\n`,
         );
         break;
       case 'retry':

@@ -102,6 +102,11 @@ export interface RunRequest {
    * without asking (`--auto-approve`). Resolves to whether to apply.
    */
   approve?: (id: string, plan: string) => Promise<boolean>;
+  /**
+   * A `deploy` of Apply Saved Plans: the modules whose current saved plan is applied as it is, unless an
+   * upstream's apply in this run changed an output they read (then they are planned afresh).
+   */
+  savedPlans?: readonly string[];
 }
 
 export interface RunReport {

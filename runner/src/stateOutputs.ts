@@ -7,14 +7,18 @@ import type { OutputChange } from '../../server/src/engine/run';
  */
 export type OutputHashes = ReadonlyMap<string, string>;
 
-/** The hashes of `terraform output -json`'s values, by output name; none for a state that has no outputs yet. */
-export function outputHashes(json: string): OutputHashes {
+/**
+ * The hashes of `terraform output -json`'s values, by output name (none for a state that has no outputs yet);
+ * undefined when it is not that JSON.
+ */
+export function outputHashes(json: string): OutputHashes | undefined {
   let outputs: Record<string, { value?: unknown }>;
   try {
     outputs = JSON.parse(json) as Record<string, { value?: unknown }>;
   } catch {
-    return new Map();
+    return undefined;
   }
+  if (typeof outputs !== 'object' || outputs === null) return undefined;
   const hashes = new Map<string, string>();
   for (const [name, output] of Object.entries(outputs ?? {}))
     hashes.set(

@@ -68,6 +68,11 @@ export interface RunStateView {
   drifted?: boolean;
   /** A run is using terraform on it right now. */
   running?: { command: string; pid: number; hostname: string; since: string };
+  /**
+   * The last run decided it without running terraform in it, since its last plan: `unaffected` (no output it
+   * reads changed upstream) or `stale` (an output it reads changes once an upstream applies), and why.
+   */
+  decided?: { status: 'unaffected' | 'stale'; reason: string; at: string };
 }
 
 export interface GraphEdge {
@@ -324,6 +329,11 @@ export interface RunTargetsParams {
   withDependents?: boolean;
   changedOnly?: boolean;
   baseRef?: string;
+  /**
+   * Gate the targets from these modules (Apply Saved Plans: those whose saved plan it applies): they run, and
+   * the others only when an output they read changes. Changed-only targets are gated from what the change reaches.
+   */
+  gateFrom?: string[];
 }
 export interface RunTargetWire {
   id: string;
@@ -337,7 +347,7 @@ export interface RunTargetWire {
   sourceDirs: string[];
   /** Its direct dependencies. */
   dependencies: string[];
-  /** In a changed-only plan: whether its own files changed, and what it reads of each dependency (see `RunTarget.gate`). */
+  /** In a gated run: whether it runs whatever its upstreams do, and what it reads of each dependency (see `RunTarget.gate`). */
   gate?: { changed: boolean; reads: Record<string, string[] | 'all' | 'unknown'> };
 }
 export type RunTargetsResult =
@@ -388,6 +398,11 @@ export namespace AffectedRequest {
 /** A run started or finished a module of a folder: the server reads the run states again. Client → server. */
 export interface RunStateChangedParams {
   folderUri: string;
+  /**
+   * The modules terraform just ran in: their files are read again for their run states, whatever the file
+   * watcher has said (a run fingerprints what it read; a missed or late change event must not make it look stale).
+   */
+  modules?: string[];
 }
 export namespace RunStateChangedNotification {
   export const method = 'terrace/runStateChanged';

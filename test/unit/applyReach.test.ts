@@ -53,6 +53,14 @@ describe('terrace apply, from the outputs each dependent reads (real terraform)'
     for (const id of ['app/worker', 'app/web'])
       assert.ok(!existsSync(path.join(gated.top, id, '.terraform')), `no terraform init in ${id}`);
     assert.match(result.stdout, /6 modules: 3 applied, 1 without changes, 2 unaffected in /);
+    assert.match(result.stdout, /^▶ app\/api: planning and applying, as net\/vpc's apply changed cidr$/m);
+    // Kept for its run state (hovers, the panel): what the run decided of each module it did not run.
+    const state = JSON.parse(readFileSync(path.join(gated.top, '.terrace/state.json'), 'utf8'));
+    assert.deepEqual(
+      [state.modules['app/worker'].lastDecision.status, state.modules['app/worker'].lastDecision.reason],
+      ['unaffected', 'reads vpc_id of net/vpc: unchanged by its apply'],
+    );
+    assert.equal(state.modules['app/api'].lastDecision, undefined);
     // Applied: nothing is left to plan anywhere.
     for (const id of REACH_MODULES) assert.equal(gated.planExitCode(id), 0, `${id} plans no changes`);
   });

@@ -151,6 +151,48 @@ describe('run states', () => {
     );
     assert.equal(running, 'Run state: **PlanNeeded** — never planned · running now (terrace plan, pid 42)');
   });
+
+  test("a run's gate decided it: unaffected keeps its plan current past an upstream apply; stale needs a plan", () => {
+    const upstream: ModuleRecord = {
+      lastApply: { time: at(5), runId: 'r3', planChecksum: 'x', exitCode: 0, logFile: 'x' },
+    };
+    const dependencies = [{ id: 'network/vpc', record: upstream }];
+    const unaffected = {
+      time: at(6),
+      runId: 'r3',
+      status: 'unaffected' as const,
+      reason: 'reads vpc_id of network/vpc: unchanged by its apply',
+      fingerprint: 'f1',
+    };
+    const record: ModuleRecord = { lastPlan: plan({ exitCode: 0 }), lastDecision: unaffected };
+    const state = deriveRunState(record, { ...now, dependencies });
+    assert.deepEqual([state.state, state.reason], ['Idle', 'no changes']);
+    assert.deepEqual(state.decided, { status: 'unaffected', reason: unaffected.reason, at: at(6) });
+    assert.equal(
+      runStateLine(state, T0 + 10 * 60_000),
+      'Run state: **Idle** — no changes · planned 10 min ago\n\nUnaffected 4 min ago, not run: reads vpc_id of network/vpc: unchanged by its apply',
+    );
+    // Decided before the upstream applied (from its plan), or on other files: the apply counts again.
+    const before = { ...record, lastDecision: { ...unaffected, time: at(4) } };
+    assert.equal(deriveRunState(before, { ...now, dependencies }).reason, 'network/vpc applied since the last plan');
+    const edited = deriveRunState(record, { ...now, fingerprint: 'f2', dependencies });
+    assert.deepEqual([edited.reason, edited.decided], ['files changed since the last plan', undefined]);
+    // A plan after the decision is what counts.
+    const replanned = deriveRunState({ ...record, lastPlan: plan({ exitCode: 0, time: at(7) }) }, now);
+    assert.equal(replanned.decided, undefined);
+
+    const stale = deriveRunState(
+      {
+        lastPlan: plan({ exitCode: 0 }),
+        lastDecision: { ...unaffected, status: 'stale', reason: 'after network/vpc applies: reads cidr (changed)' },
+      },
+      now,
+    );
+    assert.deepEqual(
+      [stale.state, stale.reason],
+      ['PlanNeeded', 'stale after network/vpc applies: reads cidr (changed)'],
+    );
+  });
 });
 
 describe('plan summaries', () => {

@@ -14,7 +14,21 @@ import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { type DrawnNode, drawnNodes } from './drawnGraph';
 import { edgeCrossings } from './edgeCrossings';
-import { API, cycle, DNS, dag, EKS, edge, module, RDS, realGraph, synthetic, VPC, WORKER } from './graphModels';
+import {
+  API,
+  cycle,
+  DNS,
+  dag,
+  EKS,
+  edge,
+  module,
+  RDS,
+  rdsAffected,
+  realGraph,
+  synthetic,
+  VPC,
+  WORKER,
+} from './graphModels';
 import { themes } from './themes';
 
 const FOLDER = 'file:///repo';
@@ -565,16 +579,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     let since = webview.messages.length;
     await webview.page.getByRole('button', { name: 'Show what the changes since a base ref affect' }).click();
     assert.deepEqual(await webview.waitForMessage('affected', since), { type: 'affected', on: true });
-    await webview.post({
-      type: 'affected',
-      affected: {
-        kind: 'affected',
-        baseRef: 'origin/main',
-        changed: [RDS],
-        affected: [API, RDS, WORKER],
-        why: { [RDS]: 'its own file main.tf', [API]: `depends on ${RDS}`, [WORKER]: `depends on ${RDS}` },
-      },
-    });
+    await webview.post(rdsAffected);
     await webview.page.locator('g.node.changed').waitFor();
     const marks = async () =>
       Object.fromEntries(
@@ -634,6 +639,85 @@ describe('graph webview (the built panel in headless chromium)', () => {
     await webview.post({ type: 'affected', affected: null });
     await webview.page.locator('.affected-chip').waitFor({ state: 'hidden' });
     assert.equal(await webview.page.locator('g.node.unaffected, g.node.changed').count(), 0);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('affected, after a run of the changes: planned, stale until an upstream applies, unaffected, each with why', async () => {
+    const webview = await browser.open();
+    const ran: GraphModel = {
+      ...dag,
+      modules: dag.modules.map((m) => {
+        const planned = { plannedAt: '2026-01-01T00:00:00Z' };
+        const runState = {
+          [RDS]: { state: 'ApplyNeeded' as const, reason: '0 to add, 1 to change, 0 to destroy', ...planned },
+          [API]: {
+            state: 'Idle' as const,
+            reason: 'no changes',
+            ...planned,
+            decided: {
+              status: 'unaffected' as const,
+              reason: `reads endpoint of ${RDS}: unchanged in its plan`,
+              at: '2026-01-01T00:01:00Z',
+            },
+          },
+          [WORKER]: {
+            state: 'PlanNeeded' as const,
+            reason: `stale after ${RDS} applies: reads port (changed)`,
+            decided: {
+              status: 'stale' as const,
+              reason: `after ${RDS} applies: reads port (changed)`,
+              at: '2026-01-01T00:01:00Z',
+            },
+          },
+        }[m.id];
+        return runState ? { ...m, runState } : m;
+      }),
+    };
+    await webview.render({ type: 'graph', graph: ran, folderUri: FOLDER });
+    await webview.page.getByRole('button', { name: 'Show what the changes since a base ref affect' }).click();
+    await webview.post(rdsAffected);
+    await webview.page.locator('g.node.changed').waitFor();
+    const outcomes = Object.fromEntries(
+      (await drawnNodes(webview)).map((n) => [
+        n.id,
+        ['run-planned', 'run-stale', 'run-unaffected'].filter((mark) => n.classes.includes(mark)).join(''),
+      ]),
+    );
+    assert.deepEqual(outcomes, {
+      [VPC]: '',
+      [DNS]: '',
+      [EKS]: '',
+      [RDS]: 'run-planned',
+      [API]: 'run-unaffected',
+      [WORKER]: 'run-stale',
+    });
+    assert.equal(
+      await webview.page.locator('.affected-chip .focus-name').textContent(),
+      'Since origin/main: 1 changed module, 2 downstream · last run: 1 planned, 1 stale, 1 unaffected',
+    );
+    // Drawn apart: the stale one in the warning colour, the unaffected one faded.
+    const look = (id: string) =>
+      node(webview, id).evaluate((element) => ({
+        opacity: getComputedStyle(element).opacity,
+        stroke: getComputedStyle(element.querySelector('.node-box')!).stroke,
+      }));
+    const [stale, unaffected, planned] = [await look(WORKER), await look(API), await look(RDS)];
+    assert.notEqual(stale.stroke, planned.stroke);
+    assert.ok(Number(unaffected.opacity) < 1 && Number(planned.opacity) === 1, JSON.stringify({ unaffected, planned }));
+    const tooltip = webview.page.locator('.tooltip');
+    await node(webview, API).hover();
+    await tooltip.locator('.tooltip-title', { hasText: API }).waitFor();
+    assert.equal(
+      await tooltip.locator('.tooltip-section.affected .last-run').textContent(),
+      `Last run: unaffected, not run — reads endpoint of ${RDS}: unchanged in its plan`,
+    );
+    await node(webview, WORKER).hover();
+    await tooltip.locator('.tooltip-title', { hasText: WORKER }).waitFor();
+    assert.equal(
+      await tooltip.locator('.tooltip-section.affected .last-run').textContent(),
+      `Last run: stale, not planned — after ${RDS} applies: reads port (changed)`,
+    );
+    await webview.screenshot('affected-after-run');
     assert.deepEqual(webview.errors, []);
   });
 

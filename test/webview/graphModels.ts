@@ -50,6 +50,18 @@ export const RDS = 'platform/prod/eu-west-1/rds';
 export const API = 'app/prod/eu-west-1/api';
 export const WORKER = 'app/prod/eu-west-1/worker';
 
+/** The host's answer when rds changed since origin/main: rds, and the api and the worker downstream. */
+export const rdsAffected = {
+  type: 'affected' as const,
+  affected: {
+    kind: 'affected' as const,
+    baseRef: 'origin/main',
+    changed: [RDS],
+    affected: [API, RDS, WORKER],
+    why: { [RDS]: 'its own file main.tf', [API]: `depends on ${RDS}`, [WORKER]: `depends on ${RDS}` },
+  },
+};
+
 /**
  * A DAG: vpc and dns at level 0, eks and rds on the vpc, the api on eks, rds and dns, the worker on
  * the api and rds. The worker has an unresolved reference.

@@ -144,11 +144,13 @@ export class GraphPanelView {
       },
       (modules, limit) => this.host.problems(modules, limit),
       (id) => this.affected.why(id),
+      (id) => this.affected.lastRun(id),
     );
     this.status = new StatusLine(canvas.element);
     this.affected = new AffectedView(
       (on) => this.host.post({ type: 'affected', on }),
       () => this.applyHighlights(),
+      (id) => this.index?.byId.get(id)?.runState,
     );
     this.edgeReads = new EdgeReads(canvas.element, ({ from, file, line, character }) =>
       this.host.post({ type: 'openRead', from, file, line, character }),

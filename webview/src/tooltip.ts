@@ -46,6 +46,9 @@ export type ProblemTexts = (modules: string[], limit: number) => Promise<PanelPr
 /** Why a module is affected by the changes since a base ref, while the affected view is on. */
 export type AffectedWhy = (id: string) => string | undefined;
 
+/** What the last run made of an affected module (planned, stale, unaffected), and why. */
+export type AffectedRun = (id: string) => { outcome: string; text: string } | undefined;
+
 /** How many problems a hover card lists. */
 const CARD_PROBLEMS = 6;
 
@@ -61,6 +64,7 @@ export class NodeTooltips {
     private readonly lookup: NodeLookup,
     private readonly problemTexts: ProblemTexts,
     private readonly affectedWhy: AffectedWhy,
+    private readonly affectedRun: AffectedRun,
   ) {
     this.tooltip = new Tooltip(canvas);
     canvas.addEventListener('mouseover', (event) => {
@@ -90,7 +94,10 @@ export class NodeTooltips {
     const anchor = event
       ? { x: event.clientX - canvas.left, y: event.clientY - canvas.top }
       : { x: rect.right - canvas.left, y: rect.top - canvas.top };
-    this.tooltip.show(tooltipContent(found.node, found.index, this.problemTexts, this.affectedWhy), anchor);
+    this.tooltip.show(
+      tooltipContent(found.node, found.index, this.problemTexts, this.affectedWhy, this.affectedRun),
+      anchor,
+    );
   }
 }
 
@@ -99,6 +106,7 @@ function tooltipContent(
   index: GraphIndex,
   problemTexts: ProblemTexts,
   affectedWhy: AffectedWhy,
+  affectedRun: AffectedRun,
 ): HTMLElement {
   const list = (title: string, ids: string[]) => {
     const shown = ids.slice(0, 8);
@@ -131,7 +139,7 @@ function tooltipContent(
           `Run state: ${RUN_DISPLAY_NAMES[node.runState]}${node.runReason ? ` — ${node.runReason}` : ''}`,
         )
       : null,
-    affectedSection(node, affectedWhy),
+    affectedSection(node, affectedWhy, affectedRun),
     list('Depends on', dependencies),
     list('Used by', dependents),
     node.problems.length
@@ -150,7 +158,7 @@ function tooltipContent(
 }
 
 /** Why a module is affected by the changes; for a folded group, how many of its modules are, and why the first is. */
-function affectedSection(node: ViewNode, affectedWhy: AffectedWhy): HTMLElement | null {
+function affectedSection(node: ViewNode, affectedWhy: AffectedWhy, affectedRun: AffectedRun): HTMLElement | null {
   const affected = node.members.filter((id) => affectedWhy(id) !== undefined);
   if (affected.length === 0) return null;
   const first = affected[0]!;
@@ -164,7 +172,16 @@ function affectedSection(node: ViewNode, affectedWhy: AffectedWhy): HTMLElement 
       { class: 'tooltip-item' },
       node.kind === 'group' ? `${first}: ${affectedWhy(first)}` : affectedWhy(first)!,
     ),
+    lastRunItem(affectedRun(first)),
   );
+}
+
+/** `Last run: unaffected, not run — reads vpc_id of net/vpc: unchanged in its plan`. */
+function lastRunItem(run: ReturnType<AffectedRun>): HTMLElement | null {
+  if (!run) return null;
+  const what =
+    run.outcome === 'unaffected' ? 'unaffected, not run' : run.outcome === 'stale' ? 'stale, not planned' : 'planned';
+  return h('div', { class: `tooltip-item last-run run-${run.outcome}` }, `Last run: ${what} — ${run.text}`);
 }
 
 /**

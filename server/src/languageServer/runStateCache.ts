@@ -19,6 +19,8 @@ export class RunStateCache {
    * disk, not with each unsaved edit that bumps the graph's version: kept until `filesChanged`.
    */
   private readonly fingerprints = new Map<string, string>();
+  /** Which fingerprint is each module's, by folder then id, to forget one module's. */
+  private readonly fingerprintKeys = new Map<string, Map<string, string>>();
 
   constructor(
     /** `terrace.planMaxAge` of a folder, in hours (0 = no limit). */
@@ -36,6 +38,16 @@ export class RunStateCache {
     this.generation++;
   }
 
+  /** A run just ran terraform in these modules of a folder: their fingerprints are computed again. */
+  modulesRan(root: string, ids: readonly string[]): void {
+    const keys = this.fingerprintKeys.get(root);
+    for (const id of ids) {
+      const key = keys?.get(id);
+      if (key !== undefined) this.fingerprints.delete(key);
+    }
+    this.generation++;
+  }
+
   async forFolder(folder: FolderState): Promise<Map<string, ModuleRunState> | undefined> {
     if (folder.error || !hasRunState(folder.root)) return undefined;
     const hours = await this.planMaxAgeHours(folder.root);
@@ -43,10 +55,13 @@ export class RunStateCache {
     const cached = this.cache.get(folder.root);
     if (cached && cached.key === key && Date.now() - cached.at < FRESH_MS) return cached.states;
     const result = folder.analysis.result();
+    const keys = new Map<string, string>();
+    this.fingerprintKeys.set(folder.root, keys);
     const states = moduleRunStates(folder.root, runTargets(result), {
       planMaxAgeMs: Math.max(0, hours) * 3_600_000,
       fingerprint: (module) => {
         const key = [module.dir, ...module.sourceDirs].join('\0');
+        keys.set(module.id, key);
         let fingerprint = this.fingerprints.get(key);
         if (fingerprint === undefined) {
           fingerprint = moduleFingerprint(module.dir, module.sourceDirs);
@@ -61,5 +76,6 @@ export class RunStateCache {
 
   forget(root: string): void {
     this.cache.delete(root);
+    this.fingerprintKeys.delete(root);
   }
 }

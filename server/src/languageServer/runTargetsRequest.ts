@@ -23,7 +23,7 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
     const config = await loadWorkspaceConfig(folder.root);
     const result = folder.analysis.result();
     let modules = params.modules;
-    let reached: ReadonlySet<string> | undefined;
+    let reached: ReadonlySet<string> | undefined = params.gateFrom ? new Set(params.gateFrom) : undefined;
     if (params.changedOnly) {
       const baseRef = params.baseRef?.trim();
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
@@ -36,7 +36,7 @@ export async function runTargetsFor(folder: FolderState, params: RunTargetsParam
       withDependencies: params.withDependencies ?? false,
       withDependents: params.withDependents ?? false,
     });
-    // A changed-only run plans each dependent only when what it reads changes, as `terrace plan --changed-only`.
+    // A gated run plans each dependent only when what it reads changes, as `terrace plan --changed-only`.
     const targets = reached
       ? gatedTargets(all, reached, upstreamReads(folder.analysis.contracts(), result.edges))
       : all;

@@ -447,7 +447,11 @@ connection.onRequest(RunTargetsRequest.type, async (params) => {
   return runTargetsFor(folder, params);
 });
 
-connection.onNotification(RunStateChangedNotification.type, () => runStatesChanged());
+connection.onNotification(RunStateChangedNotification.type, (params) => {
+  const root = uriToPath(params.folderUri);
+  if (root && params.modules?.length) runStateCache.modulesRan(root, params.modules);
+  runStatesChanged();
+});
 
 /**
  * Run states changed (a run here reported it, or `.terrace/` changed on disk): code lenses and

@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../../client/src/runPlans';
 import type { GraphModel } from '../../../server/src/protocol';
-import { runningApi, terraceExtension, waitFor } from './helpers';
+import { hoverTextAt, runningApi, terraceExtension, waitFor } from './helpers';
 
 /**
  * Run Plans in the real VS Code, with the real terraform. The tier's workspace uses s3 backends,
@@ -113,7 +113,7 @@ suite('run plans', () => {
     assert.equal((await runStateOf(API))?.state, 'Idle');
   });
 
-  test('Terrace: Apply Saved Plans applies the current saved plan; the module becomes Idle, its dependents PlanNeeded', async function () {
+  test('Terrace: Apply Saved Plans applies the current saved plan; a dependent whose reads it leaves alone is unaffected', async function () {
     this.timeout(120_000);
     const outcome = await vscode.commands.executeCommand<RunOutcome>('terrace.applySavedPlans', {
       folderUri,
@@ -121,23 +121,77 @@ suite('run plans', () => {
     });
     assert.ok(outcome.ran, JSON.stringify(outcome));
     assert.equal(outcome.terminalName, 'Terrace: apply');
+    // api reads eks's cluster_name, which the apply leaves as it was: terraform is not started in it.
     assert.deepEqual(
-      outcome.results!.map((result) => [result.id, result.status]),
-      [[EKS, 'succeeded']],
+      outcome.results!.map((result) => [result.id, result.status, result.message]),
+      [
+        [EKS, 'succeeded', undefined],
+        [API, 'unaffected', `reads cluster_name of ${EKS}: unchanged by its apply`],
+      ],
     );
     assert.deepEqual(outcome.refused, []);
-    assert.match(outcome.terminalText!, /^✔ local-run\/platform\/eks: applied: 1 added, 0 changed, 0 destroyed/m);
+    assert.match(outcome.terminalText!, /^✔ local-run\/platform\/eks: applied: 1 added, 0 changed, 0 destroyed \(/m);
     const state = JSON.parse(readFileSync(path.join(root, EKS, 'terraform.tfstate'), 'utf8'));
     assert.ok(state.resources.some((resource: { name: string }) => resource.name === 'extra'));
     await waitFor('eks to be Idle', async () => (await runStateOf(EKS))?.state === 'Idle');
+    // Its plan stays current: the apply upstream changed nothing it reads. The hover says why.
     const api = await runStateOf(API);
-    assert.deepEqual([api?.state, api?.reason], ['PlanNeeded', `${EKS} applied since the last plan`]);
+    assert.deepEqual([api?.state, api?.reason, api?.decided?.status], ['Idle', 'no changes', 'unaffected']);
+    const hover = await hoverTextAt(
+      vscode.Uri.file(path.join(root, API, 'main.tf')),
+      new vscode.Position(2, 5),
+      'not run: reads',
+    );
+    // The hover's Markdown escapes the punctuation of ids.
+    assert.ok(
+      hover
+        .replace(/\\(.)/g, '$1')
+        .includes(`Unaffected just now, not run: reads cluster_name of ${EKS}: unchanged by its apply`),
+      hover,
+    );
     // Nothing left to apply.
     const again = await vscode.commands.executeCommand<RunOutcome>('terrace.applySavedPlans', {
       folderUri,
       confirmed: true,
     });
     assert.deepEqual([again.ran, again.reason], [false, 'nothing']);
+  });
+
+  test('Apply Saved Plans: an apply that changes an output plans and applies what reads it, on the new value', async function () {
+    this.timeout(180_000);
+    const vpcFile = path.join(root, VPC, 'main.tf');
+    writeFileSync(vpcFile, readFileSync(vpcFile, 'utf8').replace('10.20.0.0/16', '10.21.0.0/16'));
+    await vscode.workspace.openTextDocument(vpcFile);
+    const planned = await vscode.commands.executeCommand<RunOutcome>('terrace.runPlans', { folderUri, modules: [VPC] });
+    assert.deepEqual(
+      planned.results!.map((result) => [result.id, result.summary]),
+      [[VPC, '0 to add, 1 to change, 0 to destroy']],
+    );
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('terrace.applySavedPlans', {
+      folderUri,
+      confirmed: true,
+    });
+    assert.ok(outcome.ran, JSON.stringify(outcome));
+    // eks and db read vpc_cidr: planned afresh and applied; api reads neither's changed outputs.
+    assert.deepEqual(Object.fromEntries(outcome.results!.map((result) => [result.id, result.status])), {
+      [VPC]: 'succeeded',
+      [EKS]: 'succeeded',
+      [DB]: 'succeeded',
+      [API]: 'unaffected',
+    });
+    const text = outcome.terminalText!;
+    assert.match(
+      text,
+      /^✔ local-run\/network\/vpc: applied: 0 added, 1 changed, 0 destroyed; outputs changed: vpc_cidr/m,
+    );
+    assert.match(text, new RegExp(`^▶ ${EKS}: planning and applying, as ${VPC}'s apply changed vpc_cidr$`, 'm'));
+    assert.match(text, /^✔ local-run\/data\/db: applied: 0 added, 1 changed, 0 destroyed/m);
+    const cluster = JSON.parse(readFileSync(path.join(root, EKS, 'terraform.tfstate'), 'utf8'));
+    assert.ok(JSON.stringify(cluster.resources).includes('eks in 10.21.0.0/16'), 'eks applied on the new cidr');
+    const states = async () => Promise.all([VPC, EKS, DB, API].map(async (id) => [id, (await runStateOf(id))?.reason]));
+    await waitFor('the four to be Idle', async () =>
+      (await Promise.all([VPC, EKS, DB, API].map(runStateOf))).every((state) => state?.state === 'Idle'),
+    ).catch(async () => assert.fail(JSON.stringify(await states())));
   });
 
   suite('stopping a run', () => {

@@ -148,7 +148,12 @@ export function runStateLine(runState: ModuleRunState, now = Date.now()): string
   if (runState.appliedAt) parts.push(`applied ${ago(runState.appliedAt, now)}`);
   if (runState.running)
     parts.push(`running now (${markdownText(runState.running.command)}, pid ${runState.running.pid})`);
-  return parts.join(' · ');
+  const line = parts.join(' · ');
+  const decided = runState.decided;
+  // Why the last run did not run it: what it reads, and what became of it upstream.
+  if (decided?.status === 'unaffected')
+    return `${line}\n\nUnaffected ${ago(decided.at, now)}, not run: ${markdownMessage(decided.reason)}`;
+  return line;
 }
 
 function ago(time: string, now: number): string {

@@ -25,6 +25,7 @@ export {
 } from './runScheduler';
 export { type RunSelection, selectModules, UnknownModuleError } from './runSelection';
 export {
+  type DecisionRecord,
   deriveRunState,
   formatAge,
   type LockOwner,

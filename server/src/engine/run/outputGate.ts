@@ -53,6 +53,8 @@ export function outputGate<T extends PlannedOutputs>(
     const stale: string[] = [];
     const roots = new Set<string>();
     const unchanged: string[] = [];
+    // Apply mode: what changed of what it reads, by upstream.
+    const ranFor: string[] = [];
     let unresolved: string | undefined;
     for (const result of upstream) {
       const read = module.reads.get(result.id) ?? 'unknown';
@@ -77,6 +79,7 @@ export function outputGate<T extends PlannedOutputs>(
       if (!outputs) {
         roots.add(result.id);
         stale.push(`after ${result.id} applies: its plan says nothing of its outputs`);
+        ranFor.push(`${result.id}'s apply says nothing of its outputs`);
         continue;
       }
       const names = read === 'all' || read === 'unknown' ? Object.keys(outputs).sort() : [...read].sort();
@@ -85,6 +88,11 @@ export function outputGate<T extends PlannedOutputs>(
       if (changes.length > 0) {
         roots.add(result.id);
         const changed = changes.map((name) => `${name} (${outputs[name] ?? 'changed'})`).join(', ');
+        ranFor.push(
+          read === 'unknown'
+            ? `reads outputs of ${result.id} named only at run time, and its apply changed ${changes.join(', ')}`
+            : `${result.id}'s apply changed ${changes.join(', ')}`,
+        );
         stale.push(
           read === 'unknown'
             ? `after ${result.id} applies: reads outputs named only at run time, and ${changed} changes`
@@ -94,7 +102,7 @@ export function outputGate<T extends PlannedOutputs>(
       else unchanged.push(readsText(read, names, result.id, mode));
     }
     // Its upstreams applied what it reads: it runs on the new values.
-    if (stale.length > 0 && mode === 'apply') return undefined;
+    if (stale.length > 0 && mode === 'apply') return { run: ranFor.join('; ') };
     if (stale.length > 0) {
       waitsFor.set(id, [...roots].sort());
       return module.changed ? { stale: stale.join('; ') } : { skip: 'stale', reason: stale.join('; ') };

@@ -57,8 +57,16 @@ export type ExecutorOutcome<T> =
   /** `retryable: false` for failures another attempt cannot fix (e.g. the module is locked by someone else). */
   | { ok: false; message: string; value?: T; retryable?: boolean };
 
-/** Runs one module; `attempt` counts from 1. It should stop promptly when `signal` aborts. */
-export type Executor<T> = (id: string, signal: AbortSignal, attempt: number) => Promise<ExecutorOutcome<T>>;
+/**
+ * Runs one module; `attempt` counts from 1. It should stop promptly when `signal` aborts. `ranFor`: why its gate
+ * runs it, when the gate says (an upstream's apply changed what it reads).
+ */
+export type Executor<T> = (
+  id: string,
+  signal: AbortSignal,
+  attempt: number,
+  ranFor?: string,
+) => Promise<ExecutorOutcome<T>>;
 
 /**
  * `skipped`: a dependency failed. `unaffected`: not run, as nothing it reads changes (its gate said so).
@@ -67,10 +75,11 @@ export type Executor<T> = (id: string, signal: AbortSignal, attempt: number) => 
 export type ModuleRunStatus = 'succeeded' | 'failed' | 'skipped' | 'cancelled' | 'unaffected' | 'stale';
 
 /**
- * What a gate says of a module whose dependencies are done: finish it without running (`skip`), or run
- * it and mark it stale (`stale`: its plan reads values that change once an upstream applies).
+ * What a gate says of a module whose dependencies are done: finish it without running (`skip`), run it and mark
+ * it stale (`stale`: its plan reads values that change once an upstream applies), or run it for a reason
+ * (`run`: an upstream's apply changed what it reads).
  */
-export type GateDecision = { skip: 'unaffected' | 'stale'; reason: string } | { stale: string };
+export type GateDecision = { skip: 'unaffected' | 'stale'; reason: string } | { stale: string } | { run: string };
 
 export interface AttemptRecord {
   /** From 1. */
@@ -102,7 +111,7 @@ export interface ModuleRunResult<T> {
 }
 
 export type RunEvent<T> =
-  | { type: 'start'; id: string; attempt: number; time: number }
+  | { type: 'start'; id: string; attempt: number; time: number; ranFor?: string }
   | { type: 'retry'; id: string; attempt: number; delayMs: number; message: string }
   | { type: 'finish'; result: ModuleRunResult<T> };
 
@@ -210,17 +219,18 @@ export async function runScheduled<T>(options: RunOptions<T>): Promise<RunResult
     const decision = options.gate?.(id, upstream);
     if (decision && 'skip' in decision)
       return finish({ id, status: decision.skip, attempts: [], message: decision.reason });
-    const stale = decision ? { stale: decision.stale } : {};
+    const stale = decision && 'stale' in decision ? { stale: decision.stale } : {};
+    const ranFor = decision && 'run' in decision ? decision.run : undefined;
 
     const attempts: AttemptRecord[] = [];
     let delayMs = 0;
     for (let attempt = 1; ; attempt++) {
       if (!(await semaphore.acquire(priority.get(id)!, id, signal))) return finish(cancelled(id, attempts));
       const attemptStart = now();
-      emit({ type: 'start', id, attempt, time: attemptStart });
+      emit({ type: 'start', id, attempt, time: attemptStart, ...(ranFor !== undefined ? { ranFor } : {}) });
       let outcome: ExecutorOutcome<T>;
       try {
-        outcome = await options.executor(id, signal, attempt);
+        outcome = await options.executor(id, signal, attempt, ranFor);
       } catch (error) {
         outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
       } finally {

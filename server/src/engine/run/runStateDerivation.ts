@@ -62,10 +62,25 @@ export interface InitRecord {
   lockFileHash: string | null;
 }
 
+/**
+ * A run's gate decided the module without running terraform in it: unaffected (no output it reads changes in
+ * its upstreams' plans, or in their applies) or stale until an upstream applies.
+ */
+export interface DecisionRecord {
+  time: string;
+  runId: string;
+  status: 'unaffected' | 'stale';
+  /** `reads cidr, vpc_id of net/vpc: unchanged by its apply`, `after net/vpc applies: reads cidr (changed)`. */
+  reason: string;
+  /** `moduleFingerprint` of its files then: the decision holds while they are the same. */
+  fingerprint: string;
+}
+
 export interface ModuleRecord {
   lastPlan?: PlanRecord;
   lastApply?: ApplyRecord;
   init?: InitRecord;
+  lastDecision?: DecisionRecord;
 }
 
 export interface RunStateFile {
@@ -85,6 +100,8 @@ export interface ModuleRunState {
   drifted?: boolean;
   /** Who is running terraform on it right now. */
   running?: LockOwner;
+  /** The last run decided it without running it, since its last plan, and its files are those of then. */
+  decided?: { status: DecisionRecord['status']; reason: string; at: string };
 }
 
 export interface CurrentFiles {
@@ -100,8 +117,13 @@ export interface CurrentFiles {
 
 /** Idle, PlanNeeded or ApplyNeeded, with the reason (see the file comment for the rules). */
 export function deriveRunState(record: ModuleRecord | undefined, current: CurrentFiles): ModuleRunState {
-  const running = current.running ? { running: current.running } : {};
   const plan = record?.lastPlan;
+  const decision = currentDecision(record, current);
+  const running = {
+    ...(current.running ? { running: current.running } : {}),
+    ...(decision ? { decided: { status: decision.status, reason: decision.reason, at: decision.time } } : {}),
+  };
+  if (decision?.status === 'stale') return { state: 'PlanNeeded', reason: `stale ${decision.reason}`, ...running };
   if (!plan) return { state: 'PlanNeeded', reason: 'never planned', ...running };
   const times = {
     plannedAt: plan.time,
@@ -118,9 +140,12 @@ export function deriveRunState(record: ModuleRecord | undefined, current: Curren
   if (plan.fingerprint !== current.fingerprint)
     return { state: 'PlanNeeded', reason: 'files changed since the last plan', ...times };
   const planTime = Date.parse(plan.time);
+  // An apply upstream that a later run found changes nothing it reads leaves its plan current.
+  const decidedTime = decision ? Math.max(planTime, Date.parse(decision.time)) : planTime;
   const appliedUpstream = (current.dependencies ?? [])
     .filter(
-      ({ record: dep }) => dep?.lastApply && dep.lastApply.exitCode === 0 && Date.parse(dep.lastApply.time) > planTime,
+      ({ record: dep }) =>
+        dep?.lastApply && dep.lastApply.exitCode === 0 && Date.parse(dep.lastApply.time) > decidedTime,
     )
     .map(({ id }) => id)
     .sort();
@@ -139,6 +164,14 @@ export function deriveRunState(record: ModuleRecord | undefined, current: Curren
     ...times,
     ...drifted,
   };
+}
+
+/** The last decision, when it is newer than the last plan and the module's files are those it was made on. */
+function currentDecision(record: ModuleRecord | undefined, current: CurrentFiles): DecisionRecord | undefined {
+  const decision = record?.lastDecision;
+  if (!decision || decision.fingerprint !== current.fingerprint) return undefined;
+  const plan = record?.lastPlan;
+  return !plan || Date.parse(decision.time) >= Date.parse(plan.time) ? decision : undefined;
 }
 
 export interface PlanCheck {

@@ -9,5 +9,6 @@ export { formatDuration, idColor, orderByDependencies, RunPrinter, resultText, s
 export type { ModuleOutcome, RunKind, RunReport, RunRequest, RunSettings, RunTarget } from './runRequest';
 export { runTargets } from './runTargets';
 export { hasRunState, readRunState, updateModuleRecord } from './stateFile';
+export { outputChanges, outputHashes } from './stateOutputs';
 export { isPath, locateBinary, resolveTerraformBinary, TerraformNotFoundError } from './terraformBinary';
 export { killAllProcessGroups } from './terraformProcess';

@@ -301,7 +301,11 @@ gitlab:
     assert.deepEqual(yaml['stages'], ['deploy-plan-1', 'deploy-apply-1', 'deploy-plan-2', 'deploy-apply-2']);
     assert.deepEqual(needsOf(yaml, 'plan-data-prod-eu-west-1-db'), []);
     assert.deepEqual(needsOf(yaml, 'plan-app-prod-eu-west-1-api'), ['apply-data-prod-eu-west-1-db']);
-    assert.match(text, /terrace generate --ci gitlab --changed-only --base-ref origin\/main --output \.gitlab-ci\.yml/);
+    // No gate in the request: every dependent of a change plans and applies, as --all-dependents says.
+    assert.match(
+      text,
+      /terrace generate --ci gitlab --changed-only --base-ref origin\/main --all-dependents --output \.gitlab-ci\.yml/,
+    );
   });
 
   test('nothing changed: one no-op job that says so', async () => {

@@ -152,7 +152,7 @@ validate:
       ['github: []', 'c.yaml: github must be a mapping of keys to values'],
       [
         'pipeline: {}',
-        "c.yaml: unknown key 'pipeline'; expected engine, discovery, terraformWorkspace, environments, backendConfig, execution, gitlab, github or validate",
+        "c.yaml: unknown key 'pipeline'; expected engine, discovery, terraformWorkspace, environments, backendConfig, execution, gitlab, github, validate or gate",
       ],
       ['validate: { enabled: "yes" }', 'c.yaml: validate.enabled must be true or false'],
       ['validate: { command: "  " }', 'c.yaml: validate.command must not be empty'],

@@ -64,6 +64,7 @@ gitlab:
   split: level
 github: { path: w.yml, split: none, name: N, on: { push: {} }, runsOn: x, environment: e, autoApprove: false, planOnly: false, permissions: { contents: read }, env: { A: b }, setupSteps: [{ run: x }] }
 validate: { enabled: true, command: terrace validate ., image: "node:20" }
+gate: { command: node tools/terrace/cli.js }
 `;
 
 describe('.terrace.yaml JSON Schema', () => {
@@ -79,6 +80,7 @@ describe('.terrace.yaml JSON Schema', () => {
       'gitlab: { jobDefaults: { cache: {} } }',
       'pipeline: {}',
       'validate: { run: x }',
+      'gate: { cli: x }',
     ]) {
       assert.throws(() => parseTerraceConfig(text, '.terrace.yaml'));
       assert.equal(unknownKeys(parse(text), schema, '').length, 1, text);

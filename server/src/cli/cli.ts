@@ -1,8 +1,8 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { loadWorkspace } from '../engine/analysis';
-import { ConfigError, loadAnalysisOptions } from '../engine/config';
+import { ConfigError, loadAnalysisOptions, TERRACE_VERSION } from '../engine/config';
 import type { OutputContracts } from '../engine/contracts';
 import {
   cyclesOf,
@@ -16,6 +16,7 @@ import {
 } from '../engine/features';
 import { UnknownEnvironmentError } from '../engine/workspace';
 import { affectedCommand } from './affectedCommand';
+import { GATE_STEPS, type GateStep, gateCommand } from './gateCommand';
 import { generateCommand } from './generateCommand';
 import { runCommand } from './runCommand';
 
@@ -31,12 +32,15 @@ Commands:
   affected [dir]   what the changes since --base-ref <ref> can alter: each module whose plan reads a changed
                    file (its own files, its child modules', what it includes, what its file functions
                    read), then each that depends on one, with why (--format text|json)
-  generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref> [--explain]] [--output <file>]
+  generate [dir]   the CI pipeline: --ci gitlab|github [--changed-only --base-ref <ref> [--explain]
+                   [--all-dependents]] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
                    Exit 1 when a module does not parse; --skip-broken leaves it and its dependents out.
                    --split level|none: for a graph past the platform's limits, GitLab child pipelines per
-                   level or chained GitHub workflows, written beside --output
+                   level or chained GitHub workflows, written beside --output. A changed-only pipeline's
+                   jobs decide from the outputs each dependent reads whether it plans and applies (they run
+                   terrace gate, gate.command in .terrace.yaml); --all-dependents plans and applies every one
   plan [dir]       terraform plan of the modules in dependency order, N at once, with saved plans and logs
                    under <dir>/.terrace/runs/: [--parallelism N] [--module <id> ... [--with-dependencies]
                    [--with-dependents]] [--changed-only --base-ref <ref> [--explain] [--all-dependents]]
@@ -49,12 +53,16 @@ Commands:
                    a terminal); the same options as plan but --detailed-exitcode. With --changed-only,
                    a dependent is planned and applied only when an output it reads changed in the apply
                    of a module it depends on (--all-dependents: every dependent)
+  gate <step>      what the jobs of a changed-only pipeline run to decide, from the outputs their module
+                   reads, whether it plans and applies (plan, planned, apply, outputs, applied
+                   --before <hashes>); it reads the job's TERRACE_GATE, written by generate, and refuses
+                   a pipeline that another version of Terrace generated
 
 Every command takes --env NAME (-e): analyse one environment, with its variables, tfvars, backend files
 and workspace (named in .terrace.yaml, or by files such as prod.tfvars and prod.tfbackend). Without it,
 every environment's backend files count.
 
-dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
+--version prints this Terrace's version. dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
 TerraCi's <dir>/.terraci.yaml).
 `;
 
@@ -84,11 +92,19 @@ const OPTIONS = {
   'detailed-exitcode': { type: 'boolean' },
   'auto-approve': { type: 'boolean' },
   env: { type: 'string', short: 'e' },
+  before: { type: 'string' },
+  version: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parsedArgs(argv);
   const [command, dirArg, ...extra] = positionals;
+  if (values.version) {
+    process.stdout.write(`${TERRACE_VERSION}\n`);
+    return 0;
+  }
+  if (command === 'gate') return gate(dirArg, extra, values.before);
+  if (values.before !== undefined) throw new UsageError('--before goes with gate applied');
   if (values.help || command === undefined || command === 'help') {
     process.stdout.write(USAGE);
     return command === undefined && !values.help ? 2 : 0;
@@ -127,6 +143,21 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
+}
+
+/** `terrace gate <step>`, in a pipeline's job, at the checkout's root. */
+function gate(step: string | undefined, extra: readonly string[], before: string | undefined): number {
+  if (step === undefined || !(GATE_STEPS as readonly string[]).includes(step))
+    throw new UsageError(`gate needs a step: ${GATE_STEPS.join(', ')}`);
+  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  if (before !== undefined && step !== 'applied') throw new UsageError('--before goes with gate applied');
+  return gateCommand(step as GateStep, before === undefined ? {} : { before }, {
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: () => readFileSync(0, 'utf8'),
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { BrokenModulesError, ChangedFilesError, loadWorkspace, skippedList } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig, PIPELINE_SPLITS, type PipelineSplit } from '../engine/config';
+import { upstreamReads } from '../engine/contracts';
 import { problemLine } from '../engine/features';
 import {
   CI_SYSTEMS,
@@ -8,6 +9,7 @@ import {
   existingPipelineFile,
   generatePipeline,
   PipelineCycleError,
+  type PipelineRequest,
   PipelineTooBigError,
 } from '../engine/pipeline';
 import { type ChangedReach, changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
@@ -27,6 +29,8 @@ export interface GenerateFlags {
   split?: string;
   /** With `--changed-only`: say why each module is in the pipeline. */
   explain?: boolean;
+  /** With `--changed-only`: plan and apply every dependent of a changed module, whatever the outputs it reads do. */
+  'all-dependents'?: boolean;
 }
 
 export interface GenerateIo {
@@ -50,6 +54,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
     throw io.usage('--changed-only needs --base-ref <ref>, e.g. --base-ref origin/main');
   refuseBadBaseRef(flags['base-ref'], io);
   if (flags.explain && !flags['changed-only']) throw io.usage('--explain goes with --changed-only');
+  if (flags['all-dependents'] && !flags['changed-only']) throw io.usage('--all-dependents goes with --changed-only');
 
   if (flags.split !== undefined && !(PIPELINE_SPLITS as readonly string[]).includes(flags.split))
     throw io.usage(`--split must be one of ${PIPELINE_SPLITS.join(', ')}`);
@@ -95,7 +100,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   const result = analysis.result();
   for (const error of result.syntaxErrors) process.stderr.write(`Error: ${problemLine(root, error)}\n`);
 
-  let changed: { baseRef: string; modules: Set<string> } | undefined;
+  let changed: PipelineRequest['changed'];
   if (flags['changed-only']) {
     let found: ChangedReach;
     try {
@@ -108,7 +113,19 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
     }
     process.stderr.write(reachSummary(found, 'in the pipeline'));
     if (flags.explain) process.stderr.write(explanationLines(result, found));
-    changed = { baseRef: found.baseRef, modules: found.reach.affected };
+    changed = {
+      baseRef: found.baseRef,
+      modules: found.reach.affected,
+      // Each dependent decides from the outputs it reads, as terrace plan --changed-only does.
+      ...(flags['all-dependents']
+        ? {}
+        : {
+            gate: {
+              reached: new Set(found.reach.reached.keys()),
+              reads: upstreamReads(analysis.contracts(), result.edges),
+            },
+          }),
+    };
   }
 
   try {

@@ -12,6 +12,7 @@ export {
   defaultPipelineOptions,
   type ExecutionOptions,
   executionFor,
+  type GateOptions,
   type GithubOptions,
   type GitlabJobKey,
   type GitlabJobSettings,
@@ -30,4 +31,5 @@ export {
   parseTerraceConfig,
   type WorkspaceConfig,
 } from './terraceConfig';
+export { TERRACE_VERSION } from './terraceVersion';
 export { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';

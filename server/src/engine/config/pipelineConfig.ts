@@ -25,6 +25,7 @@ export interface PipelineOptions {
   gitlab: GitlabOptions;
   github: GithubOptions;
   validate: ValidateOptions;
+  gate: GateOptions;
   /** Folders (relative to the workspace, `/`-separated) of shared child modules: a change there counts for every root that calls into them. */
   libraryModules: string[];
 }
@@ -67,6 +68,15 @@ export interface ValidateOptions {
   command: string;
   /** GitLab: the job's image (one with Node and the CLI); by default the other jobs'. */
   image: string | ConfigRecord | undefined;
+}
+
+/**
+ * The `gate` section: how the jobs of a changed-only pipeline run Terrace's CLI (`terrace gate …`), which decides
+ * from the outputs each dependent reads whether its job plans and applies.
+ */
+export interface GateOptions {
+  /** The command that runs the CLI in a job, before its arguments: `terrace` on the PATH, `node tools/terrace/cli.js`. */
+  command: string;
 }
 
 /** GitLab job keywords a user may set for every job (`jobDefaults`) or per job type (`overwrites`). */
@@ -184,6 +194,7 @@ export function defaultPipelineOptions(): PipelineOptions {
       setupSteps: undefined,
     },
     validate: { enabled: false, command: 'terrace validate .', image: undefined },
+    gate: { command: 'terrace' },
     libraryModules: [],
   };
 }
@@ -371,6 +382,16 @@ export function readValidate(section: ConfigRecord, options: ValidateOptions, fi
       default:
         throw unknownKey(file, at, VALIDATE_KEYS);
     }
+  }
+}
+
+const GATE_KEYS = ['command'];
+
+export function readGate(section: ConfigRecord, options: GateOptions, file: string): void {
+  for (const [key, value] of Object.entries(section)) {
+    const at = `gate.${key}`;
+    if (key !== 'command') throw unknownKey(file, at, GATE_KEYS);
+    options.command = nonEmptyString(value, at, file);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   defaultPipelineOptions,
   type PipelineOptions,
   readExecution,
+  readGate,
   readGithub,
   readGitlab,
   readValidate,
@@ -84,6 +85,7 @@ const TOP_KEYS = [
   'gitlab',
   'github',
   'validate',
+  'gate',
 ];
 
 /** A `.terrace.yaml` text: its analysis options over `base`, and its pipeline options over the defaults. */
@@ -132,6 +134,9 @@ export function parseTerraceConfig(
         break;
       case 'validate':
         readValidate(record(value, key, file), pipeline.validate, file);
+        break;
+      case 'gate':
+        readGate(record(value, key, file), pipeline.gate, file);
         break;
       default:
         throw unknownKey(file, key, TOP_KEYS);

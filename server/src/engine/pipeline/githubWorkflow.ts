@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ConfigRecord, ExecutionOptions, GithubOptions, ValidateOptions } from '../config';
+import type { GatedJobs } from './gatedJobs';
 import { jobCommands } from './jobCommands';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 import { yamlConstant, yamlFlow } from './pipelineYaml';
@@ -42,6 +43,7 @@ export function githubWorkflow(
   execution: ExecutionOptions,
   noChanges: string,
   validate?: ValidateOptions,
+  _gated?: GatedJobs,
 ): { workflow: CiFile; module: CiFile | undefined } {
   const env = workflowEnv(github, execution);
   const head: ConfigRecord = { name: github.name, on: github.on, permissions: github.permissions };

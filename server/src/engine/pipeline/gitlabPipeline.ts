@@ -7,6 +7,7 @@ import type {
   GitlabOptions,
   ValidateOptions,
 } from '../config';
+import { type GatedJobs, gitlabGatedApply, gitlabGatedPlan, gitlabRecordArtifact } from './gatedJobs';
 import { type JobCommands, jobCommands } from './jobCommands';
 import {
   type CiFile,
@@ -34,6 +35,11 @@ export const GITLAB_VALIDATE_JOB = 'validate';
  * `noChanges` is the message of the single job of an empty plan. With `validate.enabled`, the
  * validate job comes first, in a stage of its own, and a plan that needs no other job needs it:
  * nothing plans until the graph and its contracts hold.
+ *
+ * `gated` (changed-only): each dependent decides from the outputs it reads. A plan job then `needs` the plan jobs
+ * of its dependencies, whose records (what their plans do to their outputs) it reads before init, and ends when
+ * its module is unaffected or stale; an apply job needs its plan and the apply jobs of its dependencies, whose
+ * records (what their applies changed) tell it to skip, apply its saved plan or plan afresh.
  */
 export function gitlabPipeline(
   plan: PipelinePlan,
@@ -41,6 +47,7 @@ export function gitlabPipeline(
   execution: ExecutionOptions,
   noChanges: string,
   validate?: ValidateOptions,
+  gated?: GatedJobs,
 ): CiFile {
   const validated = validate?.enabled === true ? validate : undefined;
   const head = pipelineHead(plan, gitlab, execution, validated !== undefined);
@@ -51,8 +58,8 @@ export function gitlabPipeline(
   return {
     head,
     jobsKey: undefined,
-    templates: templates(plan, gitlab, execution),
-    jobs: moduleJobs(plan, gitlab, execution, validated),
+    templates: templates(plan, gitlab, execution, gated),
+    jobs: moduleJobs(plan, gitlab, execution, validated, gated),
   };
 }
 
@@ -115,7 +122,12 @@ function templateName(type: JobType, kind: ModuleKind): string {
  * `resource_group` (docs.gitlab.com/ci/variables/where_variables_can_be_used/) and the shell in
  * the script. The plan file is named after the lock, not the folder (`GITLAB_PLAN_FILE`).
  */
-function templates(plan: PipelinePlan, gitlab: GitlabOptions, execution: ExecutionOptions): [string, ConfigRecord][] {
+function templates(
+  plan: PipelinePlan,
+  gitlab: GitlabOptions,
+  execution: ExecutionOptions,
+  gated: GatedJobs | undefined,
+): [string, ConfigRecord][] {
   const kinds = (['module', 'unit'] as const).filter((kind) => plan.modules.some((module) => module.kind === kind));
   const out: [string, ConfigRecord][] = [];
   for (const type of JOB_TYPES) {
@@ -127,8 +139,8 @@ function templates(plan: PipelinePlan, gitlab: GitlabOptions, execution: Executi
       out.push([
         templateName(type, kind),
         template(settings, {
-          script: [ENTER_MODULE, run.init, type === 'plan' ? run.plan : run.apply],
-          artifacts: type === 'plan' ? planArtifacts(settings.artifacts) : settings.artifacts,
+          script: script(type, run, [ENTER_MODULE], gated),
+          artifacts: jobArtifacts(type, settings.artifacts, gated !== undefined),
           gate,
           cache: gitlab.cache ? run.cacheDir : undefined,
         }),
@@ -154,6 +166,12 @@ function levelTemplateName(type: JobType, kind: ModuleKind, level: number): stri
   return `${templateName(type, kind)}-${level}`;
 }
 
+/** A job's script: into the module (`enter`), init, then plan or apply; gated, with `terrace gate` around them. */
+function script(type: JobType, run: JobCommands, enter: readonly string[], gated: GatedJobs | undefined): string[] {
+  if (gated) return type === 'plan' ? gitlabGatedPlan(run, gated, enter) : gitlabGatedApply(run, gated, enter);
+  return [...enter, run.init, type === 'plan' ? run.plan : run.apply];
+}
+
 /** Into the module's folder, by the job's variable: the one script serves every module. */
 const ENTER_MODULE = 'cd "$TF_MODULE_PATH"';
 
@@ -171,6 +189,7 @@ function* moduleJobs(
   gitlab: GitlabOptions,
   execution: ExecutionOptions,
   validate: ValidateOptions | undefined,
+  gated: GatedJobs | undefined,
 ): Generator<[string, ConfigRecord]> {
   if (validate) yield [GITLAB_VALIDATE_JOB, gitlabValidateJob(gitlab, validate)];
   // What a plan with no dependency in the pipeline waits for: the validate job, or nothing (`needs: []`).
@@ -179,6 +198,8 @@ function* moduleJobs(
   // A plan needs its dependencies' applies for their order only; by name alone it would also
   // fetch their artifacts, which they have only when the user gives apply jobs some.
   const planNeedsByName = apply && jobSettings(gitlab, 'apply', undefined).artifacts === undefined;
+  // Gated, the records a job decides from come in its dependencies' artifacts: a plan reads their plans' records
+  // (so it runs before they apply), an apply their applies'.
   const commands = {
     module: jobCommands('module', execution, GITLAB_PLAN_FILE),
     unit: jobCommands('unit', execution, GITLAB_PLAN_FILE),
@@ -190,16 +211,22 @@ function* moduleJobs(
   for (const { level, modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
-      const variables = gitlabVariables({ ...module.variables, TERRACE_LOCK: names.lock });
+      const spec = gated?.specs.get(module.id);
+      const variables = gitlabVariables({
+        ...module.variables,
+        TERRACE_LOCK: names.lock,
+        ...(spec !== undefined ? { TERRACE_GATE: spec } : {}),
+      });
       if (apply) variablesOf.set(module.id, yamlAnchored(module.slug, variables));
       const dependencies = module.dependencies.map((dep) => {
         const waitFor = namesOf.get(dep)!;
+        if (gated) return waitFor.plan;
         return planNeedsByName ? waitFor.apply : { job: apply ? waitFor.apply : waitFor.plan, artifacts: false };
       });
       const needs = dependencies.length > 0 ? dependencies : [...first];
       yield [
         names.plan,
-        job(module, commands[module.kind], {
+        job(module, commands[module.kind], gated, {
           extends: levelTemplateName('plan', module.kind, level),
           variables,
           // GitLab allows 50 needs per job; beyond, the stage order (all lower levels) is the safe wait.
@@ -211,13 +238,14 @@ function* moduleJobs(
     if (!apply) continue;
     for (const module of modules) {
       const names = namesOf.get(module.id)!;
+      // By name: the plan's artifact, its plan file, comes with it (gated: and the dependencies' applies' records).
+      const needs = [names.plan, ...(gated ? module.dependencies.map((dep) => namesOf.get(dep)!.apply) : [])];
       yield [
         names.apply,
-        job(module, commands[module.kind], {
+        job(module, commands[module.kind], gated, {
           extends: levelTemplateName('apply', module.kind, level),
           variables: variablesOf.get(module.id)!,
-          // By name: the plan's artifact, its plan file, comes with it.
-          needs: [names.plan],
+          needs: needs.length > GITLAB_MAX_NEEDS ? undefined : needs,
           last: 'apply',
         }),
       ];
@@ -236,11 +264,11 @@ interface JobParts {
 }
 
 /** A module's job: what differs from its template (a unit of a stack file has a script of its own). */
-function job(module: PlannedModule, run: JobCommands, parts: JobParts): ConfigRecord {
+function job(module: PlannedModule, run: JobCommands, gated: GatedJobs | undefined, parts: JobParts): ConfigRecord {
   const out: ConfigRecord = { extends: parts.extends, variables: parts.variables };
   if (parts.needs)
     out['needs'] = parts.needs.every((need) => typeof need === 'string') ? yamlFlow(parts.needs) : parts.needs;
-  if (module.stackPath !== undefined) out['script'] = [...enterStack(module, run), run.init, run[parts.last]];
+  if (module.stackPath !== undefined) out['script'] = script(parts.last, run, enterStack(module, run), gated);
   return out;
 }
 
@@ -310,14 +338,19 @@ function gatedRules(rules: readonly ConfigRecord[], gate: 'manual'): ConfigRecor
   );
 }
 
-/** The plan file (and the user's artifact settings, their paths after it), named after the job. */
-function planArtifacts(configured: unknown): ConfigRecord {
+/**
+ * A job's artifacts: a plan job's plan file, gated jobs' records (and the user's artifact settings, their paths
+ * after them), named after the job; an ungated apply job's are the user's.
+ */
+function jobArtifacts(type: JobType, configured: unknown, gated: boolean): unknown {
+  const own = [...(type === 'plan' ? [GITLAB_PLAN_ARTIFACT] : []), ...(gated ? [gitlabRecordArtifact(type)] : [])];
+  if (own.length === 0) return configured;
   const user = (configured ?? {}) as ConfigRecord;
   const paths = Array.isArray(user['paths']) ? (user['paths'] as unknown[]) : [];
   return {
     name: '$CI_JOB_NAME',
     ...user,
-    paths: [GITLAB_PLAN_ARTIFACT, ...paths],
+    paths: [...own, ...paths],
     expire_in: user['expire_in'] ?? '1 week',
   };
 }

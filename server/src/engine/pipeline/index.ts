@@ -1,4 +1,12 @@
 /** CI pipelines: the plan of jobs by level, written as GitLab CI or GitHub Actions YAML. */
+export {
+  type GateRead,
+  type GateRecord,
+  type GateSpec,
+  gateRecordFile,
+  gateSpecs,
+  type PipelineGate,
+} from './gateSpec';
 export { githubWorkflow } from './githubWorkflow';
 export { gitlabPipeline } from './gitlabPipeline';
 export { jobCommands } from './jobCommands';

@@ -7,6 +7,10 @@ export interface JobCommands {
   init: string;
   plan: string;
   apply: string;
+  /** The saved plan as JSON (`show -json`), for what it does to the outputs (a gated pipeline). */
+  show: string;
+  /** The state's outputs as JSON (`output -json`), before and after an apply (a gated pipeline). */
+  outputs: string;
   cacheDir: string;
 }
 
@@ -45,6 +49,8 @@ export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions
       init: [terragrunt, 'init', '-input=false', ...execution.initArgs].join(' '),
       plan: [terragrunt, 'plan', '-input=false', `-out=${planFile}`, ...execution.planArgs].join(' '),
       apply: `${terragrunt} apply -input=false ${planFile}`,
+      show: `${terragrunt} show -json ${planFile}`,
+      outputs: `${terragrunt} output -json`,
       cacheDir: '.terragrunt-cache/',
     };
   }
@@ -57,6 +63,8 @@ export function jobCommands(kind: 'module' | 'unit', execution: ExecutionOptions
     init: [binary, 'init', '-input=false', ...initVarFiles, ...execution.initArgs].join(' '),
     plan: [binary, 'plan', '-input=false', `-out=${planFile}`, ...varFiles, ...execution.planArgs].join(' '),
     apply: `${binary} apply -input=false ${planFile}`,
+    show: `${binary} show -json ${planFile}`,
+    outputs: `${binary} output -json`,
     cacheDir: '.terraform/',
   };
 }

@@ -1,5 +1,13 @@
 /** Runs: which modules to run, in what order, their run states derived from the recorded plans and applies, plan summaries. */
-export { type GatedModule, type GateMode, type OutputsRead, outputGate, type PlannedOutputs } from './outputGate';
+export {
+  type GatedModule,
+  type GateMode,
+  gateDecision,
+  type ModuleGate,
+  type OutputsRead,
+  outputGate,
+  type PlannedOutputs,
+} from './outputGate';
 export {
   describeCounts,
   NO_CHANGES,

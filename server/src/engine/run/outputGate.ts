@@ -50,67 +50,94 @@ export function outputGate<T extends PlannedOutputs>(
   return (id, upstream) => {
     const module = gated.get(id);
     if (!module) return undefined;
-    const stale: string[] = [];
-    const roots = new Set<string>();
-    const unchanged: string[] = [];
-    // Apply mode: what changed of what it reads, by upstream.
-    const ranFor: string[] = [];
-    let unresolved: string | undefined;
-    for (const result of upstream) {
-      const read = module.reads.get(result.id) ?? 'unknown';
-      // Run after it only (a Terragrunt `dependencies` path): nothing it does reaches this plan.
-      if (typeof read !== 'string' && read.size === 0) {
-        unchanged.push(`reads no output of ${result.id}`);
-        continue;
-      }
-      const upstreamRoots = waitsFor.get(result.id);
-      if (upstreamRoots) {
-        for (const root of upstreamRoots) roots.add(root);
-        stale.push(
-          `after ${upstreamRoots.join(', ')} ${upstreamRoots.length === 1 ? 'applies' : 'apply'}: reads from ${result.id}, which waits for it`,
-        );
-        continue;
-      }
-      if (result.status === 'unaffected') {
-        unchanged.push(`${result.id} is unaffected`);
-        continue;
-      }
-      const outputs = result.value?.outputs;
-      if (!outputs) {
-        roots.add(result.id);
-        stale.push(`after ${result.id} applies: its plan says nothing of its outputs`);
-        ranFor.push(`${result.id}'s apply says nothing of its outputs`);
-        continue;
-      }
-      const names = read === 'all' || read === 'unknown' ? Object.keys(outputs).sort() : [...read].sort();
-      // An output it names that the plan does not know is read as changed: the plan may not declare it yet.
-      const changes = names.filter((name) => (outputs[name] ?? 'changed') !== 'unchanged');
-      if (changes.length > 0) {
-        roots.add(result.id);
-        const changed = changes.map((name) => `${name} (${outputs[name] ?? 'changed'})`).join(', ');
-        ranFor.push(
-          read === 'unknown'
-            ? `reads outputs of ${result.id} named only at run time, and its apply changed ${changes.join(', ')}`
-            : `${result.id}'s apply changed ${changes.join(', ')}`,
-        );
-        stale.push(
-          read === 'unknown'
-            ? `after ${result.id} applies: reads outputs named only at run time, and ${changed} changes`
-            : `after ${result.id} applies: reads ${changed}`,
-        );
-      } else if (read === 'unknown') unresolved ??= result.id;
-      else unchanged.push(readsText(read, names, result.id, mode));
-    }
-    // Its upstreams applied what it reads: it runs on the new values.
-    if (stale.length > 0 && mode === 'apply') return { run: ranFor.join('; ') };
-    if (stale.length > 0) {
-      waitsFor.set(id, [...roots].sort());
-      return module.changed ? { stale: stale.join('; ') } : { skip: 'stale', reason: stale.join('; ') };
-    }
-    // Which outputs it reads of one is not known: planned, though none of them changes.
-    if (module.changed || unresolved !== undefined) return undefined;
-    return { skip: 'unaffected', reason: unchanged.join('; ') || 'reads nothing that changes' };
+    const gate = gateDecision(module, upstream, mode, (upstreamId) => waitsFor.get(upstreamId));
+    if (gate.waitsFor) waitsFor.set(id, gate.waitsFor);
+    return gate.decision;
   };
+}
+
+/** What the gate decides of one module, and the modules it waits for to apply when it is stale. */
+export interface ModuleGate {
+  /** Undefined: it runs as without a gate (its own files changed, or what it reads is not known). */
+  decision: GateDecision | undefined;
+  /** Stale (planned or not): the upstream modules whose applies it waits for, sorted. */
+  waitsFor?: readonly string[];
+}
+
+/**
+ * The decision of one module from its upstreams' results, once they are done: `waitsFor` says of an upstream
+ * whether it is stale itself, and which modules it waits for (its own `ModuleGate.waitsFor`). A run keeps
+ * them as it goes (`outputGate`); a pipeline's job reads them from what its upstreams' jobs wrote.
+ */
+export function gateDecision<T extends PlannedOutputs>(
+  module: GatedModule,
+  upstream: readonly ModuleRunResult<T>[],
+  mode: GateMode,
+  waitsFor: (id: string) => readonly string[] | undefined,
+): ModuleGate {
+  const stale: string[] = [];
+  const roots = new Set<string>();
+  const unchanged: string[] = [];
+  // Apply mode: what changed of what it reads, by upstream.
+  const ranFor: string[] = [];
+  let unresolved: string | undefined;
+  for (const result of upstream) {
+    const read = module.reads.get(result.id) ?? 'unknown';
+    // Run after it only (a Terragrunt `dependencies` path): nothing it does reaches this plan.
+    if (typeof read !== 'string' && read.size === 0) {
+      unchanged.push(`reads no output of ${result.id}`);
+      continue;
+    }
+    const upstreamRoots = waitsFor(result.id);
+    if (upstreamRoots) {
+      for (const root of upstreamRoots) roots.add(root);
+      stale.push(
+        `after ${upstreamRoots.join(', ')} ${upstreamRoots.length === 1 ? 'applies' : 'apply'}: reads from ${result.id}, which waits for it`,
+      );
+      continue;
+    }
+    if (result.status === 'unaffected') {
+      unchanged.push(`${result.id} is unaffected`);
+      continue;
+    }
+    const outputs = result.value?.outputs;
+    if (!outputs) {
+      roots.add(result.id);
+      stale.push(`after ${result.id} applies: its plan says nothing of its outputs`);
+      ranFor.push(`${result.id}'s apply says nothing of its outputs`);
+      continue;
+    }
+    const names = read === 'all' || read === 'unknown' ? Object.keys(outputs).sort() : [...read].sort();
+    // An output it names that the plan does not know is read as changed: the plan may not declare it yet.
+    const changes = names.filter((name) => (outputs[name] ?? 'changed') !== 'unchanged');
+    if (changes.length > 0) {
+      roots.add(result.id);
+      const changed = changes.map((name) => `${name} (${outputs[name] ?? 'changed'})`).join(', ');
+      ranFor.push(
+        read === 'unknown'
+          ? `reads outputs of ${result.id} named only at run time, and its apply changed ${changes.join(', ')}`
+          : `${result.id}'s apply changed ${changes.join(', ')}`,
+      );
+      stale.push(
+        read === 'unknown'
+          ? `after ${result.id} applies: reads outputs named only at run time, and ${changed} changes`
+          : `after ${result.id} applies: reads ${changed}`,
+      );
+    } else if (read === 'unknown') unresolved ??= result.id;
+    else unchanged.push(readsText(read, names, result.id, mode));
+  }
+  // Its upstreams applied what it reads: it runs on the new values.
+  if (stale.length > 0 && mode === 'apply') return { decision: { run: ranFor.join('; ') } };
+  if (stale.length > 0) {
+    const reason = stale.join('; ');
+    return {
+      decision: module.changed ? { stale: reason } : { skip: 'stale', reason },
+      waitsFor: [...roots].sort(),
+    };
+  }
+  // Which outputs it reads of one is not known: planned, though none of them changes.
+  if (module.changed || unresolved !== undefined) return { decision: undefined };
+  return { decision: { skip: 'unaffected', reason: unchanged.join('; ') || 'reads nothing that changes' } };
 }
 
 /** `reads cidr, vpc_id of net/vpc: unchanged in its plan` (`unchanged by its apply`). */

@@ -1,0 +1,101 @@
+import { TERRACE_VERSION } from '../config';
+import type { OutputChange, OutputsRead } from '../run';
+import type { PipelinePlan } from './pipelinePlan';
+
+/**
+ * What the jobs of a gated pipeline (changed-only) tell each other, and what the generator tells each job: the
+ * contract between `generatePipeline` and `terrace gate`, which runs in the jobs. Names and kinds of output
+ * changes only: never a value.
+ */
+
+/** What a module reads of another module of the pipeline: the outputs it names, all of them, or names not known. */
+export interface GateRead {
+  /** The other module's job slug: its jobs' names and the files they write. */
+  slug: string;
+  outputs: string[] | 'all' | 'unknown';
+}
+
+/** What a module's jobs need to decide, written into them at generation time (`TERRACE_GATE`). */
+export interface GateSpec {
+  /** The version of Terrace that generated the pipeline: the jobs refuse another. */
+  terrace: string;
+  ci: 'gitlab' | 'github';
+  /**
+   * What the upstream records read before a module plans are: their `plans` (GitLab, whose dependents plan before
+   * their upstreams apply; a plan-only pipeline), or their `applies` (GitHub, whose module job plans and applies).
+   */
+  after: 'plans' | 'applies';
+  module: string;
+  slug: string;
+  /** Its own files changed: it plans whatever its upstreams do. */
+  changed: boolean;
+  /** What it reads of each module it depends on in the pipeline, by id. */
+  reads: Record<string, GateRead>;
+  /** GitHub: what each module that depends on it in the pipeline reads of it, by id, to say which of them start. */
+  dependents?: Record<string, GateRead>;
+}
+
+/** What a module's plan or apply job did, for the jobs of the modules that depend on it. */
+export interface GateRecord {
+  terrace: string;
+  module: string;
+  stage: 'plan' | 'apply';
+  /** `stale`: not planned, as an output it reads changes once an upstream applies. */
+  status: 'planned' | 'applied' | 'unaffected' | 'stale';
+  reason?: string;
+  /** What its plan or apply does to each of its outputs (planned, applied). */
+  outputs?: Record<string, OutputChange>;
+  /** Stale (planned or not): the modules whose applies it waits for. */
+  waitsFor?: string[];
+}
+
+/** What decides the gate of each module: the modules the change reaches, and what each reads of each upstream. */
+export interface PipelineGate {
+  reached: ReadonlySet<string>;
+  reads: ReadonlyMap<string, ReadonlyMap<string, OutputsRead>>;
+}
+
+/**
+ * The file a GitLab job writes its record to, at the root of the checkout, named after the module's lock
+ * (`terraform-<slug>`) as its plan file is: `$TERRACE_LOCK.plan.json` in the job's artifacts.
+ */
+export function gateRecordFile(slug: string, stage: GateRecord['stage']): string {
+  return `terraform-${slug}.${stage}.json`;
+}
+
+/** Each module's `GateSpec` as JSON, by id. */
+export function gateSpecs(
+  plan: PipelinePlan,
+  gate: PipelineGate,
+  ci: GateSpec['ci'],
+  after: GateSpec['after'],
+): Map<string, string> {
+  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  const readOf = (reader: string, writer: string): GateRead => {
+    const read = gate.reads.get(reader)?.get(writer) ?? 'unknown';
+    return { slug: slugOf.get(writer)!, outputs: typeof read === 'string' ? read : [...read].sort() };
+  };
+  const dependents = new Map<string, Record<string, GateRead>>();
+  if (ci === 'github')
+    for (const module of plan.modules)
+      for (const dep of module.dependencies) {
+        const own = dependents.get(dep) ?? {};
+        dependents.set(dep, own);
+        own[module.id] = { ...readOf(module.id, dep), slug: module.slug };
+      }
+  const specs = new Map<string, string>();
+  for (const module of plan.modules) {
+    const spec: GateSpec = {
+      terrace: TERRACE_VERSION,
+      ci,
+      after,
+      module: module.id,
+      slug: module.slug,
+      changed: gate.reached.has(module.id),
+      reads: Object.fromEntries(module.dependencies.map((dep) => [dep, readOf(module.id, dep)])),
+      ...(ci === 'github' ? { dependents: dependents.get(module.id) ?? {} } : {}),
+    };
+    specs.set(module.id, JSON.stringify(spec));
+  }
+  return specs;
+}

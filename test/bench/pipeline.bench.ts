@@ -6,6 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
+import { upstreamReads } from '../../server/src/engine/contracts';
 import { generatePipeline } from '../../server/src/engine/pipeline';
 import { generateMonorepo } from './syntheticMonorepo';
 
@@ -65,6 +66,26 @@ async function main(): Promise<void> {
         generatePipeline(result, { ci: 'gitlab', options, changed: { baseRef: 'main', modules: affected.affected } });
       }),
     );
+    // Gated (each dependent decides from the outputs it reads): the reads, the specs, the jobs around terrace gate.
+    for (const ci of ['gitlab', 'github'] as const) {
+      const gated = () => {
+        const affected = changeReach(result, files);
+        const gate = {
+          reached: new Set(affected.reached.keys()),
+          reads: upstreamReads(analysis.contracts(), result.edges),
+        };
+        return generatePipeline(result, {
+          ci,
+          options,
+          changed: { baseRef: 'main', modules: affected.affected, gate },
+        });
+      };
+      const once = gated();
+      report(
+        `changed-only gated + ${ci} (${once.modules} modules, ${(once.text.length / 1024).toFixed(0)} KiB)`,
+        time(gated),
+      );
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

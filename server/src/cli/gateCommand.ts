@@ -196,8 +196,12 @@ class GateJob {
       writeFileSync(`${this.io.cwd}/${gateRecordFile(this.spec.slug, record.stage)}`, `${text}\n`);
       return;
     }
-    const starts = this.dependentsStarting(record);
-    this.output(`record=${text}\nstarts= ${starts.join(' ')} \n`);
+    // A plan its apply job follows: the apply's record is the one its dependents read.
+    if (this.spec.after === 'applies' && record.status === 'planned') {
+      this.output(`record=${text}\n`);
+      return;
+    }
+    this.output(`record=${text}\nstarts=${this.dependentsStarting(record).join(' ')}\n`);
   }
 
   /** GitHub: the job slugs of the dependents this record lets start (they decide the rest themselves). */

@@ -1,5 +1,5 @@
 import { TERRACE_VERSION } from '../engine/config';
-import type { GateRead, GateRecord, GateSpec } from '../engine/pipeline';
+import { type GateRead, type GateRecord, type GateSpec, parseGateRead } from '../engine/pipeline';
 import type { OutputChange } from '../engine/run';
 
 /**
@@ -129,14 +129,13 @@ function strings(value: unknown, where: string): string[] {
 
 function reads(value: unknown, where: string): Record<string, GateRead> {
   const out: Record<string, GateRead> = {};
-  for (const [id, read] of Object.entries(object(value, where))) {
-    const at = `${where}: ${id}`;
-    const entry = object(read, at);
-    const outputs = entry['outputs'];
-    out[id] = {
-      slug: slug(entry['slug'], `${at}: slug`),
-      outputs: outputs === 'all' || outputs === 'unknown' ? outputs : strings(outputs, `${at}: outputs`),
-    };
+  for (const [id, text] of Object.entries(object(value, where))) {
+    const read = typeof text === 'string' ? parseGateRead(text) : undefined;
+    if (!read)
+      throw new GateInputError(
+        `${where}: ${id} must be its job slug, then the output names, * (all) or ? (not known), as terrace generate writes it`,
+      );
+    out[id] = read;
   }
   return out;
 }

@@ -29,7 +29,7 @@ export interface GateSpec {
   slug: string;
   /** Its own files changed: it plans whatever its upstreams do. */
   changed: boolean;
-  /** What it reads of each module it depends on in the pipeline, by id. */
+  /** What it reads of each module it depends on in the pipeline, by id (in the JSON, as `gateReadText`). */
   reads: Record<string, GateRead>;
   /** GitHub: what each module that depends on it in the pipeline reads of it, by id, to say which of them start. */
   dependents?: Record<string, GateRead>;
@@ -63,7 +63,27 @@ export function gateRecordFile(slug: string, stage: GateRecord['stage']): string
   return `terraform-${slug}.${stage}.json`;
 }
 
-/** Each module's `GateSpec` as JSON, by id. */
+/**
+ * A read as the spec writes it, short as the pipeline repeats it for every edge: the job slug, then the output
+ * names, or `*` (all of them) or `?` (names not known), space-separated (`net-vpc cidr vpc_id`). Output names are
+ * identifiers: no space, `*` or `?` in them.
+ */
+export function gateReadText(read: GateRead): string {
+  const outputs = read.outputs === 'all' ? ['*'] : read.outputs === 'unknown' ? ['?'] : read.outputs;
+  return [read.slug, ...outputs].join(' ');
+}
+
+/** `gateReadText`'s read; undefined when the text is not one. */
+export function parseGateRead(text: string): GateRead | undefined {
+  const [slug, ...names] = text.split(' ');
+  if (slug === undefined || !/^[A-Za-z0-9_-]+$/.test(slug)) return undefined;
+  if (names.length === 1 && (names[0] === '*' || names[0] === '?'))
+    return { slug, outputs: names[0] === '*' ? 'all' : 'unknown' };
+  if (!names.every((name) => /^[^\s*?]+$/.test(name))) return undefined;
+  return { slug, outputs: names };
+}
+
+/** Each module's `GateSpec` as JSON (its reads as `gateReadText`), by id. */
 export function gateSpecs(
   plan: PipelinePlan,
   gate: PipelineGate,
@@ -85,15 +105,17 @@ export function gateSpecs(
       }
   const specs = new Map<string, string>();
   for (const module of plan.modules) {
-    const spec: GateSpec = {
+    const texts = (reads: Record<string, GateRead>) =>
+      Object.fromEntries(Object.entries(reads).map(([id, read]) => [id, gateReadText(read)]));
+    const spec = {
       terrace: TERRACE_VERSION,
       ci,
       after,
       module: module.id,
       slug: module.slug,
       changed: gate.reached.has(module.id),
-      reads: Object.fromEntries(module.dependencies.map((dep) => [dep, readOf(module.id, dep)])),
-      ...(ci === 'github' ? { dependents: dependents.get(module.id) ?? {} } : {}),
+      reads: texts(Object.fromEntries(module.dependencies.map((dep) => [dep, readOf(module.id, dep)]))),
+      ...(ci === 'github' ? { dependents: texts(dependents.get(module.id) ?? {}) } : {}),
     };
     specs.set(module.id, JSON.stringify(spec));
   }

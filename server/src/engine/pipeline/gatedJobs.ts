@@ -11,6 +11,8 @@ import type { JobCommands } from './jobCommands';
 export interface GatedJobs {
   command: string;
   specs: ReadonlyMap<string, string>;
+  /** The modules whose own files changed: they plan whatever their upstreams do. */
+  changed: ReadonlySet<string>;
 }
 
 /**

@@ -1,6 +1,18 @@
 import path from 'node:path';
 import type { ConfigRecord, ExecutionOptions, GithubOptions, ValidateOptions } from '../config';
 import type { GatedJobs } from './gatedJobs';
+import {
+  GITHUB_GATE_ENV,
+  GITHUB_GATE_INPUTS,
+  githubGateCondition,
+  githubGatedApply,
+  githubGatedNeeds,
+  githubGateOutputs,
+  githubGateStep,
+  githubRecordPlan,
+  githubWorkflowOutputs,
+  whenPlanning,
+} from './githubGate';
 import { jobCommands } from './jobCommands';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, shellWord } from './pipelinePlan';
 import { yamlConstant, yamlFlow } from './pipelineYaml';
@@ -35,7 +47,8 @@ export function githubModuleWorkflowPath(workflowPath: string): string {
  * gate). A module's jobs share a concurrency group, so two runs never touch one state at once.
  * Each caller passes its secrets on (`secrets: inherit`), as the jobs it replaces had them all.
  * With `validate.enabled`, a first job runs `terrace validate` and the module jobs that need no
- * other need it.
+ * other need it. `gated` (changed-only): each dependent's job starts only when an output it reads changes (see
+ * `githubGate.ts`).
  */
 export function githubWorkflow(
   plan: PipelinePlan,
@@ -43,7 +56,7 @@ export function githubWorkflow(
   execution: ExecutionOptions,
   noChanges: string,
   validate?: ValidateOptions,
-  _gated?: GatedJobs,
+  gated?: GatedJobs,
 ): { workflow: CiFile; module: CiFile | undefined } {
   const env = workflowEnv(github, execution);
   const head: ConfigRecord = { name: github.name, on: github.on, permissions: github.permissions };
@@ -58,10 +71,10 @@ export function githubWorkflow(
       module: undefined,
     };
   }
-  const inputs = moduleInputs(plan, github);
+  const inputs = moduleInputs(plan, github, gated !== undefined);
   return {
-    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, undefined, validate) },
-    module: reusableWorkflow(plan, github, execution, inputs),
+    workflow: { head, jobsKey: 'jobs', jobs: callerJobs(plan, github, inputs, undefined, validate, gated) },
+    module: reusableWorkflow(plan, github, execution, inputs, gated),
   };
 }
 
@@ -71,13 +84,16 @@ export function reusableWorkflow(
   github: GithubOptions,
   execution: ExecutionOptions,
   inputs: ModuleInputs,
+  gated?: GatedJobs,
 ): CiFile {
   // Variables of the caller's `env` do not reach a called workflow: they are set here.
   const env = workflowEnv(github, execution);
+  const call: ConfigRecord = { inputs: inputs.declared };
+  if (gated) call['outputs'] = githubWorkflowOutputs(github.planOnly);
   return {
-    head: { name: `${github.name}: one module`, on: { workflow_call: { inputs: inputs.declared } }, env },
+    head: { name: `${github.name}: one module`, on: { workflow_call: call }, env },
     jobsKey: 'jobs',
-    jobs: reusableJobs(plan, github, execution, inputs),
+    jobs: reusableJobs(plan, github, execution, inputs, gated),
   };
 }
 
@@ -99,7 +115,7 @@ export interface ModuleInputs {
   stack: boolean;
 }
 
-export function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleInputs {
+export function moduleInputs(plan: PipelinePlan, github: GithubOptions, gated = false): ModuleInputs {
   const variables = new Set<string>();
   for (const module of plan.modules) for (const name in module.variables) variables.add(name);
   const environment =
@@ -115,13 +131,15 @@ export function moduleInputs(plan: PipelinePlan, github: GithubOptions): ModuleI
   if (environment) declared['environment'] = text(true);
   if (kind) declared['kind'] = { type: 'string', required: false, default: 'module' };
   if (stack) declared['stack_path'] = text(false);
+  if (gated) Object.assign(declared, GITHUB_GATE_INPUTS);
   return { declared, variables: [...variables], environment, kind, stack };
 }
 
 /**
  * The validate job with `validate.enabled`, then per level each module's job: its name, needs, the
  * call and its inputs. `gate`: the `if` of the jobs that need no other module's (those that do are
- * skipped with what they need), for a chained workflow after the first.
+ * skipped with what they need), for a chained workflow after the first. `gated`: each module's job passes its
+ * spec and its upstreams' results, needs every module before it, and starts as they say (`githubGate.ts`).
  */
 export function* callerJobs(
   plan: PipelinePlan,
@@ -129,6 +147,7 @@ export function* callerJobs(
   inputs: ModuleInputs,
   gate: string | undefined,
   validate: ValidateOptions | undefined,
+  gated?: GatedJobs,
 ): Generator<[string, ConfigRecord]> {
   const uses = `./${githubModuleWorkflowPath(github.path)}`;
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
@@ -137,17 +156,30 @@ export function* callerJobs(
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const dependencies = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
-      const needs = dependencies.length === 0 && validated ? [GITHUB_VALIDATE_JOB] : dependencies;
+      const jobOf = (id: string) => githubModuleJob(slugOf.get(id)!);
+      const needs = gated
+        ? githubGatedNeeds(plan, module, jobOf, validated ? GITHUB_VALIDATE_JOB : undefined)
+        : dependencies.length === 0 && validated
+          ? [GITHUB_VALIDATE_JOB]
+          : dependencies;
       const with_: Record<string, string> = { slug: module.slug };
       for (const name in module.variables) with_[name] = githubLiteral(module.variables[name]!);
       if (inputs.environment) with_['environment'] = environmentName(github.environment!, module);
       if (inputs.kind && module.kind === 'unit') with_['kind'] = 'unit';
       if (module.stackPath !== undefined) with_['stack_path'] = githubLiteral(module.stackPath);
+      if (gated) with_['gate'] = githubLiteral(gated.specs.get(module.id)!);
+      if (gated && dependencies.length > 0) with_['upstream'] = `\${{ toJSON(needs) }}`;
+      const condition =
+        gated && dependencies.length > 0
+          ? githubGateCondition(module, gated.changed.has(module.id))
+          : gate !== undefined && dependencies.length === 0
+            ? gate
+            : undefined;
       yield [
         githubModuleJob(module.slug),
         {
           name: githubLiteral(module.id),
-          ...(gate !== undefined && dependencies.length === 0 ? { if: gate } : {}),
+          ...(condition !== undefined ? { if: condition } : {}),
           ...(needs.length > 0 ? { needs: yamlFlow(needs) } : {}),
           uses,
           with: yamlFlow(with_),
@@ -167,20 +199,26 @@ function githubValidateJob(github: GithubOptions, validate: ValidateOptions): Co
   };
 }
 
-/** The reusable workflow's jobs: plan, then (unless plan only) apply. */
+/**
+ * The reusable workflow's jobs: plan, then (unless plan only) apply. Gated, the plan job decides once set up
+ * (checkout, `setupSteps`) and its other steps run only when it plans; each job records what its plan or apply did to the outputs (its outputs
+ * `record` and `starts`), and the apply job runs only when there is a plan.
+ */
 function* reusableJobs(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
   inputs: ModuleInputs,
+  gated: GatedJobs | undefined,
 ): Generator<[string, ConfigRecord]> {
   const kinds = (['module', 'unit'] as const).filter((kind) => plan.modules.some((module) => module.kind === kind));
-  const steps = kinds.map((kind) => ({ kind, ...kindSteps(kind, execution) }));
+  const steps = kinds.map((kind) => ({ kind, ...kindSteps(kind, execution, gated) }));
   const checkout = { uses: 'actions/checkout@v4' };
   const setup = github.setupSteps ?? defaultSetupSteps(execution.binary);
   const env: Record<string, string> = {};
   for (const name of inputs.variables) env[name] = input(name);
   env['TERRACE_PLAN'] = `${WORKSPACE}/${PLAN_ARTIFACT_PATH}`;
+  if (gated) Object.assign(env, GITHUB_GATE_ENV);
   const shared = {
     'runs-on': github.runsOn,
     concurrency: { group: `terraform-${input('slug')}`, 'cancel-in-progress': false },
@@ -195,23 +233,33 @@ function* reusableJobs(
       ),
     );
   const stack = inputs.stack ? [generateStack(execution)] : [];
+  // Gated, the decision comes after the setup steps (which may install Terrace) and before anything else.
+  const planSteps = [
+    ...each((own) => own.setup),
+    ...stack,
+    ...each((own) => [own.init, own.plan, ...own.record]),
+    {
+      name: 'Upload the plan',
+      uses: 'actions/upload-artifact@v4',
+      with: { name: `plan-${input('slug')}`, path: PLAN_ARTIFACT_PATH, 'retention-days': 7 },
+    },
+  ];
   yield [
     'plan',
     {
       name: 'plan',
+      ...(gated
+        ? {
+            outputs: {
+              step: `\${{ steps.gate.outputs.step }}`,
+              ...githubGateOutputs([...kinds.map((kind) => `planned_${kind}`), 'gate']),
+            },
+          }
+        : {}),
       ...shared,
-      steps: [
-        checkout,
-        ...setup,
-        ...each((own) => own.setup),
-        ...stack,
-        ...each((own) => [own.init, own.plan]),
-        {
-          name: 'Upload the plan',
-          uses: 'actions/upload-artifact@v4',
-          with: { name: `plan-${input('slug')}`, path: PLAN_ARTIFACT_PATH, 'retention-days': 7 },
-        },
-      ],
+      steps: gated
+        ? [checkout, ...setup, githubGateStep(gated), ...planSteps.map(whenPlanning)]
+        : [checkout, ...setup, ...planSteps],
     },
   ];
   if (github.planOnly) return;
@@ -221,6 +269,9 @@ function* reusableJobs(
     {
       name: 'apply',
       needs: ['plan'],
+      ...(gated
+        ? { if: "needs.plan.outputs.step == 'plan'", outputs: githubGateOutputs(kinds.map((kind) => `apply_${kind}`)) }
+        : {}),
       ...(environment ? { environment } : {}),
       ...shared,
       steps: [
@@ -274,14 +325,18 @@ export function githubLiteral(text: string): string {
 
 const OPEN_EXPRESSION = `\${{`;
 
-/** The init, plan and apply steps of a module or a unit; a unit's job installs Terragrunt first. */
-function kindSteps(kind: 'module' | 'unit', execution: ExecutionOptions) {
+/**
+ * The init, plan and apply steps of a module or a unit; a unit's job installs Terragrunt first. Gated, the plan
+ * is recorded after it, and the apply records what it changed.
+ */
+function kindSteps(kind: 'module' | 'unit', execution: ExecutionOptions, gated: GatedJobs | undefined) {
   const commands = jobCommands(kind, execution, GITHUB_PLAN_FILE);
   return {
     setup: kind === 'unit' && execution.terragrunt === 'terragrunt' ? [TERRAGRUNT_SETUP] : [],
     init: { name: 'Init', run: commands.init },
     plan: { name: 'Plan', run: commands.plan },
-    apply: { name: 'Apply', run: commands.apply },
+    record: gated ? [githubRecordPlan(commands, gated, kind)] : [],
+    apply: gated ? githubGatedApply(commands, gated, kind) : { name: 'Apply', run: commands.apply },
   };
 }
 

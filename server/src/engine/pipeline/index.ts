@@ -3,9 +3,11 @@ export {
   type GateRead,
   type GateRecord,
   type GateSpec,
+  gateReadText,
   gateRecordFile,
   gateSpecs,
   type PipelineGate,
+  parseGateRead,
 } from './gateSpec';
 export { githubWorkflow } from './githubWorkflow';
 export { gitlabPipeline } from './gitlabPipeline';
@@ -18,6 +20,7 @@ export {
   generatePipeline,
   isGeneratedByTerrace,
   type PipelineRequest,
+  SPLIT_PLANS_EVERY_DEPENDENT,
 } from './pipeline';
 export {
   type CiFile,

@@ -117,7 +117,11 @@ function gatedJobs(plan: PipelinePlan, request: PipelineRequest, gate: PipelineG
   const planOnly = request.options[request.ci].planOnly;
   // GitLab's dependents plan before their upstreams apply; GitHub's module job plans and applies in turn.
   const after = request.ci === 'gitlab' || planOnly ? 'plans' : 'applies';
-  return { command: request.options.gate.command, specs: gateSpecs(plan, gate, request.ci, after) };
+  return {
+    command: request.options.gate.command,
+    specs: gateSpecs(plan, gate, request.ci, after),
+    changed: gate.reached,
+  };
 }
 
 /** The one line a pipeline of some modules says of the graph's cycles it did not need to order. */

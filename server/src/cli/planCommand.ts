@@ -15,6 +15,7 @@ import {
   ChangedFilesError,
   loadWorkspace,
   skippedAsBroken,
+  skippedCause,
   skippedList,
 } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig } from '../engine/config';
@@ -112,12 +113,14 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
   const skipped = skippedAsBroken(result, selected);
   if (skipped.length > 0) {
     const broken = brokenModules(result, selected);
-    for (const module of broken) for (const error of module.syntaxErrors) io.err(`${problemLine(root, error)}\n`);
+    for (const module of broken)
+      for (const error of [...module.syntaxErrors, ...(module.notEvaluated ?? [])])
+        io.err(`${problemLine(root, error)}\n`);
     if (!flags['skip-broken']) {
       io.err(`Error: ${new BrokenModulesError(broken).message} (--skip-broken); nothing was planned\n`);
       return 1;
     }
-    io.err(`Left out, as they do not parse: ${skippedList(skipped)}\n`);
+    io.err(`Left out, as they ${skippedCause(skipped)}: ${skippedList(skipped)}\n`);
     const left = new Set(skipped.map((module) => module.id));
     targets = targets.filter((target) => !left.has(target.id));
     // Modules left out were not planned: the run cannot succeed as a whole.
@@ -193,7 +196,7 @@ export async function planCommand(root: string, flags: PlanFlags, io: PlanIo): P
     });
     printer.summary(report);
     // Said again after the table, where a reader of the run looks for what did not plan.
-    if (skipped.length > 0) io.out(`Not planned, as they do not parse: ${skippedList(skipped)}\n`);
+    if (skipped.length > 0) io.out(`Not planned, as they ${skippedCause(skipped)}: ${skippedList(skipped)}\n`);
     const results = report.result.results;
     if (report.result.cancelled) return 130;
     if (skipped.length > 0 || results.some((r) => r.status !== 'succeeded')) return 1;

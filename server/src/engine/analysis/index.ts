@@ -7,6 +7,7 @@ export {
   brokenModules,
   type SkippedModule,
   skippedAsBroken,
+  skippedCause,
   skippedList,
 } from './brokenModules';
 export { ChangedFilesError, changedFiles } from './changedFiles';

@@ -194,6 +194,17 @@ describe('bad input on the command line', () => {
     for (const result of [unknown, missing]) assert.doesNotMatch(result.stderr, /\n\s+at |TypeError|ERR_PARSE_ARGS/);
   });
 
+  test('terrace graph /: the file system’s root refused at once, saying so (it listed files for minutes)', () => {
+    const refused = terrace(scratch, 'graph', '/');
+    assert.equal(refused.status, 2);
+    assert.equal(refused.stdout, '');
+    assert.equal(
+      refused.stderr,
+      "terrace: / is the root of the file system: Terrace analyses a repository's folder, not every file of the " +
+        "machine (listing them ran for minutes); open the repository's folder instead\n",
+    );
+  });
+
   test('levels on a graph with a cycle: its modules have no level, and the exit code says so', () => {
     const result = terrace(scratch, 'levels', path.join(repo, 'examples/cycle'));
     assert.equal(result.status, 1);

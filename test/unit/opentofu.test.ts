@@ -166,11 +166,11 @@ describe('OpenTofu files', () => {
     ]);
     assert.deepEqual(unresolved(analysis), []);
 
-    analysis.removeFile(reads);
+    analysis.removePath(reads);
     assert.deepEqual(unresolved(analysis), [['app', 'app/reads.tf', 2]], 'reads.tf is read again');
     for (const file of [network, db]) {
       unlinkSync(file);
-      analysis.removeFile(file);
+      analysis.removePath(file);
     }
     assert.equal(analysis.engine(), 'terraform');
     assert.deepEqual(

@@ -15,7 +15,7 @@ import {
   renderMermaid,
   renderText,
 } from '../engine/features';
-import { UnknownEnvironmentError } from '../engine/workspace';
+import { FilesystemRootError, UnknownEnvironmentError } from '../engine/workspace';
 import { affectedCommand } from './affectedCommand';
 import { generateCommand } from './generateCommand';
 import { planCommand } from './planCommand';
@@ -265,7 +265,11 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`terrace: ${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError || error instanceof UnknownEnvironmentError)
+    else if (
+      error instanceof ConfigError ||
+      error instanceof UnknownEnvironmentError ||
+      error instanceof FilesystemRootError
+    )
       process.stderr.write(`terrace: ${error.message}\n`);
     else process.stderr.write(`terrace: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 2;

@@ -19,5 +19,5 @@ export {
   type ReachOptions,
   type ReachReason,
 } from './changeReach';
-export { readSourceFile } from './sourceFile';
+export { MAX_TYPED_CHARS, readSourceFile } from './sourceFile';
 export { WorkspaceAnalysis } from './workspaceAnalysis';

@@ -3,10 +3,15 @@ import { failedNode, type NodeEvaluation, type NodeKind } from '../kinds';
 import { type Environment, type EvaluatedModule, shallowModule } from '../workspace';
 import { fileProblem, type ModuleSummary } from './analysisResult';
 
-/** The nodes' evaluations, each with the folders it read: a change in a folder forgets the evaluations that read it. */
+/**
+ * The nodes' evaluations, each with the folders it read, and by folder the nodes that read it: a change
+ * in a folder forgets the evaluations that read it at the cost of those alone (a scan of every node per
+ * changed file made 2,000 deletions in a 5,000-root workspace take 31 s).
+ */
 export class NodeEvaluations {
   private readonly modules = new Map<string, EvaluatedModule>();
   private readonly readDirs = new Map<string, ReadonlySet<string>>();
+  private readonly readers = new Map<string, Set<string>>();
 
   get(id: string): EvaluatedModule | undefined {
     return this.modules.get(id);
@@ -23,18 +28,28 @@ export class NodeEvaluations {
     this.forget(id);
     this.modules.set(id, module);
     this.readDirs.set(id, read);
+    for (const folder of read) {
+      const ids = this.readers.get(folder);
+      if (ids) ids.add(id);
+      else this.readers.set(folder, new Set([id]));
+    }
     return module;
   }
 
   /** Forgets a node's evaluation: it is evaluated again when next asked for. */
   forget(id: string): void {
     this.modules.delete(id);
+    for (const folder of this.readDirs.get(id) ?? []) {
+      const ids = this.readers.get(folder);
+      ids?.delete(id);
+      if (ids?.size === 0) this.readers.delete(folder);
+    }
     this.readDirs.delete(id);
   }
 
   /** Forgets the evaluation of every node that read `folder`. */
   forgetReadersOf(folder: string): void {
-    for (const [id, read] of [...this.readDirs]) if (read.has(folder)) this.forget(id);
+    for (const id of [...(this.readers.get(folder) ?? [])]) this.forget(id);
   }
 
   /** Forgets the evaluations of nodes that are no longer among `ids`. */
@@ -45,6 +60,7 @@ export class NodeEvaluations {
   clear(): void {
     this.modules.clear();
     this.readDirs.clear();
+    this.readers.clear();
   }
 }
 

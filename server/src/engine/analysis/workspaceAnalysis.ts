@@ -148,12 +148,16 @@ export class WorkspaceAnalysis {
     return this.files.checkSkimmed((file) => this.invalidate(path.dirname(file)));
   }
 
-  /** The file is gone: forget it. */
-  removeFile(file: string): void {
-    this.files.remove(file);
+  /**
+   * A file or a folder is gone: forget it, and every file under a folder (the editor says a folder's
+   * deletion once, for the folder). What read them is evaluated again, at the cost of those nodes alone.
+   */
+  removePath(target: string): void {
+    const folders = this.files.remove(target);
     this.roots = undefined;
     this.forgetEnvironments();
-    this.invalidate(path.dirname(file));
+    for (const folder of folders) this.invalidate(folder);
+    this.cached = undefined;
   }
 
   result(): AnalysisResult {

@@ -62,6 +62,7 @@ export { factsOfText, syntaxOnlyFacts } from './textFacts';
 export { evaluateUnitModule } from './unitModule';
 export {
   emptyDir,
+  FilesystemRootError,
   fileRole,
   folderContains,
   nestedBackendOwner,

@@ -1,4 +1,5 @@
 import type { GraphJson } from './graphJson';
+import { onceEach } from './repeatedReads';
 
 /**
  * Text renderings of a graph for the CLI: Graphviz DOT, Mermaid and a plain summary. Each returns
@@ -83,17 +84,25 @@ export function renderText(graph: GraphJson): string {
   }
   if (graph.unresolved.length > 0) {
     out.push('', `Unresolved references (${graph.unresolved.length})`);
-    for (const item of graph.unresolved) out.push(`  ${item.file}:${item.line} ${item.label}: ${item.reason}`);
+    out.push(...onceEach(graph.unresolved.map((item) => `  ${item.file}:${item.line} ${item.label}: ${item.reason}`)));
   }
   const inferred = graph.edges.filter((edge) => edge.match === 'inferred');
   if (inferred.length > 0) {
     out.push('', `Inferred references (${inferred.length}): matched by the known part of their address`);
-    for (const edge of inferred) out.push(`  ${edge.file}:${edge.line} ${edge.name} -> ${edge.to}${assuming(edge)}`);
+    out.push(
+      ...onceEach(inferred.map((edge) => `  ${edge.file}:${edge.line} ${edge.name} -> ${edge.to}${assuming(edge)}`)),
+    );
   }
   if (graph.ambiguous.length > 0) {
     out.push('', `Ambiguous references (${graph.ambiguous.length}): depend on every writer`);
-    for (const item of graph.ambiguous)
-      out.push(`  ${item.file}:${item.line} ${item.name}: ${item.address} is written by ${item.writers.join(', ')}`);
+    out.push(
+      ...onceEach(
+        graph.ambiguous.map(
+          (item) =>
+            `  ${item.file}:${item.line} ${item.name}: ${item.address} is written by ${item.writers.join(', ')}`,
+        ),
+      ),
+    );
   }
   return `${out.join('\n')}\n`;
 }

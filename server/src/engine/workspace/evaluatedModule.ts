@@ -78,9 +78,10 @@ export interface ModuleProblem {
   message: string;
   /**
    * An error, not a warning: `true` when Terragrunt itself fails on it (an include of the file itself),
-   * `variables-not-allowed` for a reference in a backend Terraform reads.
+   * `variables-not-allowed` for a reference in a backend Terraform reads, `not-evaluated` for what
+   * Terrace could not evaluate (see `guarded`).
    */
-  error?: true | 'variables-not-allowed';
+  error?: true | 'variables-not-allowed' | 'not-evaluated';
 }
 
 export interface EvaluatedModule {

@@ -34,6 +34,7 @@ export type {
   ModuleProblem,
   Reference,
 } from './evaluatedModule';
+export { failureReason } from './evaluationFailure';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
 export { evaluateModule, referenceKey, referenceLabel } from './moduleEvaluation';
 export {
@@ -46,6 +47,7 @@ export {
 } from './outputFacts';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
 export { neutralFilters, safeGit } from './safeGit';
+export { shallowModule } from './shallowModule';
 export {
   type ComponentCode,
   componentId,
@@ -60,6 +62,7 @@ export { factsOfText, syntaxOnlyFacts } from './textFacts';
 export { evaluateUnitModule } from './unitModule';
 export {
   emptyDir,
+  FilesystemRootError,
   fileRole,
   folderContains,
   nestedBackendOwner,

@@ -56,7 +56,7 @@ export function cyclesOf(graph: GraphJson, members: readonly string[]): string[]
 /** Modules by level, then cycles, unresolved and ambiguous references, for a person at a terminal. */
 export function renderText(graph: GraphJson): string {
   const out: string[] = [
-    `${graph.modules.length} modules, ${graph.edges.length} dependencies, ${graph.levels.length} levels`,
+    `${graph.modules.length} modules, ${graph.edges.length} dependencies, ${graph.levels.length} level${graph.levels.length === 1 ? '' : 's'}`,
   ];
   const dependencies = new Map<string, Set<string>>();
   for (const edge of graph.edges)

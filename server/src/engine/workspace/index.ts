@@ -35,6 +35,7 @@ export type {
   Reference,
 } from './evaluatedModule';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
+export type { GeneratedOutput } from './generatedOutputs';
 export { evaluateModule, referenceKey, referenceLabel } from './moduleEvaluation';
 export {
   type Binding,
@@ -42,6 +43,8 @@ export {
   type OutputReference,
   type PathKey,
   type ReferenceRoot,
+  type TryCall,
+  type TryGuard,
   terragruntReferences,
 } from './outputFacts';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';

@@ -11,15 +11,28 @@ const MAX_VALUE_CHARS = 120;
  * is read when a request shows it, so that the text is the one in the editor.
  */
 export function outputValueText(file: string, range: Range | undefined, textOf: TextOf): string | undefined {
-  if (!range) return undefined;
-  const text = textOf(file);
-  if (text === undefined) return undefined;
-  const starts = lineStarts(text);
-  const from = offsetOf(starts, range.start);
-  const to = offsetOf(starts, range.end);
-  if (from === undefined || to === undefined || to < from) return undefined;
-  const flat = text.slice(from, to).replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_VALUE_CHARS ? `${flat.slice(0, MAX_VALUE_CHARS - 1)}…` : flat;
+  return outputValueReader(textOf)(file, range);
+}
+
+/** The texts of many outputs' values, each file read and its lines found once: a completion lists every output of a writer. */
+export function outputValueReader(textOf: TextOf): (file: string, range: Range | undefined) => string | undefined {
+  const files = new Map<string, { text: string; starts: number[] } | undefined>();
+  const read = (file: string) => {
+    if (files.has(file)) return files.get(file);
+    const text = textOf(file);
+    const read = text === undefined ? undefined : { text, starts: lineStarts(text) };
+    files.set(file, read);
+    return read;
+  };
+  return (file, range) => {
+    const source = range && read(file);
+    if (!range || !source) return undefined;
+    const from = offsetOf(source.starts, range.start);
+    const to = offsetOf(source.starts, range.end);
+    if (from === undefined || to === undefined || to < from) return undefined;
+    const flat = source.text.slice(from, to).replace(/\s+/g, ' ').trim();
+    return flat.length > MAX_VALUE_CHARS ? `${flat.slice(0, MAX_VALUE_CHARS - 1)}…` : flat;
+  };
 }
 
 function offsetOf(starts: readonly number[], position: Range['start']): number | undefined {

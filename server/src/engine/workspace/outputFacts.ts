@@ -170,9 +170,11 @@ function visitBody(body: HclBody, block: HclBlock | undefined, walk: Walk): void
 }
 
 function visitAttribute(attr: HclAttribute, block: HclBlock | undefined, walk: Walk): void {
+  // Only the references found are kept: a `.tf.json` attribute's expression is not kept converted for them.
+  const expr = attr.transientExpr?.() ?? attr.expr;
   const binding = bindingOf(attr, block);
-  if (binding) bind(attr.expr, binding, walk);
-  else visit(attr.expr, walk);
+  if (binding) bind(expr, binding, walk);
+  else visit(expr, walk);
 }
 
 /** A local's value, an `output` block's, a module call's argument: what they hold may be read whole elsewhere. */

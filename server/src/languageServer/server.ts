@@ -362,7 +362,7 @@ connection.onCompletion(async (params): Promise<CompletionItem[]> => {
 connection.onPrepareRename(async (params): Promise<PrepareRenameResult | ResponseError | null> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return null;
-  const start = prepareOutputRename(outputsOf(found), found.file, params.position);
+  const start = prepareOutputRename(outputsOf(found), found.file, params.position, textOf);
   if (!start) return null;
   if ('refused' in start) return new ResponseError(LSPErrorCodes.RequestFailed, start.refused);
   return { range: start.range, placeholder: start.name };
@@ -371,7 +371,7 @@ connection.onPrepareRename(async (params): Promise<PrepareRenameResult | Respons
 connection.onRenameRequest(async (params): Promise<WorkspaceEdit | ResponseError | null> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return null;
-  const rename = outputRenameEdits(outputsOf(found), found.file, params.position, params.newName);
+  const rename = outputRenameEdits(outputsOf(found), found.file, params.position, params.newName, textOf);
   if ('refused' in rename) return new ResponseError(LSPErrorCodes.RequestFailed, rename.refused);
   return toWorkspaceEdit(rename.edits);
 });

@@ -4,6 +4,7 @@ import type { Range } from '../hcl';
 import type { StackEdge, StackNode, StackProblem } from '../stacks';
 import type { UnitDependency } from '../terragrunt';
 import type { FileFacts } from './fileFacts';
+import type { GeneratedOutput } from './generatedOutputs';
 
 /** What a module's evaluation takes and gives: its files and inputs, its backend, its reads of other states, what it reads. */
 
@@ -100,6 +101,8 @@ export interface EvaluatedModule {
   sourceDirs?: readonly string[];
   /** A unit's Terraform code, where its outputs are declared: its own folder, or a local `terraform.source`; absent when remote or not known. */
   codeDir?: string;
+  /** The outputs a unit's `generate` blocks write into its code. */
+  generatedOutputs?: readonly GeneratedOutput[];
   problems: ModuleProblem[];
   /** A Stack's component: its block, and the nodes of its Stack it waits for (by id). */
   component?: ComponentFacts;

@@ -36,6 +36,7 @@ export type {
 } from './evaluatedModule';
 export { failureReason } from './evaluationFailure';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
+export type { GeneratedOutput } from './generatedOutputs';
 export { evaluateModule, referenceKey, referenceLabel } from './moduleEvaluation';
 export {
   type Binding,
@@ -43,6 +44,8 @@ export {
   type OutputReference,
   type PathKey,
   type ReferenceRoot,
+  type TryCall,
+  type TryGuard,
   terragruntReferences,
 } from './outputFacts';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { analyzeDirectory } from '../../server/src/engine/analysis';
 import { unknown } from '../../server/src/engine/evaluation';
 import { type AddressInput, moduleIdFromKey, stateAddress } from '../../server/src/engine/state';
 
@@ -96,5 +101,68 @@ describe('path convention', () => {
     assert.equal(moduleIdFromKey('network/vpc/terraform.tfstate'), 'network/vpc');
     assert.equal(moduleIdFromKey('network/vpc.tfstate'), 'network/vpc');
     assert.equal(moduleIdFromKey('env:/stage/network/vpc/terraform.tfstate'), 'network/vpc');
+  });
+});
+
+describe("a root with no backend block: Terraform's default local state", () => {
+  /** Real terraform in `dir`, offline. */
+  function terraform(dir: string, ...args: string[]): string {
+    const run = spawnSync('terraform', args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' },
+    });
+    assert.equal(run.status, 0, `terraform ${args.join(' ')} in ${dir}: ${run.stderr}`);
+    return run.stdout;
+  }
+
+  test('is terraform.tfstate in its folder (terraform.tfstate.d/<workspace>/ in another): its readers resolve to it', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-default-state-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      };
+      // No backend block: a root by its lock file, as `terraform init` leaves one.
+      write('x/.terraform.lock.hcl', '# This file is maintained automatically by "terraform init".\n');
+      write(
+        'x/main.tf',
+        'resource "terraform_data" "x" {\n  input = terraform.workspace\n}\noutput "id" {\n  value = terraform_data.x.output\n}\n',
+      );
+      const read = (config: string, workspace = '') =>
+        `terraform {\n  backend "local" {}\n}\ndata "terraform_remote_state" "x" {\n  backend = "local"\n${workspace}  config  = ${config}\n}\noutput "x" {\n  value = data.terraform_remote_state.x.outputs.id\n}\n`;
+      write('y/main.tf', read('{ path = "../x/terraform.tfstate" }'));
+      write('z/main.tf', read('{ workspace_dir = "../x/terraform.tfstate.d" }', '  workspace = "prod"\n'));
+
+      // Where terraform puts them, and the readers read them.
+      const x = path.join(root, 'x');
+      terraform(x, 'init', '-input=false');
+      terraform(x, 'apply', '-input=false', '-auto-approve');
+      terraform(x, 'workspace', 'new', 'prod');
+      terraform(x, 'apply', '-input=false', '-auto-approve');
+      assert.ok(existsSync(path.join(x, 'terraform.tfstate')));
+      assert.ok(existsSync(path.join(x, 'terraform.tfstate.d/prod/terraform.tfstate')));
+      for (const [reader, value] of [
+        ['y', 'default'],
+        ['z', 'prod'],
+      ] as const) {
+        const dir = path.join(root, reader);
+        terraform(dir, 'init', '-input=false');
+        terraform(dir, 'apply', '-input=false', '-auto-approve');
+        assert.equal(terraform(dir, 'output', '-raw', 'x'), value);
+      }
+
+      const result = await analyzeDirectory(root);
+      assert.deepEqual(
+        result.edges.map((edge) => [edge.from, edge.to, edge.address, edge.match]),
+        [
+          ['y', 'x', 'local://x/terraform.tfstate', 'exact'],
+          ['z', 'x', 'local://x/terraform.tfstate.d/prod/terraform.tfstate', 'exact'],
+        ],
+      );
+      assert.deepEqual(result.unresolved, []);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -194,6 +194,17 @@ describe('bad input on the command line', () => {
     for (const result of [unknown, missing]) assert.doesNotMatch(result.stderr, /\n\s+at |TypeError|ERR_PARSE_ARGS/);
   });
 
+  test('terrace graph /: the file system’s root refused at once, saying so (it listed files for minutes)', () => {
+    const refused = terrace(scratch, 'graph', '/');
+    assert.equal(refused.status, 2);
+    assert.equal(refused.stdout, '');
+    assert.equal(
+      refused.stderr,
+      "terrace: / is the root of the file system: Terrace analyses a repository's folder, not every file of the " +
+        "machine (listing them ran for minutes); open the repository's folder instead\n",
+    );
+  });
+
   test('levels on a graph with a cycle: its modules have no level, and the exit code says so', () => {
     const result = terrace(scratch, 'levels', path.join(repo, 'examples/cycle'));
     assert.equal(result.status, 1);
@@ -222,14 +233,77 @@ describe('bad input on the command line', () => {
     assert.equal(dag.stdout.split('\n')[0], 'level 0: network/vpc');
   });
 
-  test('in Problems, a cycle’s error names the modules of its set that its path does not pass', async () => {
+  test('in Problems, a cycle’s error on each read says the cycle through it, and names the modules of its set that cycle does not pass', async () => {
     const result = await analyzeDirectory(path.join(repo, 'test/fixtures/cycle-off-path'));
     const messages = [...workspaceDiagnostics(result).values()]
       .flat()
       .filter((d) => d.code === 'cycle')
       .map((d) => d.message);
     assert.equal(messages.length, 4, 'an error on each of the four reads inside the set');
-    for (const message of messages) assert.equal(message, 'Circular dependency: a -> c -> a; also in this cycle: b');
+    // The set's shortest cycle on the reads it passes; on the others, the cycle through each.
+    assert.deepEqual(messages.sort(), [
+      'Circular dependency: a -> b -> c -> a',
+      'Circular dependency: a -> c -> a; also in this cycle: b',
+      'Circular dependency: a -> c -> a; also in this cycle: b',
+      'Circular dependency: b -> c -> a -> b',
+    ]);
+  });
+
+  test('a set whose first module reads its own state: each read’s error says the cycle through it, not r00 -> r00', async () => {
+    const space = path.join(scratch, 'self-read');
+    const root = (name: string, reads: string[]) => {
+      mkdirSync(path.join(space, name), { recursive: true });
+      const blocks = reads.map(
+        (to) =>
+          `data "terraform_remote_state" "${to}" {\n  backend = "s3"\n  config = { bucket = "b", key = "${to}.tfstate", region = "r" }\n}\n`,
+      );
+      writeFileSync(path.join(space, name, 'main.tf'), `${s3Backend(`${name}.tfstate`)}${blocks.join('')}`);
+    };
+    root('r00', ['r00', 'r01']);
+    root('r01', ['r02']);
+    root('r02', ['r00']);
+    const result = await analyzeDirectory(space);
+    const said = [...workspaceDiagnostics(result)]
+      .flatMap(([file, list]) => list.map((d) => [path.relative(space, file), d.range.start.line, d.message]))
+      .sort();
+    assert.deepEqual(said, [
+      ['r00/main.tf', 11, 'Circular dependency: r00 -> r01 -> r02 -> r00'],
+      ['r00/main.tf', 7, 'Circular dependency: r00 -> r00; also in this cycle: r01, r02'],
+      ['r01/main.tf', 7, 'Circular dependency: r01 -> r02 -> r00 -> r01'],
+      ['r02/main.tf', 7, 'Circular dependency: r02 -> r00 -> r01 -> r02'],
+    ]);
+  });
+
+  test('a read in a module called with count = 8331: said once with its count, in validate, graph and Problems', async () => {
+    const space = path.join(scratch, 'fan-out');
+    mkdirSync(path.join(space, 'root'), { recursive: true });
+    mkdirSync(path.join(space, 'mod'), { recursive: true });
+    writeFileSync(
+      path.join(space, 'root/main.tf'),
+      `${s3Backend('root.tfstate')}module "m" {\n  source = "../mod"\n  count  = 8331\n}\n`,
+    );
+    writeFileSync(
+      path.join(space, 'mod/main.tf'),
+      'variable "k" {}\ndata "terraform_remote_state" "x" {\n  backend = "s3"\n  config = { bucket = "b", key = var.k, region = "r" }\n}\n',
+    );
+    const reason =
+      'the state address cannot be resolved statically: key: var.k has no default; ' +
+      `its known part \`\${var.k}\` is too common to tell which module writes it`;
+    const validate = terrace(scratch, 'validate', space);
+    assert.equal(validate.status, 0, validate.stderr);
+    assert.equal(validate.stderr, `Warning: mod/main.tf:2: data.terraform_remote_state.x: ${reason} (8331 reads)\n`);
+    const graph = terrace(scratch, 'graph', space);
+    assert.match(
+      graph.stdout,
+      /\nUnresolved references \(8331\)\n {2}mod\/main\.tf:2 data\.terraform_remote_state\.x: .* \(8331 reads\)\n$/,
+    );
+    const problems = workspaceDiagnostics(await analyzeDirectory(space)).get(path.join(space, 'mod/main.tf')) ?? [];
+    assert.deepEqual(
+      problems.map((d) => d.message),
+      [
+        `The state address cannot be resolved statically: key: var.k has no default; its known part \`\${var.k}\` is too common to tell which module writes it (8331 reads)`,
+      ],
+    );
   });
 
   test('validate names each reference as its configuration does; a component the Stack lacks fails it', () => {
@@ -670,6 +744,102 @@ describe('inputs too large or too deep to follow', () => {
         diagnostics.join('\n'),
       );
     }
+  });
+
+  /** Locals that nest a value `depth` deep, one level each: `local.l<depth>` is it. */
+  function nestingLocals(depth: number): string {
+    const lines = Array.from({ length: depth }, (_, i) => `  l${i + 1} = [local.l${i}]`);
+    return `locals {\n  l0 = "x"\n${lines.join('\n')}\n}\n`;
+  }
+
+  test('a value nested 5,000 deep in a for_each list: an error on that block alone, validate and generate fail on it', async () => {
+    const space = path.join(scratch, 'deep-values');
+    const write = (name: string, text: string) => {
+      mkdirSync(path.join(space, name), { recursive: true });
+      writeFileSync(path.join(space, name, 'main.tf'), text);
+    };
+    const readOf = (name: string, key: string, more = '') =>
+      `data "terraform_remote_state" "${name}" {\n  backend = "s3"\n${more}  config = { bucket = "b", key = "${key}", region = "r" }\n}\n`;
+    write('vpc', s3Backend('vpc.tfstate'));
+    write('net', s3Backend('net.tfstate'));
+    // The deep value in one read's for_each; its other read, and its backend, stand.
+    write(
+      'app',
+      `${s3Backend('app.tfstate')}${nestingLocals(5000)}${readOf('vpc', 'vpc.tfstate', '  for_each = [local.l5000]\n')}${readOf('net', 'net.tfstate')}`,
+    );
+    write('worker', `${s3Backend('worker.tfstate')}${readOf('app', 'app.tfstate')}`);
+    // Beside terraform.workspace (evaluated again in any workspace), in a part of the config the address does not need.
+    write(
+      'beside-workspace',
+      `${s3Backend('beside.tfstate')}${nestingLocals(5000)}data "terraform_remote_state" "vpc" {\n  backend = "s3"\n` +
+        '  config = { bucket = "b", key = "vpc.tfstate", region = "r", deep = local.l5000, ws = terraform.workspace }\n}\n',
+    );
+    const result = await analyzeDirectory(space);
+    assert.deepEqual(
+      result.edges.map((edge) => `${edge.from} -> ${edge.to}`),
+      ['app -> net', 'beside-workspace -> vpc', 'worker -> app'],
+    );
+    const message =
+      'Terrace could not evaluate data.terraform_remote_state.vpc: Maximum call stack size exceeded (nesting or sizes past what Terrace reads)';
+    const appFile = path.join(space, 'app/main.tf');
+    assert.deepEqual(
+      result.problems
+        .filter((problem) => problem.error !== undefined)
+        .map((p) => [p.file, p.range?.start.line, p.message, p.error]),
+      [[appFile, 5010, message, 'not-evaluated']],
+    );
+    const [onBlock] = workspaceDiagnostics(result).get(appFile) ?? [];
+    assert.deepEqual([onBlock?.severity, onBlock?.code, onBlock?.message], ['error', 'not-evaluated', message]);
+    assert.deepEqual(
+      result.modules.filter((module) => module.notEvaluated).map((module) => module.id),
+      ['app'],
+    );
+
+    const validate = terrace(scratch, 'validate', space);
+    assert.equal(validate.status, 1);
+    assert.equal(validate.stderr, `Error: app/main.tf:5011: ${message}\n`);
+    // Not at level 0 beside what it reads: no pipeline, or one without it and what depends on it.
+    const generate = terrace(scratch, 'generate', space, '--ci', 'gitlab');
+    assert.equal(generate.status, 1);
+    assert.equal(generate.stdout, '');
+    assert.equal(
+      generate.stderr,
+      `Error: app/main.tf:5011: ${message}\n` +
+        'Error: Terrace could not evaluate app in full (see the errors), so what it depends on is not known: ' +
+        'fix what they name, or leave those modules and their dependents out (--skip-broken); no pipeline was generated\n',
+    );
+    const skipping = terrace(scratch, 'generate', space, '--ci', 'gitlab', '--skip-broken');
+    assert.equal(skipping.status, 0, skipping.stderr);
+    assert.match(
+      skipping.stderr,
+      /\nLeft out, as they could not be evaluated: app \(could not be evaluated\), worker \(depends on app\)\n$/,
+    );
+    assert.match(
+      skipping.stdout,
+      /^# Left out, as they or a module they depend on could not be evaluated: app \(could not be evaluated\), worker \(depends on app\)\.$/m,
+    );
+    assert.doesNotMatch(skipping.stdout, /plan-app:|plan-worker:/);
+  });
+
+  test('a value nested 5,000 deep in a config its address reads: unresolved, saying so (it took the whole analysis down)', async () => {
+    const space = path.join(scratch, 'deep-address');
+    mkdirSync(path.join(space, 'kv'), { recursive: true });
+    mkdirSync(path.join(space, 'reader'), { recursive: true });
+    writeFileSync(path.join(space, 'kv/main.tf'), 'terraform {\n  backend "consul" {\n    path = "kv"\n  }\n}\n');
+    writeFileSync(
+      path.join(space, 'reader/main.tf'),
+      `${s3Backend('reader.tfstate')}${nestingLocals(5000)}data "terraform_remote_state" "kv" {\n  backend = "consul"\n` +
+        '  config = { path = "kv", deep = local.l5000 }\n}\n',
+    );
+    const result = await analyzeDirectory(space);
+    assert.deepEqual(
+      result.unresolved.map((item) => item.reason),
+      ['the state address cannot be resolved statically: a value nested more than 1024 deep'],
+    );
+    assert.deepEqual(
+      result.modules.map((module) => module.id),
+      ['kv', 'reader'],
+    );
   });
 });
 

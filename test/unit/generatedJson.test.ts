@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are Terraform JSON, whose interpolations look like JS ones
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tfJsonDocument } from '../../server/src/engine/hcl';
@@ -69,5 +70,63 @@ describe('generated .tf.json', () => {
     );
     const config = module.references.find((reference) => reference.name === 'vpc')!.config as Record<string, unknown>;
     assert.equal(config['key'], 'blue/vpc.tfstate');
+  });
+
+  test('a string is a template as Terraform reads it: quotes inside an interpolation, $${ for a literal ${', () => {
+    const text = JSON.stringify({
+      locals: { env: 'blue' },
+      data: {
+        terraform_remote_state: {
+          vpc: {
+            backend: 's3',
+            config: {
+              bucket: 'acme',
+              key: '${format("%s/%s", local.env, "vpc.tfstate")}',
+              region: 'eu-west-1',
+            },
+            workspace: '$${literal}-${upper("x")}',
+          },
+        },
+      },
+    });
+    const facts = factsFromDocument(tfJsonDocument(text, { keepBody }));
+    const module = evaluateModule(
+      {
+        id: 'app',
+        dir: '/w/app',
+        files: [{ file: '/w/app/main.tf.json', facts }],
+        varFiles: [],
+        backendFiles: [],
+        terraformWorkspace: undefined,
+      },
+      () => undefined,
+    );
+    const reference = module.references.find((candidate) => candidate.name === 'vpc')!;
+    assert.equal((reference.config as Record<string, unknown>)['key'], 'blue/vpc.tfstate');
+    assert.equal(reference.workspace, '${literal}-X');
+  });
+
+  test('each key and value placed where it is written: a repeated key (the last kept), an integer key, escapes', () => {
+    const text = [
+      '{',
+      '  "locals": {',
+      '    "2": "two",',
+      '    "a\\u0062c": "${local.abc_x}",',
+      '    "dup": "first",',
+      '    "dup": "\\"${local.second}"',
+      '  }',
+      '}',
+    ].join('\n');
+    const locals = tfJsonDocument(text, { keepBody }).body.blocks[0]!.body!.attributes;
+    const placed = locals.map((attr) => {
+      const step = attr.expr.kind === 'template' ? attr.expr.parts.find((part) => typeof part !== 'string') : undefined;
+      const inner = step && typeof step !== 'string' && 'range' in step ? step.range.start : undefined;
+      return [attr.name, attr.nameRange.start, inner];
+    });
+    assert.deepEqual(placed, [
+      ['2', { line: 2, character: 5 }, undefined],
+      ['abc', { line: 3, character: 5 }, { line: 3, character: 19 }],
+      ['dup', { line: 5, character: 5 }, { line: 5, character: 16 }],
+    ]);
   });
 });

@@ -13,7 +13,7 @@ import {
   loadAnalysisOptions,
   parseAnalysisOptions,
 } from '../../server/src/engine/config';
-import { graphJson } from '../../server/src/engine/features';
+import { graphJson, workspaceDiagnostics } from '../../server/src/engine/features';
 import { jobCommands } from '../../server/src/engine/pipeline';
 import { engineFiles, fileRole, isOverrideFile, scanWorkspace } from '../../server/src/engine/workspace';
 
@@ -166,11 +166,11 @@ describe('OpenTofu files', () => {
     ]);
     assert.deepEqual(unresolved(analysis), []);
 
-    analysis.removeFile(reads);
+    analysis.removePath(reads);
     assert.deepEqual(unresolved(analysis), [['app', 'app/reads.tf', 2]], 'reads.tf is read again');
     for (const file of [network, db]) {
       unlinkSync(file);
-      analysis.removeFile(file);
+      analysis.removePath(file);
     }
     assert.equal(analysis.engine(), 'terraform');
     assert.deepEqual(
@@ -266,6 +266,45 @@ describe('OpenTofu early evaluation', () => {
     const tofu = await analysed(inTerraform, undefined, 'tofu');
     assert.deepEqual(tofu.result().problems, []);
     assert.deepEqual(addressedEdges(tofu), [['app', 'network', 's3://acme-state/network/acme-state.tfstate', 'exact']]);
+  });
+});
+
+describe('an OpenTofu local backend whose path has a variable without a value', () => {
+  test('its state is a hole in the path, as in other backends: the read of it inferred, and said so', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-tofu-local-'));
+    temporary.push(root);
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    };
+    write('.terrace.yaml', 'engine: tofu\n');
+    write(
+      'vpc/main.tf',
+      'variable "state_path" {}\nterraform {\n  backend "local" {\n    path = var.state_path\n  }\n}\n',
+    );
+    write(
+      'network/main.tf',
+      `variable "name" {}\nterraform {\n  backend "local" {\n    path = "states/\${var.name}.tfstate"\n  }\n}\n`,
+    );
+    const read = (name: string, file: string) =>
+      `data "terraform_remote_state" "${name}" {\n  backend = "local"\n  config  = { path = "${file}" }\n}\n`;
+    write(
+      'app/main.tf',
+      `terraform {\n  backend "local" {}\n}\n${read('vpc', '../vpc/vpc.tfstate')}${read('net', '../network/states/net.tfstate')}`,
+    );
+    const result = await analyzeDirectory(root);
+    assert.deepEqual(
+      graphJson(result).edges.map((edge) => [edge.from, edge.to, edge.address, edge.match, edge.assumed]),
+      [
+        ['app', 'vpc', 'local://vpc/vpc.tfstate', 'inferred', { 'var.state_path': 'vpc.tfstate' }],
+        ['app', 'network', 'local://network/states/net.tfstate', 'inferred', { 'var.name': 'net' }],
+      ],
+    );
+    const said = (workspaceDiagnostics(result).get(path.join(root, 'app/main.tf')) ?? []).map((d) => d.message);
+    assert.deepEqual(said, [
+      'Inferred: only the state of vpc fits local://vpc/vpc.tfstate, assuming var.state_path = "vpc.tfstate".',
+      'Inferred: only the state of network fits local://network/states/net.tfstate, assuming var.name = "net".',
+    ]);
   });
 });
 

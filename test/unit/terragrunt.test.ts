@@ -155,7 +155,15 @@ remote_state {
       }),
     );
     assert.deepEqual(unit.generated, [
-      { file: '/repo/ops/a/backend.tf', text: 'terraform { backend "local" { path = "a.tfstate" } }' },
+      {
+        file: '/repo/ops/a/backend.tf',
+        text: 'terraform { backend "local" { path = "a.tfstate" } }',
+        from: {
+          file: '/repo/ops/a/terragrunt.hcl',
+          block: 'backend',
+          range: { start: { line: 0, character: 0 }, end: { line: 3, character: 1 } },
+        },
+      },
     ]);
   });
 });

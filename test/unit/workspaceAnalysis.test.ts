@@ -77,7 +77,7 @@ data "terraform_remote_state" "worker" {
     assert.deepEqual(dependencies('network/prod/eu-central-1/nat'), ['network/prod/eu-central-1/vpc']);
     assert.equal(analysis.result().modules.find((module) => module.id === 'network/prod/eu-central-1/nat')?.level, 1);
     unlinkSync(created);
-    analysis.removeFile(created);
+    analysis.removePath(created);
     assert.equal(
       analysis.result().modules.some((module) => module.id === 'network/prod/eu-central-1/nat'),
       false,

@@ -8,13 +8,14 @@ import {
   cyclesOf,
   type GraphJson,
   graphJson,
+  onceEach,
   relativeFile,
   renderDot,
   renderLevels,
   renderMermaid,
   renderText,
 } from '../engine/features';
-import { UnknownEnvironmentError } from '../engine/workspace';
+import { FilesystemRootError, UnknownEnvironmentError } from '../engine/workspace';
 import { affectedCommand } from './affectedCommand';
 import { GATE_STEPS, type GateStep, gateCommand } from './gateCommand';
 import { generateCommand } from './generateCommand';
@@ -27,8 +28,8 @@ Commands:
   graph [dir]      the module graph (--format text|json|dot|mermaid, default text)
   levels [dir]     the execution levels, one line per level (exit 1 on cycles: their modules have no level)
   validate [dir]   exit 1 on cycles, syntax errors, a dependency on no unit or component, what
-                   Terragrunt refuses, or a read of an output its writer does not declare, listing
-                   them; warnings for other unresolved references
+                   Terragrunt refuses, what Terrace could not evaluate, or a read of an output its writer
+                   does not declare, listing them; warnings for other unresolved references
   affected [dir]   what the changes since --base-ref <ref> can alter: each module whose plan reads a changed
                    file (its own files, its child modules', what it includes, what its file functions
                    read), then each that depends on one, with why (--format text|json)
@@ -36,7 +37,8 @@ Commands:
                    [--all-dependents]] [--output <file>]
                    (to stdout without --output; exit 1 on cycles). --output is relative to the current
                    folder, not to dir; a file there that Terrace did not write is replaced only with --force.
-                   Exit 1 when a module does not parse; --skip-broken leaves it and its dependents out.
+                   Exit 1 when a module does not parse or could not be evaluated; --skip-broken leaves it
+                   and its dependents out.
                    --split level|none: for a graph past the platform's limits, GitLab child pipelines per
                    level or chained GitHub workflows, written beside --output. A changed-only pipeline's
                    jobs decide from the outputs each dependent reads whether it plans and applies (they run
@@ -46,7 +48,7 @@ Commands:
                    [--with-dependents]] [--changed-only --base-ref <ref> [--explain] [--all-dependents]]
                    [--retries N] [--binary <path>]
                    [--detailed-exitcode] (exit 1 when a module failed or was skipped; 2 for changes with
-                   --detailed-exitcode). Refuses modules that do not parse; --skip-broken plans the rest
+                   --detailed-exitcode). Refuses modules that do not parse or could not be evaluated; --skip-broken plans the rest
                    (exit 1)
   apply [dir]      plans each module in dependency order and applies its plan when it has changes, asking
                    first as terraform does (--auto-approve: without asking; needed when the input is not
@@ -262,15 +264,17 @@ async function validateCommand(root: string, environment: string | undefined): P
     process.stderr.write(
       `${problem.severity === 'error' ? 'Error' : 'Warning'}: ${relativeFile(root, problem.file)}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.message}\n`,
     );
-  for (const item of graph.unresolved)
-    process.stderr.write(
-      `${item.error ? 'Error' : 'Warning'}: ${item.file}:${item.line}: ${item.label}: ${item.reason}\n`,
-    );
-  for (const item of graph.ambiguous) {
-    process.stderr.write(
-      `Warning: ${item.file}:${item.line}: ${item.label}: ${item.address} is written by ${item.writers.join(' and ')}\n`,
-    );
-  }
+  // A block read once per instance (a module called with count = 8331) is said once, with the count.
+  const reads = [
+    ...graph.unresolved.map(
+      (item) => `${item.error ? 'Error' : 'Warning'}: ${item.file}:${item.line}: ${item.label}: ${item.reason}`,
+    ),
+    ...graph.ambiguous.map(
+      (item) =>
+        `Warning: ${item.file}:${item.line}: ${item.label}: ${item.address} is written by ${item.writers.join(' and ')}`,
+    ),
+  ];
+  for (const line of onceEach(reads)) process.stderr.write(`${line}\n`);
   for (const members of graph.cycleModules)
     process.stdout.write(
       `Error: circular dependency among ${members.join(', ')}\n${cyclesOf(graph, members)
@@ -307,7 +311,11 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`terrace: ${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError || error instanceof UnknownEnvironmentError)
+    else if (
+      error instanceof ConfigError ||
+      error instanceof UnknownEnvironmentError ||
+      error instanceof FilesystemRootError
+    )
       process.stderr.write(`terrace: ${error.message}\n`);
     else process.stderr.write(`terrace: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 2;

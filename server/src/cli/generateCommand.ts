@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BrokenModulesError, ChangedFilesError, loadWorkspace, skippedList } from '../engine/analysis';
+import { BrokenModulesError, ChangedFilesError, loadWorkspace, skippedCause, skippedList } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig, PIPELINE_SPLITS, type PipelineSplit } from '../engine/config';
 import { upstreamReads } from '../engine/contracts';
 import { problemLine } from '../engine/features';
@@ -98,7 +98,10 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
   }
   const analysis = await loadWorkspace(root, { ...config.analysis, environment: flags.env });
   const result = analysis.result();
-  for (const error of result.syntaxErrors) process.stderr.write(`Error: ${problemLine(root, error)}\n`);
+  // What makes a module one the pipeline refuses: its syntax errors, what Terrace could not evaluate of it.
+  const notEvaluated = result.problems.filter((problem) => problem.error === 'not-evaluated');
+  for (const error of [...result.syntaxErrors, ...notEvaluated])
+    process.stderr.write(`Error: ${problemLine(root, error)}\n`);
 
   let changed: PipelineRequest['changed'];
   if (flags['changed-only']) {
@@ -143,7 +146,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
       ...(split ? { split } : {}),
     });
     if (pipeline.skipped.length > 0)
-      process.stderr.write(`Left out, as they do not parse: ${skippedList(pipeline.skipped)}\n`);
+      process.stderr.write(`Left out, as they ${skippedCause(pipeline.skipped)}: ${skippedList(pipeline.skipped)}\n`);
     for (const warning of pipeline.warnings) process.stderr.write(`Warning: ${warning}\n`);
     if (flags.output === undefined) {
       process.stdout.write(pipeline.text);

@@ -16,6 +16,7 @@ import {
   ChangedFilesError,
   loadWorkspace,
   skippedAsBroken,
+  skippedCause,
   skippedList,
 } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig } from '../engine/config';
@@ -147,12 +148,14 @@ export async function runCommand(root: string, flags: RunFlags, io: RunIo, kind:
   const skipped = skippedAsBroken(result, selected);
   if (skipped.length > 0) {
     const broken = brokenModules(result, selected);
-    for (const module of broken) for (const error of module.syntaxErrors) io.err(`${problemLine(root, error)}\n`);
+    for (const module of broken)
+      for (const error of [...module.syntaxErrors, ...(module.notEvaluated ?? [])])
+        io.err(`${problemLine(root, error)}\n`);
     if (!flags['skip-broken']) {
       io.err(`Error: ${new BrokenModulesError(broken).message} (--skip-broken); nothing was ${words.done}\n`);
       return 1;
     }
-    io.err(`Left out, as they do not parse: ${skippedList(skipped)}\n`);
+    io.err(`Left out, as they ${skippedCause(skipped)}: ${skippedList(skipped)}\n`);
     const left = new Set(skipped.map((module) => module.id));
     targets = targets.filter((target) => !left.has(target.id));
     // Modules left out did not run: the run cannot succeed as a whole.
@@ -234,7 +237,7 @@ export async function runCommand(root: string, flags: RunFlags, io: RunIo, kind:
     });
     printer.summary(report);
     // Said again after the table, where a reader of the run looks for what did not plan.
-    if (skipped.length > 0) io.out(`Not ${words.done}, as they do not parse: ${skippedList(skipped)}\n`);
+    if (skipped.length > 0) io.out(`Not ${words.done}, as they ${skippedCause(skipped)}: ${skippedList(skipped)}\n`);
     const results = report.result.results;
     if (report.result.cancelled) return 130;
     // Unaffected and stale modules are decided, not failed; a stale one has changes to come.

@@ -27,7 +27,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { type AnalysisResult, readSourceFile } from '../engine/analysis';
+import { type AnalysisResult, MAX_TYPED_CHARS, readSourceFile } from '../engine/analysis';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from '../engine/config';
 import {
   addContractDiagnostics,
@@ -83,7 +83,7 @@ import { toCompletionItem, toDiagnostic, toLocation, toOutputLens, toWorkspaceEd
 import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
-import { type FolderState, WorkspaceFolders } from './workspaceFolders';
+import { type DiskChange, type FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /**
  * The connection to the client, over the transport its command line names (VS Code: node IPC). Over
@@ -250,6 +250,7 @@ connection.onDidChangeWatchedFiles((params) => {
     return file ? [{ ...change, file }] : [];
   });
   if (changes.some(({ file }) => !file.includes(`${path.sep}.terrace${path.sep}`))) runStateCache.filesChanged();
+  const onDisk: DiskChange[] = [];
   for (const change of changes) {
     const file = change.file;
     if (file.includes(`${path.sep}.terrace${path.sep}`)) {
@@ -259,9 +260,14 @@ connection.onDidChangeWatchedFiles((params) => {
     if (path.basename(file) === CONFIG_FILE || TERRACI_CONFIG_FILES.includes(path.basename(file))) {
       const folder = folders.forFile(file);
       if (folder) folders.add(folder.root);
-    } else if (change.type === FileChangeType.Deleted) folders.fileDeleted(file);
-    else if (!documents.get(change.uri)) folders.fileChanged(file);
+    } else if (change.type === FileChangeType.Deleted) onDisk.push({ file, deleted: true });
+    else {
+      // An open document is read as typed, unless it is too large to be: then as saved.
+      const open = documents.get(change.uri);
+      if (!open || open.getText().length > MAX_TYPED_CHARS) onDisk.push({ file, deleted: false });
+    }
   }
+  folders.filesOnDisk(onDisk);
 });
 
 connection.onHover(async (params): Promise<Hover | null> => {
@@ -356,7 +362,7 @@ connection.onCompletion(async (params): Promise<CompletionItem[]> => {
 connection.onPrepareRename(async (params): Promise<PrepareRenameResult | ResponseError | null> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return null;
-  const start = prepareOutputRename(outputsOf(found), found.file, params.position);
+  const start = prepareOutputRename(outputsOf(found), found.file, params.position, textOf);
   if (!start) return null;
   if ('refused' in start) return new ResponseError(LSPErrorCodes.RequestFailed, start.refused);
   return { range: start.range, placeholder: start.name };
@@ -365,7 +371,7 @@ connection.onPrepareRename(async (params): Promise<PrepareRenameResult | Respons
 connection.onRenameRequest(async (params): Promise<WorkspaceEdit | ResponseError | null> => {
   const found = await analysisFor(params.textDocument.uri);
   if (!found) return null;
-  const rename = outputRenameEdits(outputsOf(found), found.file, params.position, params.newName);
+  const rename = outputRenameEdits(outputsOf(found), found.file, params.position, params.newName, textOf);
   if ('refused' in rename) return new ResponseError(LSPErrorCodes.RequestFailed, rename.refused);
   return toWorkspaceEdit(rename.edits);
 });

@@ -20,6 +20,12 @@ export interface FolderState {
   indexing: boolean;
 }
 
+/** A file (or, deleted, a folder) as the editor's watcher reports it. */
+export interface DiskChange {
+  file: string;
+  deleted: boolean;
+}
+
 export interface FolderEvents {
   /** Indexing progress; `total` 0 before the files are counted. Resolves once the client was told. */
   progress(root: string, done: number, total: number): Promise<void>;
@@ -154,13 +160,34 @@ export class WorkspaceFolders {
     }
   }
 
-  fileDeleted(file: string): void {
-    const folder = this.forFile(file);
-    if (!folder) return;
-    void folder.ready.then(() => {
-      folder.analysis.removeFile(file);
-      this.bump(folder);
-    });
+  /**
+   * Files created, changed or deleted on disk, as one notification lists them (a folder's deletion is one
+   * path, the folder's): each folder's applied together and its graph made once (made after each one,
+   * 2,000 deletions froze the server 31 s). What the disk says of a file replaces an edit still waiting.
+   */
+  filesOnDisk(changes: readonly DiskChange[]): void {
+    const byFolder = new Map<FolderState, DiskChange[]>();
+    for (const change of changes) {
+      const folder = this.forFile(change.file);
+      if (!folder) continue;
+      if (!change.deleted) {
+        clearTimeout(this.pending.get(change.file)?.timer);
+        this.pending.delete(change.file);
+        this.lastEdit.delete(change.file);
+      }
+      const list = byFolder.get(folder);
+      if (list) list.push(change);
+      else byFolder.set(folder, [change]);
+    }
+    for (const [folder, list] of byFolder)
+      void folder.ready.then(async () => {
+        if (this.folders.get(folder.root) !== folder) return;
+        for (const { file, deleted } of list) {
+          if (deleted) folder.analysis.removePath(file);
+          else await folder.analysis.updateFile(file);
+        }
+        this.bump(folder);
+      });
   }
 
   /**

@@ -38,6 +38,11 @@ export interface ModuleSummary {
    * knows of it comes from the blocks that still parse.
    */
   syntaxErrors: FileProblem[];
+  /**
+   * What Terrace could not evaluate of it (a block, its reads, the whole module): what it depends on is
+   * not known for sure, so pipelines and runs refuse it as they refuse a module that does not parse.
+   */
+  notEvaluated?: FileProblem[];
 }
 
 export interface FileProblem {
@@ -46,9 +51,10 @@ export interface FileProblem {
   message: string;
   /**
    * Set for an error, not a warning: what Terragrunt itself refuses (an include of the file itself),
-   * a variable in a backend Terraform reads, or a workspace too big to build a graph of (`MAX_WORKSPACE_READS`).
+   * a variable in a backend Terraform reads, a workspace too big to build a graph of (`MAX_WORKSPACE_READS`),
+   * or what Terrace could not evaluate of a module (its place in the order is not known).
    */
-  error?: 'refused-by-terragrunt' | 'variables-not-allowed' | 'too-many-reads';
+  error?: 'refused-by-terragrunt' | 'variables-not-allowed' | 'too-many-reads' | 'not-evaluated';
 }
 
 export interface AnalysisResult extends MatchResult {

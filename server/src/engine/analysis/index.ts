@@ -7,6 +7,7 @@ export {
   brokenModules,
   type SkippedModule,
   skippedAsBroken,
+  skippedCause,
   skippedList,
 } from './brokenModules';
 export { baseRefProblem, ChangedFilesError, changedFiles } from './changedFiles';
@@ -18,5 +19,5 @@ export {
   type ReachOptions,
   type ReachReason,
 } from './changeReach';
-export { readSourceFile } from './sourceFile';
+export { MAX_TYPED_CHARS, readSourceFile } from './sourceFile';
 export { WorkspaceAnalysis } from './workspaceAnalysis';

@@ -10,7 +10,7 @@ import {
   levelLists,
   numberedLevels,
 } from '../graph';
-import { type FoundNodes, failedNode, type KindWorkspace, NODE_KINDS, type NodeKind } from '../kinds';
+import { type FoundNodes, type KindWorkspace, NODE_KINDS, type NodeKind } from '../kinds';
 import { type MatchResult, mergeMatches, ReferenceMatcher, withUnreadableDirs, writerAddresses } from '../state';
 import {
   type Engine,
@@ -23,6 +23,7 @@ import {
 } from '../workspace';
 import { type AnalysisResult, type FileProblem, fileProblem, type ModuleSummary, tooBigResult } from './analysisResult';
 import { unionOverEnvironments } from './environmentUnion';
+import { evaluationOf, NodeEvaluations, notEvaluated } from './nodeEvaluations';
 import { WorkspaceFiles } from './workspaceFiles';
 
 interface LastGraph {
@@ -43,9 +44,8 @@ export class WorkspaceAnalysis {
   private readonly kinds: readonly NodeKind[];
   /** Each node's kind, by node number; decided with the nodes. */
   private kindAt: NodeKind[] = [];
-  private readonly evaluated = new Map<string, EvaluatedModule>();
-  /** For each node id, the folders its evaluation read (itself, its local child modules, what it includes). */
-  private readonly readDirs = new Map<string, ReadonlySet<string>>();
+  /** Each node's evaluation, with the folders it read (itself, its local child modules, what it includes). */
+  private readonly evaluations = new NodeEvaluations();
   private cached: AnalysisResult | undefined;
   /** The node ids, sorted; undefined when they must be decided again. */
   private roots: string[] | undefined;
@@ -124,7 +124,7 @@ export class WorkspaceAnalysis {
     await this.files.load(onProgress);
     // An environment nobody names is the caller's mistake: said before any analysis.
     this.selectedEnvironment();
-    this.evaluated.clear();
+    this.evaluations.clear();
     this.roots = undefined;
     this.cached = undefined;
   }
@@ -148,12 +148,16 @@ export class WorkspaceAnalysis {
     return this.files.checkSkimmed((file) => this.invalidate(path.dirname(file)));
   }
 
-  /** The file is gone: forget it. */
-  removeFile(file: string): void {
-    this.files.remove(file);
+  /**
+   * A file or a folder is gone: forget it, and every file under a folder (the editor says a folder's
+   * deletion once, for the folder). What read them is evaluated again, at the cost of those nodes alone.
+   */
+  removePath(target: string): void {
+    const folders = this.files.remove(target);
     this.roots = undefined;
     this.forgetEnvironments();
-    this.invalidate(path.dirname(file));
+    for (const folder of folders) this.invalidate(folder);
+    this.cached = undefined;
   }
 
   result(): AnalysisResult {
@@ -248,7 +252,7 @@ export class WorkspaceAnalysis {
    * that says so, rather than a server that runs out of memory (25 million reads did).
    */
   private tooManyReads(roots: number, evaluated: number): AnalysisResult {
-    this.evaluated.clear();
+    this.evaluations.clear();
     this.lastGraph = undefined;
     const message =
       `The graph is not built: the first ${evaluated} of the ${roots} root modules already read more than the ` +
@@ -286,7 +290,7 @@ export class WorkspaceAnalysis {
       const kindOf = new Map<string, NodeKind>();
       for (const kind of this.kinds) {
         const nodes = kind.discover(found);
-        for (const id of nodes.stale) this.evaluated.delete(id);
+        for (const id of nodes.stale) this.evaluations.forget(id);
         for (const id of nodes.ids) if (!kindOf.has(id)) kindOf.set(id, kind);
         found.push(nodes);
       }
@@ -294,7 +298,7 @@ export class WorkspaceAnalysis {
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.kindAt = roots.map((id) => kindOf.get(id)!);
       this.lastGraph = undefined;
-      for (const id of [...this.evaluated.keys()]) if (!this.rootNumbers.has(id)) this.evaluated.delete(id);
+      this.evaluations.keepOnly(this.rootNumbers);
       this.roots = roots;
     }
     return this.roots;
@@ -306,23 +310,12 @@ export class WorkspaceAnalysis {
 
   private evaluatedModule(id: string): EvaluatedModule {
     // Every node is asked for on each graph, nearly all cached: the rest is apart, to keep this small.
-    return this.evaluated.get(id) ?? this.evaluatedAfresh(id);
+    return this.evaluations.get(id) ?? this.evaluatedAfresh(id);
   }
 
   private evaluatedAfresh(id: string): EvaluatedModule {
     const kind = this.kindOf(id);
-    let module: EvaluatedModule;
-    let read: ReadonlySet<string>;
-    try {
-      ({ module, read } = kind.evaluate(id, kind.hasEnvironments ? this.selectedEnvironment() : undefined));
-    } catch (error) {
-      // One module's input must not take the analysis (and the language server) down with it.
-      module = failedNode(id, kind, error);
-      read = new Set([path.dirname(module.problems[0]!.file)]);
-    }
-    this.evaluated.set(id, module);
-    this.readDirs.set(id, read);
-    return module;
+    return this.evaluations.evaluate(kind, id, kind.hasEnvironments ? this.selectedEnvironment() : undefined);
   }
 
   /**
@@ -348,7 +341,7 @@ export class WorkspaceAnalysis {
       if (cached && cached.version === version && cached.base === own) return cached.result;
       const perEnvironment = environments.map((environment) => ({
         environment: environment.name,
-        matches: this.matcher.matchAgainstLast(kind.evaluate(module.id, environment).module)!,
+        matches: this.matcher.matchAgainstLast(evaluationOf(kind, module.id, environment).module)!,
       }));
       const result = unionOverEnvironments(own, perEnvironment);
       this.unions.set(module, { version, base: own, result });
@@ -394,7 +387,8 @@ export class WorkspaceAnalysis {
         headerRange: backend.headerRange,
       },
       ...shown,
-      syntaxErrors: this.files.syntaxErrors(this.readDirs.get(module.id)),
+      syntaxErrors: this.files.syntaxErrors(this.evaluations.dirsRead(module.id)),
+      ...notEvaluated(module),
     };
   }
 
@@ -415,8 +409,7 @@ export class WorkspaceAnalysis {
   /** Another engine reads the workspace: every node is found and evaluated again. */
   private forgetEvaluations(): void {
     for (const dir of this.files.dirs.values()) for (const kind of this.kinds) kind.forget(dir.dir);
-    this.evaluated.clear();
-    this.readDirs.clear();
+    this.evaluations.clear();
     this.roots = undefined;
     this.cached = undefined;
   }
@@ -429,12 +422,7 @@ export class WorkspaceAnalysis {
   /** Forgets the evaluation of every node that read `folder`, and what the kinds computed from it. */
   private invalidate(folder: string): void {
     for (const kind of this.kinds) kind.forget(folder);
-    for (const [id, read] of this.readDirs) {
-      if (read.has(folder)) {
-        this.evaluated.delete(id);
-        this.readDirs.delete(id);
-      }
-    }
+    this.evaluations.forgetReadersOf(folder);
     this.cached = undefined;
   }
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -23,19 +22,8 @@ import {
   varFileOrder,
 } from '../workspace';
 import type { FileProblem } from './analysisResult';
-import { EncodingError, readSourceFile } from './sourceFile';
-
-interface CachedFile {
-  hash: string;
-  /**
-   * What the analysis uses: the text's facts, or, while the text does not parse, the facts of its
-   * last version that did, with the text's syntax errors (an edge does not blink out while its
-   * block is being typed).
-   */
-  facts: FileFacts;
-  /** The facts of the last version of the file that parsed, if any. */
-  good: FileFacts | undefined;
-}
+import { contentHash, FactsCache } from './factsCache';
+import { EncodingError, MAX_TYPED_CHARS, readSourceFile } from './sourceFile';
 
 /** What the files tell the analysis that keeps them. */
 export interface FilesListener {
@@ -62,11 +50,7 @@ const FILE_LISTS = [
 /** The configuration files a folder lists, of which the engine reads some (`tfFiles`). */
 const CONFIGURATION_LISTS = ['terraformFiles', 'tofuFiles'] as const satisfies readonly (keyof ScannedDir)[];
 
-/**
- * The folders of a workspace and the facts of their files, cached by content hash: many files are
- * identical, and facts are dropped when no file has that content any more, so a long editing session
- * does not keep every version it typed.
- */
+/** The folders of a workspace and the facts of their files, cached by content (`FactsCache`). */
 export class WorkspaceFiles {
   dirs = new Map<string, ScannedDir>();
   gitRoots: string[] = [];
@@ -78,12 +62,7 @@ export class WorkspaceFiles {
   unreadableDirs: string[] = [];
   private scanProblems: ScanProblem[] = [];
   private readonly readProblems = new Map<string, string>();
-  private readonly files = new Map<string, CachedFile>();
-  private readonly factsByHash = new Map<string, { facts: FileFacts; uses: number }>();
-  /** Files whose facts have syntax errors: a few among thousands, listed without a scan. */
-  private readonly brokenFiles = new Set<string>();
-  /** `.tf` files the fast path skimmed, their syntax not yet checked (see `checkSkimmed`). */
-  private readonly skimmed = new Set<string>();
+  private readonly facts = new FactsCache();
   private readonly backendMatchers: ((name: string) => boolean)[];
   /** The engine that reads the workspace: configured, or decided from its files (see `decideEngine`). */
   engine: Engine;
@@ -139,10 +118,31 @@ export class WorkspaceFiles {
     if (listed === 'ignored') return false;
     // A `.tf` file its `.tofu` namesake replaces, or a `.tofu` file Terraform does not read.
     if (listed === 'unread') return false;
+    if (text !== undefined && text.length > MAX_TYPED_CHARS) return this.typedPastLimit(file, text.length);
     // One file, typed or changed on disk: parsed whole, so that its syntax errors show at once.
-    const changed = text === undefined ? this.readAndCache(file, true) : this.cache(file, text, undefined, true);
+    let changed: boolean;
+    if (text === undefined) changed = this.readAndCache(file, true);
+    else {
+      // The buffer is what the analysis reads now: what was said of reading the file is no longer true.
+      const cleared = this.readProblems.delete(file);
+      changed = this.cache(file, text, undefined, true) || cleared;
+    }
     if (listed === 'new') this.listener.nodesChanged();
     return changed || listed === 'new';
+  }
+
+  /**
+   * A buffer too large to analyse as it is typed: its file keeps what was read of it on disk, and a warning
+   * says so (a save is read, see `MAX_TYPED_CHARS`). True when the warning is new.
+   */
+  private typedPastLimit(file: string, chars: number): boolean {
+    if (this.readProblems.get(file)?.startsWith(TYPED_PAST_LIMIT)) return false;
+    const size = (chars / 1024 / 1024).toFixed(1);
+    this.readProblems.set(
+      file,
+      `${TYPED_PAST_LIMIT}: its ${size} MB of text are more than the ${MAX_TYPED_CHARS / 1024 / 1024} MB Terrace analyses as you type`,
+    );
+    return true;
   }
 
   /**
@@ -150,17 +150,9 @@ export class WorkspaceFiles {
    * Terraform would report them; `changed` is told of each file that has some. True when any had.
    */
   async checkSkimmed(changed: (file: string) => void): Promise<boolean> {
-    const byHash = new Map<string, string[]>();
-    for (const file of this.skimmed) {
-      const hash = this.files.get(file)?.hash;
-      if (hash !== undefined) (byHash.get(hash) ?? byHash.set(hash, []).get(hash)!).push(file);
-    }
-    this.skimmed.clear();
     let found = false;
     let parsed = 0;
-    for (const [hash, files] of byHash) {
-      const shared = this.factsByHash.get(hash);
-      if (shared?.facts !== EMPTY_FACTS) continue;
+    for (const [hash, files] of this.facts.takeSkimmed()) {
       let text: string;
       try {
         text = readSourceFile(files[0]!);
@@ -170,12 +162,8 @@ export class WorkspaceFiles {
       if (contentHash(text) !== hash) continue;
       const facts = syntaxOnlyFacts(text);
       if (facts.syntaxErrors.length > 0) {
-        shared.facts = facts;
-        for (const file of files) {
-          this.files.set(file, { ...this.files.get(file)!, facts: shared.facts });
-          this.brokenFiles.add(file);
-          changed(file);
-        }
+        this.facts.markBroken(hash, files, facts);
+        for (const file of files) changed(file);
         found = true;
       }
       if (++parsed % LOAD_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -183,24 +171,69 @@ export class WorkspaceFiles {
     return found;
   }
 
-  /** The file is gone: forget it. */
-  remove(file: string): void {
+  /**
+   * A file or a folder is gone (the editor says a folder's deletion once, for the folder): it is forgotten,
+   * and every file under a folder. The folders whose files went, for the analysis to forget what read them.
+   */
+  remove(target: string): string[] {
+    const role = fileRole(path.basename(target), this.backendMatchers);
+    const isFile = (role !== undefined || this.facts.has(target)) && this.dirOf(target) === undefined;
+    if (!isFile) return this.removeFolder(target);
+    this.removeFile(target, role);
+    return [path.dirname(target)];
+  }
+
+  private removeFile(file: string, role: ReturnType<typeof fileRole>): void {
     const dir = this.nestedBackendDir(file) ?? this.dirOf(path.dirname(file));
     if (dir) {
       for (const list of [...FILE_LISTS, ...CONFIGURATION_LISTS]) {
         const at = dir[list].indexOf(file);
         if (at >= 0) dir[list].splice(at, 1);
       }
+      if (role === 'lock' && dir.hasLockFile) {
+        dir.hasLockFile = false;
+        this.listener.nodesChanged();
+      }
     }
     this.forget(file);
     this.readProblems.delete(file);
-    this.tofuSigns.delete(file);
-    if (!this.decideAgain() && dir) this.relist(dir);
+    // Only a `.tofu` file or a sign of OpenTofu decides the engine: the others need no look at every folder.
+    const engineMayChange = this.tofuSigns.delete(file) || role === 'tofuFiles';
+    if (!(engineMayChange && this.decideAgain()) && dir) this.relist(dir);
+  }
+
+  /** A folder is gone: every folder and file under it is forgotten at once. The folders that held files. */
+  private removeFolder(folder: string): string[] {
+    const inside = (file: string) => folderContains(folder, file);
+    const lists = [...FILE_LISTS, ...CONFIGURATION_LISTS];
+    const touched: string[] = [];
+    for (const [id, dir] of this.dirs) {
+      if (inside(dir.dir)) {
+        for (const list of lists) for (const file of dir[list]) this.forget(file);
+        this.dirs.delete(id);
+        touched.push(dir.dir);
+      } else if (dir.backendFiles.some(inside)) {
+        // A root's `backend/` or `config/<env>/` folder: its backend files.
+        for (const file of dir.backendFiles.filter(inside)) this.forget(file);
+        dir.backendFiles = dir.backendFiles.filter((file) => !inside(file));
+        touched.push(dir.dir);
+      }
+    }
+    for (const file of [...this.facts.cachedFiles()]) if (inside(file)) this.forget(file);
+    for (const file of [...this.readProblems.keys()]) if (inside(file)) this.readProblems.delete(file);
+    for (const file of [...this.tofuSigns]) if (inside(file)) this.tofuSigns.delete(file);
+    this.scanProblems = this.scanProblems.filter((problem) => !inside(problem.path));
+    this.otherFiles = new Set([...this.otherFiles].filter((file) => !inside(file)));
+    this.unreadableDirs = this.unreadableDirs.filter((id) => !inside(path.join(this.root, id)));
+    this.listener.nodesChanged();
+    this.listener.environmentsChanged();
+    this.decideAgain();
+    return touched;
   }
 
   /** The facts of one file as last read or edited. */
   factsOf(file: string): FileFacts | undefined {
-    return this.files.get(file)?.facts;
+    return this.facts.factsOf(file);
   }
 
   /** A folder of the workspace with its files; outside the root, one its modules call (read when first asked for). */
@@ -240,15 +273,7 @@ export class WorkspaceFiles {
 
   /** The syntax errors of every file, or of the files in `dirs`, sorted by file and line. */
   syntaxErrors(dirs?: ReadonlySet<string>): FileProblem[] {
-    const errors: FileProblem[] = [];
-    for (const file of this.brokenFiles) {
-      if (dirs && !dirs.has(path.dirname(file))) continue;
-      for (const error of this.files.get(file)?.facts.syntaxErrors ?? [])
-        errors.push({ file, range: error.range, message: error.message });
-    }
-    return errors.sort((a, b) =>
-      a.file < b.file ? -1 : a.file > b.file ? 1 : a.range!.start.line - b.range!.start.line,
-    );
+    return this.facts.syntaxErrors(dirs);
   }
 
   /** What the scan found wrong, then the files that could not be read. */
@@ -284,35 +309,16 @@ export class WorkspaceFiles {
 
   /** Caches the facts of `text` for `file`; true when the content changed. */
   private cache(file: string, text: string, known?: FileFacts, whole = false, listed = true): boolean {
-    const hash = contentHash(text);
-    if (this.files.get(file)?.hash === hash) return false;
-    let shared = this.factsByHash.get(hash);
-    if (!shared) {
-      shared = { facts: known ?? factsOfText(file, text, this.backendMatchers, whole), uses: 0 };
-      this.factsByHash.set(hash, shared);
-    }
-    const previous = this.files.get(file);
-    const own = shared.facts;
-    const good = own.syntaxErrors.length === 0 ? own : previous?.good;
-    const facts = good && good !== own ? { ...good, syntaxErrors: own.syntaxErrors } : own;
-    if (listed && (!previous || this.listener.nodesKey(previous.facts) !== this.listener.nodesKey(facts)))
+    const put = this.facts.put(file, text, () => known ?? factsOfText(file, text, this.backendMatchers, whole));
+    if (!put) return false;
+    const { previous, facts } = put;
+    if (listed && (!previous || this.listener.nodesKey(previous) !== this.listener.nodesKey(facts)))
       this.listener.nodesChanged();
-    this.forget(file);
-    shared.uses++;
-    this.files.set(file, { hash, facts, good });
-    if (own.syntaxErrors.length > 0) this.brokenFiles.add(file);
-    if (own === EMPTY_FACTS) this.skimmed.add(file);
     return true;
   }
 
   private forget(file: string): void {
-    const previous = this.files.get(file);
-    if (!previous) return;
-    this.files.delete(file);
-    this.brokenFiles.delete(file);
-    this.skimmed.delete(file);
-    const shared = this.factsByHash.get(previous.hash);
-    if (shared && --shared.uses === 0) this.factsByHash.delete(previous.hash);
+    this.facts.forget(file);
   }
 
   /** OpenTofu when configured so or when the files say so (see `decideEngine`). */
@@ -345,7 +351,7 @@ export class WorkspaceFiles {
     const after = new Set(dir.tfFiles);
     for (const file of before) if (!after.has(file)) this.forget(file);
     for (const file of after)
-      if (!before.has(file) && file !== changing && !this.files.has(file)) this.readAndCache(file, true);
+      if (!before.has(file) && file !== changing && !this.facts.has(file)) this.readAndCache(file, true);
     const changed = before.size !== after.size || [...after].some((file) => !before.has(file));
     if (changed) this.listener.nodesChanged();
     return changed;
@@ -436,9 +442,8 @@ export class WorkspaceFiles {
   }
 }
 
+/** What a buffer too large to analyse as typed says (see `MAX_TYPED_CHARS`). */
+const TYPED_PAST_LIMIT = 'this file is read as saved on disk, not as typed';
+
 /** Files read between two turns of the event loop while loading. */
 const LOAD_BATCH = 200;
-
-function contentHash(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
-}

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Range } from '../hcl';
 import type { MatchedEdge, MatchKind } from '../state';
-import { UNIT_FILE } from '../terragrunt';
-import type { EvaluatedModule, OutputDecl } from '../workspace';
-import { closestNames } from './closestNames';
+import type { EvaluatedModule, GeneratedOutput, OutputDecl } from '../workspace';
+import { declaredNamed } from './declaredNames';
+import { type MockOutput, mockOutputsOf } from './mockOutputs';
+import { type ContractProblem, missingOutputs, mockOutputProblems } from './outputProblems';
 import {
   type CarriedOutputs,
   type ContractWorkspace,
@@ -30,18 +31,6 @@ export interface UseWriter {
 export interface ResolvedUse extends OutputUse {
   /** The writers the use's block reads (several for a `for_each` read or an ambiguous edge). */
   writers: UseWriter[];
-}
-
-/** A use of an output no writer declares, or a `mock_outputs` key the dependency's code does not declare. */
-export interface ContractProblem {
-  file: string;
-  range: Range;
-  severity: 'error' | 'warning';
-  message: string;
-  code: 'missing-output' | 'unknown-mock-output';
-  /** The writers that do not declare it. */
-  writers: string[];
-  output: string;
 }
 
 /**
@@ -100,7 +89,7 @@ export function outputContracts(
     if (dir === undefined) continue;
     let declared = cache.outputs.get(module);
     if (!cache.outputs.has(module)) {
-      declared = declaredOutputs(workspace, dir);
+      declared = declaredOutputs(workspace, dir, module);
       cache.outputs.set(module, declared);
     }
     if (declared) outputs.set(module.id, declared);
@@ -118,16 +107,12 @@ export function outputContracts(
     for (const problem of resolved.problems) problems.push(problem);
     for (const place of readsOf(workspace, module, cache).carried) carried.push(place);
   }
-  for (const use of stackUses(workspace, input.modules)) {
-    const resolved = resolve(
-      { ...use, reader: componentAt(input.modules, use) ?? use.reader },
-      writerIds(use, [], components),
-      outputs,
-    );
-    uses.push(resolved);
-    problems.push(...missingOutput(resolved, outputs));
-  }
-  const mocks = mockOutputsOf(workspace, input, edgesFrom);
+  const stack = stackUses(workspace, input.modules).map((use) =>
+    resolve({ ...use, reader: componentAt(input.modules, use) ?? use.reader }, writerIds(use, [], components), outputs),
+  );
+  for (const use of stack) uses.push(use);
+  problems.push(...missingOutputs(stack, outputs));
+  const mocks = mockOutputsOf(workspace, input.modules, edgesFrom);
   problems.push(...mockOutputProblems(mocks, outputs));
   let along: Map<string, string[]> | undefined;
   const outputsAlong = (edge: MatchedEdge): readonly string[] => {
@@ -171,7 +156,7 @@ function resolvedNode(
     writerOutputs,
     uses,
     whole,
-    problems: uses.flatMap((use) => missingOutput(use, outputs)),
+    problems: missingOutputs(uses, outputs),
   };
   cache.resolved.set(module, resolved);
   return resolved;
@@ -227,8 +212,15 @@ export function codeDirOf(module: EvaluatedModule): string | undefined {
   return link && module.component?.address.startsWith('component.') ? path.dirname(link.file) : undefined;
 }
 
-/** Undefined when the folder holds no Terraform file the workspace read (outside it, or not scanned): not known. */
-function declaredOutputs(workspace: ContractWorkspace, dir: string): DeclaredOutput[] | undefined {
+/**
+ * The `output` blocks of a node's code, and for a unit those its `generate` blocks write. Undefined when
+ * the folder holds no Terraform file the workspace read (outside it, or not scanned): not known.
+ */
+function declaredOutputs(
+  workspace: ContractWorkspace,
+  dir: string,
+  module: EvaluatedModule,
+): DeclaredOutput[] | undefined {
   const files = workspace.dirOf(dir)?.tfFiles ?? [];
   if (files.length === 0) return undefined;
   const declared: DeclaredOutput[] = [];
@@ -238,7 +230,23 @@ function declaredOutputs(workspace: ContractWorkspace, dir: string): DeclaredOut
       declared.push({ name, range, nameRange, description, sensitive, valueRange, file });
     }
   }
+  for (const generated of module.generatedOutputs ?? []) declared.push(generatedDeclaration(workspace, generated));
   return declared;
+}
+
+/**
+ * An output a `generate` block writes: its `output` block where the heredoc holds it, else the `generate`
+ * block (its contents come from elsewhere, or its name from an interpolation).
+ */
+function generatedDeclaration(workspace: ContractWorkspace, generated: GeneratedOutput): DeclaredOutput {
+  const { file, block, name } = generated;
+  const written = workspace
+    .factsOf(file)
+    ?.generateOutputs?.find((candidate) => candidate.block === block)
+    ?.outputs.find((output) => output.name === name);
+  if (written) return { ...written, file };
+  const { description, sensitive, range } = generated;
+  return { name, range, nameRange: range, description, sensitive, valueRange: undefined, file };
 }
 
 /** The Stacks' own reads, `component.<name>.<output>` in their files, read by the Stack's folder. */
@@ -294,14 +302,10 @@ function resolve(
     output: use.output,
     through: use.through,
     defaulted: use.defaulted,
+    guard: use.guard,
+    inModule: use.inModule,
     writers,
   };
-}
-
-function declaredNamed(declared: readonly DeclaredOutput[], name: string | undefined): DeclaredOutput | undefined {
-  if (name === undefined) return undefined;
-  for (const output of declared) if (output.name === name) return output;
-  return undefined;
 }
 
 function writerIds(
@@ -337,91 +341,6 @@ export function sameInstance(instance: string | null, source: StateSource): bool
     return own === source.module || own.startsWith(`${source.module}[`);
   }
   return source.instance === undefined || instance === null || instance === source.instance;
-}
-
-/**
- * A use of an output its writers do not declare: an error on exact edges, a warning on inferred ones;
- * through an ambiguous edge, only when no candidate declares it.
- */
-function missingOutput(use: ResolvedUse, outputs: Map<string, DeclaredOutput[]>): ContractProblem[] {
-  const name = use.output;
-  if (name === undefined || use.defaulted || use.writers.every((writer) => writer.declared !== undefined)) return [];
-  const checked = use.writers.filter((writer) => writer.declared !== null);
-  const missing = checked.filter((writer) => writer.declared === undefined);
-  if (missing.length === 0) return [];
-  const ambiguous = checked.some((writer) => writer.match === 'ambiguous');
-  if (ambiguous && missing.length < checked.length) return [];
-  const exact = missing.every((writer) => writer.match === 'exact');
-  return [
-    {
-      file: use.file,
-      range: use.range,
-      severity: exact ? 'error' : 'warning',
-      code: 'missing-output',
-      message: missing.map((writer) => missingMessage(writer.id, name, outputs.get(writer.id) ?? [])).join('; '),
-      writers: missing.map((writer) => writer.id),
-      output: name,
-    },
-  ];
-}
-
-/** `network/vpc declares no output "private_subnet_idz"; did you mean "private_subnet_ids"?` */
-function missingMessage(writer: string, name: string, declared: readonly DeclaredOutput[]): string {
-  const names = [...new Set(declared.map((output) => output.name))];
-  const close = closestNames(name, names);
-  const hint = close.length > 0 ? `; did you mean ${close.map((other) => `"${other}"`).join(' or ')}?` : '';
-  return `${writer} declares no output "${name}"${hint}`;
-}
-
-/** A key of a unit's `dependency` block's `mock_outputs`: an output the dependency's code is expected to declare. */
-export interface MockOutput {
-  reader: string;
-  writer: string;
-  file: string;
-  name: string;
-  /** The key as written, its quotes included when it has them. */
-  range: Range;
-}
-
-/** The `mock_outputs` keys of each unit's `dependency` blocks that lead to a unit of the workspace. */
-function mockOutputsOf(
-  workspace: ContractWorkspace,
-  input: ContractInput,
-  edgesFrom: Map<string, MatchedEdge[]>,
-): MockOutput[] {
-  const mocks: MockOutput[] = [];
-  for (const module of input.modules) {
-    if (module.kind !== 'unit') continue;
-    const file = path.join(module.dir, UNIT_FILE);
-    for (const block of workspace.factsOf(file)?.terragrunt?.dependencies ?? []) {
-      const edge = (edgesFrom.get(module.id) ?? []).find(
-        (candidate) => candidate.reference.block === 'dependency' && candidate.reference.name === block.name,
-      );
-      if (!edge) continue;
-      for (const mock of block.mockOutputs)
-        mocks.push({ reader: module.id, writer: edge.to, file, name: mock.name, range: mock.range });
-    }
-  }
-  return mocks;
-}
-
-/** `mock_outputs` keys that the dependency's code does not declare: warnings. */
-function mockOutputProblems(mocks: readonly MockOutput[], outputs: Map<string, DeclaredOutput[]>): ContractProblem[] {
-  return mocks.flatMap((mock): ContractProblem[] => {
-    const declared = outputs.get(mock.writer);
-    if (!declared || declared.some((output) => output.name === mock.name)) return [];
-    return [
-      {
-        file: mock.file,
-        range: mock.range,
-        severity: 'warning',
-        code: 'unknown-mock-output',
-        message: `mock_outputs: ${missingMessage(mock.writer, mock.name, declared)}`,
-        writers: [mock.writer],
-        output: mock.name,
-      },
-    ];
-  });
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

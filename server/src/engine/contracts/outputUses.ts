@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { keyName, type Range } from '../hcl';
+import type { Range } from '../hcl';
 import { UNIT_FILE } from '../terragrunt';
 import {
   type EvaluatedModule,
@@ -9,8 +9,10 @@ import {
   type OutputReference,
   type PathKey,
   type ScannedDir,
+  type TryGuard,
   terragruntReferences,
 } from '../workspace';
+import { defaultedOutputs } from './defaultedOutputs';
 
 /** The folders and file facts the contracts are read from. */
 export interface ContractWorkspace {
@@ -46,8 +48,15 @@ export interface OutputUse {
   output: string | undefined;
   /** The local or variable the outputs were passed through (`local.remote`), if any. */
   through: string | undefined;
-  /** The `terraform_remote_state` block's `defaults` give this output: a writer without it is no error. */
+  /**
+   * A writer without this output is no error: the `terraform_remote_state` block's `defaults` give it, or
+   * `lookup` has a default for it.
+   */
   defaulted: boolean;
+  /** The innermost `try` or `can` argument the read is in: a missing output there may be no error. */
+  guard: TryGuard | undefined;
+  /** The module calls that lead from the node's root to the code the read is in (each instance of a child module apart). */
+  inModule: string;
 }
 
 /** How deep local module calls are followed, as the evaluation does. */
@@ -252,11 +261,12 @@ function usesOf(
     for (const reached of reach(reference, scope)) {
       if (reached.at !== 'output') {
         // One that a local, an argument or an output holds is a carrier, whose reads are followed.
-        if (!reference.binding) reads.whole.push(wholeRead(reader, file, reference, reached));
+        if (!reference.binding) reads.whole.push(wholeRead(reader, file, reference, reached, scope.module));
         continue;
       }
       const key = reached.key;
       const output = key.kind === 'name' ? key.name : undefined;
+      const defaulted = key.kind === 'name' && key.defaulted === true;
       reads.uses.push({
         reader,
         file,
@@ -265,14 +275,22 @@ function usesOf(
         source: reached.source,
         output,
         through: reached.through,
-        defaulted: output !== undefined && defaultedOutputs(workspace, reached.source).has(output),
+        defaulted: defaulted || (output !== undefined && defaultedOutputs(workspace, reached.source).has(output)),
+        guard: reference.guard,
+        inModule: scope.module,
       });
     }
   }
 }
 
 /** A reference that reads a state, or its outputs, whole. */
-function wholeRead(reader: string, file: string, reference: OutputReference, reached: Reached): OutputUse {
+function wholeRead(
+  reader: string,
+  file: string,
+  reference: OutputReference,
+  reached: Reached,
+  inModule: string,
+): OutputUse {
   return {
     reader,
     file,
@@ -282,22 +300,9 @@ function wholeRead(reader: string, file: string, reference: OutputReference, rea
     output: undefined,
     through: reached.through,
     defaulted: false,
+    guard: reference.guard,
+    inModule,
   };
-}
-
-const NO_DEFAULTS: ReadonlySet<string> = new Set();
-
-/** The outputs a `terraform_remote_state` block's `defaults = { … }` gives, by their literal keys. */
-function defaultedOutputs(workspace: ContractWorkspace, source: StateSource): ReadonlySet<string> {
-  if (source.via !== 'remote-state') return NO_DEFAULTS;
-  for (const file of workspace.dirOf(source.dir)?.tfFiles ?? []) {
-    const block = workspace.factsOf(file)?.remoteStates.find((candidate) => candidate.name === source.name);
-    if (!block) continue;
-    const defaults = block.defaults;
-    if (defaults?.kind !== 'object') return NO_DEFAULTS;
-    return new Set(defaults.items.flatMap(({ key }) => keyName(key) ?? []));
-  }
-  return NO_DEFAULTS;
 }
 
 function addCarrier(carriers: Carriers, name: string, carrier: Carrier): boolean {

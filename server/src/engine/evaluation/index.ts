@@ -30,6 +30,7 @@ export {
   isObjectValue,
   isUnknown,
   type ObjectValue,
+  shallowValue,
   type Unknown,
   unknown,
   unknownText,

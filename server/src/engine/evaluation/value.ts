@@ -78,3 +78,29 @@ export function findUnknown(value: Value): Unknown | undefined {
   }
   return undefined;
 }
+
+/**
+ * How deep a value is kept whole once evaluated: deeper parts are unknown (see `shallowValue`). Past an
+ * expression's own limit (256), so that a value from one expression keeps the reason that one gives.
+ */
+export const MAX_VALUE_DEPTH = 1024;
+
+const TOO_DEEP: Unknown = unknown(`a value nested more than ${MAX_VALUE_DEPTH} deep`);
+
+/**
+ * `value` with each part nested deeper than `MAX_VALUE_DEPTH` unknown, saying so; the value itself
+ * when none is. A chain of locals nests a value without end (`l1 = [local.l0]`, …), and what reads
+ * values after the evaluation (addresses, their texts, comparisons) walks them recursively.
+ */
+export function shallowValue(value: Value, depth = 0): Value {
+  if (typeof value !== 'object' || value === null || isUnknown(value)) return value;
+  if (depth >= MAX_VALUE_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => shallowValue(item, depth + 1));
+    return items.some((item, at) => item !== value[at]) ? items : value;
+  }
+  const entries = Object.entries(value).map(([key, item]) => [key, item, shallowValue(item, depth + 1)] as const);
+  return entries.some(([, item, shallow]) => shallow !== item)
+    ? Object.fromEntries(entries.map(([key, , shallow]) => [key, shallow]))
+    : value;
+}

@@ -1,7 +1,9 @@
 import type { AnalysisResult } from '../analysis';
+import { cyclesThroughEdges } from '../graph';
 import { FILE_START, type Location, type Range } from '../hcl';
 import { describeAssumed, type MatchedEdge, type UnmatchedReference, unreadableNote } from '../state';
 import { referenceLabel } from '../workspace';
+import { countedOnce, readsNote } from './repeatedReads';
 
 /** A problem in one file, as the Problems view shows it. LSP-compatible but free of LSP types. */
 export interface EngineDiagnostic {
@@ -20,6 +22,7 @@ export type DiagnosticCode =
   | 'missing-unit'
   | 'refused-by-terragrunt'
   | 'too-many-reads'
+  | 'not-evaluated'
   | 'variables-not-allowed'
   | 'unknown-component'
   | 'inferred-reference'
@@ -92,7 +95,20 @@ export function workspaceDiagnostics(result: AnalysisResult): Map<string, Engine
       related: [],
     });
   }
+  for (const [file, list] of byFile) byFile.set(file, sayEachOnce(list));
   return byFile;
+}
+
+/** The diagnostics of one file, those the same on the same range once, with how many reads they stand for. */
+function sayEachOnce(list: EngineDiagnostic[]): EngineDiagnostic[] {
+  const counted = countedOnce(list, (d) => {
+    const { start, end } = d.range;
+    return `${start.line}:${start.character}:${end.line}:${end.character}:${d.severity}:${d.code}:${d.message}`;
+  });
+  if (counted.length === list.length) return list;
+  return counted.map(({ item, count }) =>
+    count === 1 ? item : { ...item, message: `${item.message}${readsNote(count)}` },
+  );
 }
 
 function unresolvedDiagnostic(item: UnmatchedReference): EngineDiagnostic {
@@ -168,14 +184,18 @@ function cycleEdges(
   }
   return [...byCycle].flatMap(([cycle, edges]) => {
     const path = result.cycles[cycle]!;
+    const members = result.cycleMembers[cycle]!;
     const steps = new Set(path.slice(1).map((to, i) => `${path[i]}\0${to}`));
-    const alongPath = edges.filter((edge) => steps.has(`${edge.from}\0${edge.to}`));
+    const onPath = (edge: MatchedEdge) => steps.has(`${edge.from}\0${edge.to}`);
+    const alongPath = edges.filter(onPath);
+    // A read off the set's path is told the cycle it closes, not one elsewhere in the set.
+    const through = alongPath.length < edges.length ? cyclesThroughEdges(result.graph, members) : undefined;
     // One more than listed: an edge drops itself from the list.
     const shown = [...new Set([...alongPath, ...edges])].slice(0, MAX_RELATED_EDGES + 1);
     return edges.map((edge) => ({
       edge,
-      path,
-      members: result.cycleMembers[cycle]!,
+      path: onPath(edge) || !through ? path : through(edge.from, edge.to),
+      members,
       others: shown.filter((other) => other !== edge).slice(0, MAX_RELATED_EDGES),
       otherCount: edges.length - 1,
     }));

@@ -1,4 +1,5 @@
 import type { GraphJson } from './graphJson';
+import { onceEach } from './repeatedReads';
 
 /**
  * Text renderings of a graph for the CLI: Graphviz DOT, Mermaid and a plain summary. Each returns
@@ -55,7 +56,7 @@ export function cyclesOf(graph: GraphJson, members: readonly string[]): string[]
 /** Modules by level, then cycles, unresolved and ambiguous references, for a person at a terminal. */
 export function renderText(graph: GraphJson): string {
   const out: string[] = [
-    `${graph.modules.length} modules, ${graph.edges.length} dependencies, ${graph.levels.length} levels`,
+    `${graph.modules.length} modules, ${graph.edges.length} dependencies, ${graph.levels.length} level${graph.levels.length === 1 ? '' : 's'}`,
   ];
   const dependencies = new Map<string, Set<string>>();
   for (const edge of graph.edges)
@@ -83,17 +84,25 @@ export function renderText(graph: GraphJson): string {
   }
   if (graph.unresolved.length > 0) {
     out.push('', `Unresolved references (${graph.unresolved.length})`);
-    for (const item of graph.unresolved) out.push(`  ${item.file}:${item.line} ${item.label}: ${item.reason}`);
+    out.push(...onceEach(graph.unresolved.map((item) => `  ${item.file}:${item.line} ${item.label}: ${item.reason}`)));
   }
   const inferred = graph.edges.filter((edge) => edge.match === 'inferred');
   if (inferred.length > 0) {
     out.push('', `Inferred references (${inferred.length}): matched by the known part of their address`);
-    for (const edge of inferred) out.push(`  ${edge.file}:${edge.line} ${edge.name} -> ${edge.to}${assuming(edge)}`);
+    out.push(
+      ...onceEach(inferred.map((edge) => `  ${edge.file}:${edge.line} ${edge.name} -> ${edge.to}${assuming(edge)}`)),
+    );
   }
   if (graph.ambiguous.length > 0) {
     out.push('', `Ambiguous references (${graph.ambiguous.length}): depend on every writer`);
-    for (const item of graph.ambiguous)
-      out.push(`  ${item.file}:${item.line} ${item.name}: ${item.address} is written by ${item.writers.join(', ')}`);
+    out.push(
+      ...onceEach(
+        graph.ambiguous.map(
+          (item) =>
+            `  ${item.file}:${item.line} ${item.name}: ${item.address} is written by ${item.writers.join(', ')}`,
+        ),
+      ),
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -20,3 +20,4 @@ export { type OutputLens, outputDefinitions, outputLenses, outputReferences } fr
 export { type NameEdit, outputRenameEdits, prepareOutputRename } from './outputRename';
 export type { TextOf } from './outputValue';
 export { reachExplanations, reachedText } from './reachText';
+export { onceEach } from './repeatedReads';

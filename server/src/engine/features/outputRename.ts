@@ -1,8 +1,9 @@
-import type { MockOutput, ResolvedUse } from '../contracts';
+import type { ResolvedUse } from '../contracts';
 import type { Location, Position, Range } from '../hcl';
 import { relativeFile } from './graphJson';
 import { type OutputIndex, outputKey } from './outputIndex';
 import { type OutputTarget, outputAt, placeKey, targetOf, targetUses } from './outputNavigation';
+import { rangeTexts, type TextOf } from './outputValue';
 
 /** A text edit of a rename: the name, inside its quotes where it has them. */
 export interface NameEdit {
@@ -24,7 +25,12 @@ const OUTPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
  * prepareRename: the output name under the cursor (a use's or an `output` block's), without its quotes,
  * if every place that names it can be renamed with it. Undefined where no output is.
  */
-export function prepareOutputRename(index: OutputIndex, file: string, position: Position): RenameStart | undefined {
+export function prepareOutputRename(
+  index: OutputIndex,
+  file: string,
+  position: Position,
+  textOf: TextOf,
+): RenameStart | undefined {
   const at = outputAt(index, file, position);
   if (!at) return undefined;
   const target = targetOf(at);
@@ -32,36 +38,81 @@ export function prepareOutputRename(index: OutputIndex, file: string, position: 
   const refused = whyNot(index, closure(index, target));
   if (refused) return { refused };
   const range = at.kind === 'declaration' ? at.declaration.output.nameRange : at.uses[0]!.range;
-  const quoted = at.kind === 'declaration' || at.uses[0]!.quoted;
-  return { range: quoted ? inside(range) : range, name: target.name };
+  const written = writtenName(index, rangeTexts(textOf), { file, range }, target.name);
+  return 'refused' in written ? written : { range: written.range, name: target.name };
 }
 
 /**
  * The rename of an output: its `output` block in each writer that declares it and every use of it in
  * every reader, the blocks and uses of the other writers those uses read too (one name in a reader is
- * the same name in each state it reads), and the units' `mock_outputs` keys that stand for it.
+ * the same name in each state it reads), and the units' `mock_outputs` keys that stand for it. Each
+ * edit changes the name where the file writes it, as the editor has the file now; if one place does
+ * not write it as it reads (escaped, or the file changed since), nothing is renamed.
  */
-export function outputRenameEdits(index: OutputIndex, file: string, position: Position, newName: string): RenameEdits {
-  const start = prepareOutputRename(index, file, position);
+export function outputRenameEdits(
+  index: OutputIndex,
+  file: string,
+  position: Position,
+  newName: string,
+  textOf: TextOf,
+): RenameEdits {
+  const start = prepareOutputRename(index, file, position, textOf);
   if (!start) return { refused: 'No output here to rename.' };
   if ('refused' in start) return start;
   if (!OUTPUT_NAME.test(newName))
     return { refused: `"${newName}" is not a valid output name: a letter or _, then letters, digits, _ and -.` };
   const at = outputAt(index, file, position)!;
   const { writers, uses } = closure(index, targetOf(at)!);
-  const edits = new Map<string, NameEdit>();
-  const add = (location: Location, quoted: boolean) => {
-    const range = quoted ? inside(location.range) : location.range;
-    edits.set(placeKey(location.file, range), { file: location.file, range, newText: newName });
-  };
+  const places: Location[] = [];
   for (const writer of writers)
     for (const output of index.contracts.outputs.get(writer) ?? [])
-      if (output.name === start.name) add({ file: output.file, range: output.nameRange }, true);
-  for (const use of uses) add(use, use.quoted);
+      if (output.name === start.name) places.push({ file: output.file, range: output.nameRange });
+  places.push(...uses);
   // A unit's `mock_outputs` key stands for the output in plans that run before its dependency's.
-  for (const writer of writers)
-    for (const mock of index.mocksByOutput.get(outputKey(writer, start.name)) ?? []) add(mock, isQuoted(mock));
+  for (const writer of writers) places.push(...(index.mocksByOutput.get(outputKey(writer, start.name)) ?? []));
+  const texts = rangeTexts(textOf);
+  const edits = new Map<string, NameEdit>();
+  for (const place of places) {
+    const written = writtenName(index, texts, place, start.name);
+    if ('refused' in written) return written;
+    edits.set(placeKey(place.file, written.range), { file: place.file, range: written.range, newText: newName });
+  }
   return { edits: [...edits.values()] };
+}
+
+/**
+ * Where a place writes an output's name: its whole range (`outputs.vpc_id`, `vpc_id = …`), or inside its
+ * quotes (`"vpc_id"`, and `\"vpc_id\"` in a `.tf.json` string); refused where the text there is not the
+ * name as it reads: written with escapes (`vpc\u005fid`), over several lines, or changed since.
+ */
+function writtenName(
+  index: OutputIndex,
+  texts: (file: string, range: Range) => string | undefined,
+  place: Location,
+  name: string,
+): { range: Range } | { refused: string } {
+  const { range } = place;
+  const written = range.start.line === range.end.line ? texts(place.file, range) : undefined;
+  if (written !== undefined) {
+    // HCL reads names in NFC: one written in NFD is the same name.
+    if (written.normalize('NFC') === name) return { range };
+    for (const quote of ['"', '\\"']) {
+      const inner =
+        written.startsWith(quote) && written.endsWith(quote) ? written.slice(quote.length, -quote.length) : '';
+      if (written.length >= 2 * quote.length && inner.normalize('NFC') === name)
+        return {
+          range: {
+            start: { line: range.start.line, character: range.start.character + quote.length },
+            end: { line: range.end.line, character: range.end.character - quote.length },
+          },
+        };
+    }
+  }
+  const where = `${relativeFile(index.result.root, place.file)} line ${range.start.line + 1}`;
+  const holds = written === undefined ? '' : ` (it holds ${JSON.stringify(written.slice(0, 80))})`;
+  return {
+    refused: `${where} does not write the output's name as "${name}"${holds}: written with escapes, over several lines or changed since, it cannot be renamed exactly, so nothing is.`,
+  };
 }
 
 interface RenameSet {
@@ -123,18 +174,4 @@ function whyNot(index: OutputIndex, set: RenameSet): string | undefined {
 
 function where(index: OutputIndex, use: ResolvedUse): string {
   return `${relativeFile(index.result.root, use.file)} line ${use.range.start.line + 1}`;
-}
-
-/** A `mock_outputs` key written as a string: its range holds the quotes too. */
-function isQuoted(mock: MockOutput): boolean {
-  const { start, end } = mock.range;
-  return start.line === end.line && end.character - start.character === mock.name.length + 2;
-}
-
-/** A quoted name's range without its quotes. */
-function inside(range: Range): Range {
-  return {
-    start: { line: range.start.line, character: range.start.character + 1 },
-    end: { line: range.end.line, character: range.end.character - 1 },
-  };
 }

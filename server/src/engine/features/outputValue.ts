@@ -11,15 +11,41 @@ const MAX_VALUE_CHARS = 120;
  * is read when a request shows it, so that the text is the one in the editor.
  */
 export function outputValueText(file: string, range: Range | undefined, textOf: TextOf): string | undefined {
-  if (!range) return undefined;
-  const text = textOf(file);
-  if (text === undefined) return undefined;
-  const starts = lineStarts(text);
-  const from = offsetOf(starts, range.start);
-  const to = offsetOf(starts, range.end);
-  if (from === undefined || to === undefined || to < from) return undefined;
-  const flat = text.slice(from, to).replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_VALUE_CHARS ? `${flat.slice(0, MAX_VALUE_CHARS - 1)}…` : flat;
+  return outputValueReader(textOf)(file, range);
+}
+
+/** The texts of many outputs' values, each file read once: a completion lists every output of a writer. */
+export function outputValueReader(textOf: TextOf): (file: string, range: Range | undefined) => string | undefined {
+  const slice = rangeTexts(textOf);
+  return (file, range) => {
+    const text = range && slice(file, range);
+    if (text === undefined) return undefined;
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > MAX_VALUE_CHARS ? `${flat.slice(0, MAX_VALUE_CHARS - 1)}…` : flat;
+  };
+}
+
+/**
+ * The text of a range of a file as the editor has it, each file read and its lines found once for the
+ * request that asks; undefined when the file cannot be read or no longer holds the range.
+ */
+export function rangeTexts(textOf: TextOf): (file: string, range: Range) => string | undefined {
+  const files = new Map<string, { text: string; starts: number[] } | undefined>();
+  const read = (file: string) => {
+    if (files.has(file)) return files.get(file);
+    const text = textOf(file);
+    const found = text === undefined ? undefined : { text, starts: lineStarts(text) };
+    files.set(file, found);
+    return found;
+  };
+  return (file, range) => {
+    const source = read(file);
+    if (!source) return undefined;
+    const from = offsetOf(source.starts, range.start);
+    const to = offsetOf(source.starts, range.end);
+    if (from === undefined || to === undefined || to < from || to > source.text.length) return undefined;
+    return source.text.slice(from, to);
+  };
 }
 
 function offsetOf(starts: readonly number[], position: Range['start']): number | undefined {

@@ -140,6 +140,67 @@ function shortestCycleThrough(
   return undefined;
 }
 
+/**
+ * A closed path through each edge of a cyclic component (`from` reads `to`, both in it): the edge, then
+ * back from `to` to `from` through the component's first module, by one breadth-first search from it and
+ * one towards it for the whole component (not one an edge: a set of thousands of modules has tens of
+ * thousands of edges), any loop of that way back cut out, so that no module is on the path twice.
+ */
+export function cyclesThroughEdges(
+  graph: DependencyGraph,
+  component: readonly string[],
+): (from: string, to: string) => string[] {
+  const members = new Set(component);
+  const hub = component[0]!;
+  // The next module on a shortest way from each module to the hub, and the one before it on the hub's way to it.
+  const towardHub = searchFrom(hub, (node) => graph.dependents(node), members);
+  const fromHub = searchFrom(hub, (node) => graph.dependencies(node), members);
+  return (from, to) => {
+    if (from === to) return [from, from];
+    const back: string[] = [];
+    for (let at: string | undefined = to; at !== undefined && at !== hub; at = towardHub.get(at)) back.push(at);
+    const out: string[] = [];
+    for (let at: string | undefined = from; at !== undefined && at !== hub; at = fromHub.get(at)) out.push(at);
+    return [from, ...withoutLoops([...back, hub, ...out.reverse()], from)];
+  };
+}
+
+/** For each module `step` reaches from `start` inside `members`, the module it was first reached from. */
+function searchFrom(
+  start: string,
+  step: (node: string) => readonly string[],
+  members: ReadonlySet<string>,
+): Map<string, string> {
+  const reachedFrom = new Map<string, string>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head]!;
+    for (const next of step(node)) {
+      if (!members.has(next) || next === start || reachedFrom.has(next)) continue;
+      reachedFrom.set(next, node);
+      queue.push(next);
+    }
+  }
+  return reachedFrom;
+}
+
+/** A walk made a path: from a module met again, on from its first meeting; it ends at the first `end`. */
+function withoutLoops(walk: readonly string[], end: string): string[] {
+  const path: string[] = [];
+  const at = new Map<string, number>();
+  for (const node of walk) {
+    const seen = at.get(node);
+    if (seen !== undefined) {
+      for (const dropped of path.splice(seen + 1)) at.delete(dropped);
+    } else {
+      at.set(node, path.length);
+      path.push(node);
+    }
+    if (node === end) break;
+  }
+  return path;
+}
+
 /** Module ids compare by code unit, so the order is the same on every machine and locale. */
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -4,6 +4,7 @@ export {
   compareIds,
   coveringCycles,
   cyclePath,
+  cyclesThroughEdges,
   cyclicComponents,
   MAX_CYCLES_PER_SET,
   stronglyConnectedComponents,

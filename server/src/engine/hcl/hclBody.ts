@@ -13,6 +13,12 @@ export interface HclBody {
 export interface HclAttribute {
   name: string;
   expr: Expr;
+  /**
+   * The expression converted afresh and not kept (`.tf.json`, whose attributes convert when first read):
+   * for a walk over every attribute of a file that keeps little of what it reads (a generated file's
+   * hundreds of thousands of locals would otherwise all stay converted).
+   */
+  transientExpr?(): Expr;
   /** The whole `name = expr`. */
   range: Range;
   nameRange: Range;

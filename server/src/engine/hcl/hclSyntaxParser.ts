@@ -9,6 +9,7 @@ import {
   templateFromTokens,
 } from './hclExpression';
 import { HclLexer, Token as LexerToken, type TokenKind } from './hclLexer';
+import { OPERATOR, PRECEDENCE } from './hclOperators';
 import { findLine, lineStarts } from './lineIndex';
 import type { Position, Range } from './position';
 
@@ -27,6 +28,15 @@ import type { Position, Range } from './position';
  */
 export function parseHcl(text: string, options: ParseOptions = {}): HclDocument {
   return new HclSyntaxParser(text, options.keepBody ?? keepAll, options.watchRoots).document();
+}
+
+/**
+ * A bare template, as Terraform reads a string of its JSON syntax (`"${local.env}-vpc"`): text with
+ * interpolations and directives, no quotes, no escapes but `$${` and `%%{`. `positionOf` places its
+ * offsets in the file the text was decoded from.
+ */
+export function parseTemplate(text: string, positionOf: (offset: number) => Position): Expr {
+  return new HclSyntaxParser(text, keepAll, undefined, positionOf).template();
 }
 
 function keepAll(): boolean {
@@ -52,30 +62,6 @@ const NO_RANGE: Range = Object.freeze({
   start: Object.freeze({ line: 0, character: 0 }),
   end: Object.freeze({ line: 0, character: 0 }),
 }) as Range;
-
-/** Binary operators by token kind: precedence (HCL's, 1 = `||` … 6 = `* / %`), 0 for other tokens. */
-const PRECEDENCE = new Uint8Array(64);
-const OPERATOR: Record<number, BinaryOp> = {};
-type BinaryOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||';
-const OPERATOR_TABLE: [TokenKind, BinaryOp, number][] = [
-  [Token.Star, '*', 6],
-  [Token.Slash, '/', 6],
-  [Token.Percent, '%', 6],
-  [Token.Plus, '+', 5],
-  [Token.Minus, '-', 5],
-  [Token.Greater, '>', 4],
-  [Token.GreaterEqual, '>=', 4],
-  [Token.Less, '<', 4],
-  [Token.LessEqual, '<=', 4],
-  [Token.Equal, '==', 3],
-  [Token.NotEqual, '!=', 3],
-  [Token.And, '&&', 2],
-  [Token.Or, '||', 1],
-];
-for (const [kind, op, precedence] of OPERATOR_TABLE) {
-  PRECEDENCE[kind] = precedence;
-  OPERATOR[kind] = op;
-}
 
 /** An opened `%{ if }` or `%{ for }` (or an `%{ else }` replacing its `if`) awaiting its end. */
 interface OpenDirective {
@@ -104,6 +90,7 @@ class HclSyntaxParser {
     private readonly text: string,
     private readonly keepBody: KeepBody,
     private readonly watchRoots: ReadonlySet<string> | undefined,
+    private readonly positionOf?: (offset: number) => Position,
   ) {
     this.lexer = new HclLexer(text);
     this.lineStarts = lineStarts(text);
@@ -696,6 +683,25 @@ class HclSyntaxParser {
     return templateFromTokens(tokens, style, this.range(start, end), noProblem);
   }
 
+  /** The whole text as a template: as a heredoc's body, up to the end of the text. */
+  template(): Expr {
+    const lexer = this.lexer;
+    const directives: OpenDirective[] = [];
+    const tokens: TemplateToken[] = [];
+    let at = 0;
+    for (;;) {
+      lexer.heredocPart('', false);
+      if (lexer.kind === Token.Eof) break;
+      if (lexer.start > at) tokens.push({ t: 'lit', text: this.text.slice(at, lexer.start) });
+      this.templatePart(tokens, directives);
+      at = lexer.end;
+    }
+    this.unclosedDirectives(directives);
+    const end = this.text.length;
+    if (end > at) tokens.push({ t: 'lit', text: this.text.slice(at, end) });
+    return templateFromTokens(tokens, 'heredoc', this.range(0, end), noProblem);
+  }
+
   /**
    * `${ … }` or `%{ … }`, the lexer on its opening; ends on its closing brace, where the template
    * goes on. A broken part is reported and skipped, the rest of the template still read.
@@ -906,6 +912,7 @@ class HclSyntaxParser {
 
   /** Offsets to LSP positions (UTF-16 columns, as JS strings index). Offsets come mostly in order. */
   private position(offset: number): Position {
+    if (this.positionOf) return this.positionOf(offset);
     const starts = this.lineStarts;
     let line = this.lastLine;
     if (offset < starts[line] || (line + 1 < starts.length && offset >= starts[line + 1])) {

@@ -1,15 +1,18 @@
 import { type Expr, MAX_EXPRESSION_DEPTH, tooDeep, tupleExpr } from './expression';
 import type { HclAttribute, HclBlock, HclBody, HclDocument, ParseOptions } from './hclBody';
-import { parseHcl } from './hclSyntaxParser';
+import { parseTemplate } from './hclSyntaxParser';
+import { type JsonMember, type JsonMembers, JsonSource, type JsonSpan } from './jsonSource';
 import { lineStarts, positionAt } from './lineIndex';
 import type { Range } from './position';
 
 /**
  * A `.tf.json` or `.tfvars.json` file in the shape of an HCL document. Terraform's JSON syntax
- * nests blocks as objects keyed by type and labels; strings are templates (`"${local.env}"`).
- * JSON.parse gives no positions, so ranges point at the block's or attribute's name, found in
- * document order — enough to place a diagnostic or a jump on the right line. `keepBody` is the caller's, as for
- * `parseHcl`: which blocks to convert is the analysis's business, not the syntax's.
+ * nests blocks as objects keyed by type and labels; strings are templates (`"${local.env}"`), each
+ * expression in one placed where it is written in the string. `JSON.parse` gives the values; their
+ * places are scanned for what is converted (`JsonSource`). A block's range runs from its last label
+ * (or its type) to the end of its object, its labels' ranges hold their quotes; an attribute's from its
+ * name to the end of its value. `keepBody` is the caller's, as for `parseHcl`: which blocks to convert
+ * is the analysis's business, not the syntax's.
  */
 export function tfJsonDocument(text: string, { keepBody }: Required<Pick<ParseOptions, 'keepBody'>>): HclDocument {
   let json: unknown;
@@ -24,15 +27,19 @@ export function tfJsonDocument(text: string, { keepBody }: Required<Pick<ParseOp
       body: { attributes: [], blocks: [] },
       errors: [{ range: pointRange(text, 0), message: 'the file is not a JSON object' }],
     };
-  const locate = locator(text);
-  const converter = new JsonConverter(locate, keepBody);
+  const source = new JsonSource(text);
+  const converter = new JsonConverter(source, keepBody);
   const body: HclBody = { attributes: [], blocks: [] };
-  for (const [key, value] of Object.entries(json)) {
+  const entries = Object.entries(json);
+  const members = source.members(source.root(), entries.length);
+  entries.forEach(([key, value], i) => {
+    const at = members.indexOf(key, i);
+    const member = { key: members.key(at), value: members.value(at) };
     const labelCount = LABELS[key];
-    if (labelCount === undefined) body.attributes.push(converter.attribute(key, value));
+    if (labelCount === undefined) body.attributes.push(converter.attribute(key, value, members, at));
     // One at a time: a generated file may hold more blocks than a call takes arguments.
-    else for (const block of converter.blocks(key, value, labelCount)) body.blocks.push(block);
-  }
+    else for (const block of converter.blocks(key, value, member, labelCount)) body.blocks.push(block);
+  });
   return { body, errors: [] };
 }
 
@@ -55,137 +62,153 @@ const LABELS: Record<string, number> = {
 /** Nested block types inside `terraform` whose bodies the analysis reads. */
 const TERRAFORM_BLOCKS: Record<string, number> = { backend: 1, cloud: 0 };
 
+/** A block's labels so far: their names and their keys' places. */
+interface Labels {
+  names: string[];
+  keys: JsonSpan[];
+}
+
 class JsonConverter {
   constructor(
-    private readonly locate: (needle: string) => Range,
+    private readonly source: JsonSource,
     private readonly keepBody: Required<ParseOptions>['keepBody'],
   ) {}
 
   /**
-   * The blocks of one type; `depth` 0 for top-level blocks. Blocks the analysis does not read are
-   * dropped as soon as their first label decides it: generated files hold thousands of resources.
+   * The blocks of one type, `member` the type's key and value; `depth` 0 for top-level blocks. Blocks the
+   * analysis does not read are dropped as soon as their first label decides it: generated files hold
+   * thousands of resources.
    */
-  blocks(type: string, value: unknown, labelCount: number, depth = 0, labels: string[] = []): HclBlock[] {
-    if (Array.isArray(value)) return value.flatMap((item) => this.blocks(type, item, labelCount, depth, labels));
-    if (!isRecord(value)) return [];
-    if (labels.length < labelCount) {
-      return Object.entries(value).flatMap(([label, inner]) =>
-        this.keepBody(type, [...labels, label], depth)
-          ? this.blocks(type, inner, labelCount, depth, [...labels, label])
-          : [],
+  blocks(
+    type: string,
+    value: unknown,
+    member: JsonMember,
+    labelCount: number,
+    depth = 0,
+    labels: Labels = { names: [], keys: [] },
+  ): HclBlock[] {
+    if (Array.isArray(value)) {
+      const items = this.source.items(member.value);
+      return value.flatMap((item, i) =>
+        this.blocks(type, item, { key: member.key, value: items[i]! }, labelCount, depth, labels),
       );
     }
-    if (!this.keepBody(type, labels, depth)) return [];
-    const range = this.locate(labels.length > 0 ? labels[labels.length - 1]! : type);
+    if (!isRecord(value)) return [];
+    if (labels.names.length < labelCount) {
+      const entries = Object.entries(value);
+      const members = this.source.members(member.value, entries.length);
+      return entries.flatMap(([label, inner], i) => {
+        const names = [...labels.names, label];
+        if (!this.keepBody(type, names, depth)) return [];
+        const at = members.indexOf(label, i);
+        const own = { key: members.key(at), value: members.value(at) };
+        return this.blocks(type, inner, own, labelCount, depth, { names, keys: [...labels.keys, own.key] });
+      });
+    }
+    if (!this.keepBody(type, labels.names, depth)) return [];
     return [
-      { type, labels, range, headerRange: range, labelRanges: labels.map(() => range), body: this.body(type, value) },
+      {
+        type,
+        labels: labels.names,
+        range: this.source.range({ start: member.key.start, end: member.value.end }),
+        headerRange: this.source.range(member.key),
+        labelRanges: labels.keys.map((key) => this.source.range(key)),
+        body: this.body(type, value, member.value),
+      },
     ];
   }
 
-  private body(type: string, value: Record<string, unknown>): HclBody {
+  private body(type: string, value: Record<string, unknown>, span: JsonSpan): HclBody {
     const body: HclBody = { attributes: [], blocks: [] };
-    for (const [key, inner] of Object.entries(value)) {
+    const entries = Object.entries(value);
+    const members = this.source.members(span, entries.length);
+    entries.forEach(([key, inner], i) => {
+      const at = members.indexOf(key, i);
       const nested = type === 'terraform' ? TERRAFORM_BLOCKS[key] : undefined;
-      if (nested !== undefined) body.blocks.push(...this.blocks(key, inner, nested, 1));
-      else body.attributes.push(this.attribute(key, inner));
-    }
+      if (nested !== undefined)
+        body.blocks.push(...this.blocks(key, inner, { key: members.key(at), value: members.value(at) }, nested, 1));
+      else body.attributes.push(this.attribute(key, inner, members, at));
+    });
     return body;
   }
 
-  /**
-   * The expression is converted when first read: of a generated file's thousands of locals, the
-   * analysis reads the few that its remote-state reads use.
-   */
-  attribute(name: string, value: unknown): HclAttribute {
-    const range = this.locate(name);
-    let expr: Expr | undefined;
-    const convert = () => {
-      expr ??= this.expression(value, range);
-      return expr;
-    };
-    return {
-      name,
-      get expr() {
-        return convert();
-      },
-      range,
-      nameRange: range,
-    };
+  attribute(name: string, value: unknown, members: JsonMembers, at: number): HclAttribute {
+    return new JsonAttribute(name, value, members, at, this);
   }
 
-  private expression(value: unknown, range: Range, depth = 0): Expr {
+  expression(value: unknown, span: JsonSpan, depth = 0): Expr {
+    const range = this.source.range(span);
     if (depth >= MAX_EXPRESSION_DEPTH) return tooDeep(range);
     if (typeof value === 'string')
       return value.includes('${') || value.includes('%{')
-        ? this.template(value, range)
+        ? // The template's parts placed in the string, the whole as the string with its quotes.
+          { ...parseTemplate(value, this.source.stringPlaces(span)), range }
         : { kind: 'literal', value, range };
     if (typeof value === 'number' || typeof value === 'boolean' || value === null)
       return { kind: 'literal', value, range };
-    if (Array.isArray(value))
+    if (Array.isArray(value)) {
+      const items = this.source.items(span);
       return tupleExpr(
-        value.map((item) => this.expression(item, range, depth + 1)),
+        value.map((item, i) => this.expression(item, items[i]!, depth + 1)),
         range,
       );
+    }
     if (isRecord(value)) {
+      const entries = Object.entries(value);
+      const members = this.source.members(span, entries.length);
       return {
         kind: 'object',
-        items: Object.entries(value).map(([key, inner]) => ({
-          key: { kind: 'literal', value: key, range },
-          value: this.expression(inner, range, depth + 1),
-        })),
+        items: entries.map(([key, inner], i) => {
+          const at = members.indexOf(key, i);
+          return {
+            key: { kind: 'literal', value: key, range: this.source.range(members.key(at)) },
+            value: this.expression(inner, members.value(at), depth + 1),
+          };
+        }),
         range,
       };
     }
     return { kind: 'unsupported', text: String(value), range };
   }
-
-  /** A JSON string with interpolation is an HCL template: parse it as a quoted HCL string. */
-  private template(value: string, range: Range): Expr {
-    const quoted = `x = "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"\n`;
-    const parsed = parseHcl(quoted).body.attributes[0];
-    return parsed ? withRange(parsed.expr, range) : { kind: 'unsupported', text: value, range };
-  }
 }
 
-/** The template's ranges point into the synthetic source; the whole expression takes the JSON value's range. */
-function withRange(expr: Expr, range: Range): Expr {
-  return { ...expr, range };
+/**
+ * An attribute whose expression is converted when first read, and placed when first asked: of a generated
+ * file's thousands of locals, the analysis reads the few that its remote-state reads use. Its getters are
+ * the class's, not each attribute's: a file may hold hundreds of thousands.
+ */
+class JsonAttribute implements HclAttribute {
+  private converted: Expr | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly value: unknown,
+    private readonly members: JsonMembers,
+    private readonly at: number,
+    private readonly converter: JsonConverter,
+  ) {}
+
+  get expr(): Expr {
+    this.converted ??= this.transientExpr();
+    return this.converted;
+  }
+
+  transientExpr(): Expr {
+    return this.converted ?? this.converter.expression(this.value, this.members.value(this.at));
+  }
+
+  get range(): Range {
+    return this.members.source.range({ start: this.members.key(this.at).start, end: this.members.value(this.at).end });
+  }
+
+  get nameRange(): Range {
+    const key = this.members.key(this.at);
+    return this.members.source.range({ start: key.start + 1, end: key.end - 1 });
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Finds names in the text in the order the converter asks for them, which is the document's
- * (JSON.parse keeps the order of keys): each search starts where the last one found its name, so
- * a file's names cost one pass over it, not one pass each. A name not found after that point (a
- * key JSON.parse moved, such as `"0"`) is looked for from the start, and the place kept.
- */
-function locator(text: string): (needle: string) => Range {
-  // Lines are counted as the cursor moves forward; the full line index only for a name found behind it.
-  let starts: number[] | undefined;
-  let cursor = 0;
-  let line = 0;
-  let lineStart = 0;
-  const crlfOnly = !/\r(?!\n)/.test(text);
-  return (needle) => {
-    const quoted = JSON.stringify(needle);
-    const at = text.indexOf(quoted, cursor);
-    if (at < 0 || !crlfOnly) {
-      starts ??= lineStarts(text);
-      const start = positionAt(starts, Math.max(0, at < 0 ? text.indexOf(quoted) : at));
-      if (at >= 0) cursor = at + quoted.length;
-      return { start, end: start };
-    }
-    for (let next = text.indexOf('\n', lineStart); next >= 0 && next < at; next = text.indexOf('\n', next + 1)) {
-      line++;
-      lineStart = next + 1;
-    }
-    cursor = at + quoted.length;
-    const start = { line, character: at - lineStart };
-    return { start, end: start };
-  };
 }
 
 function pointRange(text: string, offset: number): Range {

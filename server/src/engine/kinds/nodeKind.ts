@@ -37,7 +37,7 @@ export interface KindProblem {
   file: string;
   range: Range | undefined;
   message: string;
-  error?: true | 'variables-not-allowed';
+  error?: true | 'variables-not-allowed' | 'not-evaluated';
 }
 
 /** What a node's summary says of it beside its evaluation (see `ModuleSummary`). */

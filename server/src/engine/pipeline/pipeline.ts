@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type AnalysisResult, type SkippedModule, skippedList } from '../analysis';
+import { type AnalysisResult, type SkippedModule, skippedCause, skippedList } from '../analysis';
 import { type PipelineOptions, type PipelineSplit, TERRACE_VERSION } from '../config';
 import type { GatedJobs } from './gatedJobs';
 import { gateSpecs, type PipelineGate } from './gateSpec';
@@ -67,7 +67,7 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
   const plan = planPipeline(result, changed?.modules, request.skipBroken);
   const noChanges =
     plan.skipped.length > 0
-      ? 'Every module to plan was left out, as it or a module it depends on does not parse: nothing to plan or apply.'
+      ? `Every module to plan was left out, as it or a module it depends on ${skippedCause(plan.skipped, true)}: nothing to plan or apply.`
       : `No Terraform module changed since ${changed?.baseRef ?? 'the base'}: nothing to plan or apply.`;
   const path = ci === 'gitlab' ? options.gitlab.path : options.github.path;
   // An empty plan is one job whatever the split: there is nothing to order.
@@ -265,7 +265,7 @@ function header(
       : []),
     // A pipeline that leaves modules out says so where a reviewer of the file will look.
     ...(skipped.length > 0
-      ? [`# Left out, as they or a module they depend on do not parse: ${skippedList(skipped)}.`]
+      ? [`# Left out, as they or a module they depend on ${skippedCause(skipped)}: ${skippedList(skipped)}.`]
       : []),
     ...(components > 0
       ? [

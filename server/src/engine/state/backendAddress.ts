@@ -6,6 +6,7 @@ import {
   isHole,
   isObjectValue,
   isUnknown,
+  literalText,
   type ObjectValue,
   type Template,
   template,
@@ -138,9 +139,16 @@ function localAddress(input: AddressInput): StateAddress {
     input.workspace === DEFAULT_WORKSPACE
       ? path.resolve(input.moduleDir, statePath)
       : path.resolve(input.moduleDir, workspaceDir, input.workspace, 'terraform.tfstate');
-  const relative = path.relative(input.root, file);
-  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-  return f.result(`local://${shown.split(path.sep).join('/')}`, f.peek('path'));
+  return f.result(`local://${shownPath(file, input.root)}`, f.peek('path'));
+}
+
+/**
+ * Where a root module with no backend block writes its state: Terraform's default, the local backend's
+ * `terraform.tfstate` in its folder (`terraform.tfstate.d/<workspace>/terraform.tfstate` in another
+ * workspace), which readers name as any local path.
+ */
+export function defaultStateAddress(moduleDir: string, workspace: string, root: string): StateAddress {
+  return localAddress({ type: 'local', config: {}, workspace, moduleDir, root });
 }
 
 /** `remote` backends and `cloud {}` blocks: a workspace is named, or is a prefix plus the workspace. */
@@ -229,12 +237,14 @@ const PLACEHOLDER = /^(update[-_ ]?me|replace[-_ ]?me|change[-_ ]?me|replace-wit
 /**
  * The address of `input`'s configuration in `workspace` as a template: each field that is not known
  * (a variable without a default, a placeholder, a field given only at `terraform init`) is a hole.
- * Undefined for backends whose addresses are compared only when fully known (local paths, remote, others).
+ * A local path is resolved from `place`, its module's folder (the reader's, Terraform's working folder).
+ * Undefined for backends whose addresses are compared only when fully known (remote, others).
  */
 export function templateAddress(
   type: string,
   config: ObjectValue,
   workspace: WorkspaceSpec,
+  place?: LocalPlace,
 ): TemplateAddress | undefined {
   const field = (name: string, options: FieldOptions = {}) => fieldTemplate(type, config, name, options);
   const ws = workspace.kind === 'hole' ? [workspace.hole] : workspace.kind === 'named' ? [workspace.name] : ['default'];
@@ -261,9 +271,47 @@ export function templateAddress(
       const blob = workspace.kind === 'default' ? key : template(key, 'env:', ws);
       return { template: template('azurerm://', account, '/', container, '/', blob), key: blob };
     }
+    case 'local': {
+      if (!place) return undefined;
+      // As `localAddress`: `path` in the default workspace, `workspace_dir/<name>/terraform.tfstate` in another.
+      const file =
+        workspace.kind === 'default'
+          ? field('path', { fallback: 'terraform.tfstate' })
+          : template(field('workspace_dir', { fallback: 'terraform.tfstate.d' }), '/', ws, '/terraform.tfstate');
+      const shown = localTemplate(file, place);
+      return { template: template('local://', shown), key: shown };
+    }
     default:
       return undefined;
   }
+}
+
+/** Where a local path is resolved from: its module's folder, and the root that addresses are shown from. */
+export interface LocalPlace {
+  moduleDir: string;
+  root: string;
+}
+
+/**
+ * A local path known in part, as `localAddress` shows a known one: its known start (up to its last `/`
+ * before a hole) resolved from the module's folder, relative to the root when inside it. A path that
+ * starts with a hole is taken to be relative, as a state file's usually is; what an inferred edge
+ * assumes of the hole says so.
+ */
+function localTemplate(parts: Template, place: LocalPlace): Template {
+  const known = literalText(parts);
+  if (known !== undefined) return [shownPath(path.resolve(place.moduleDir, known), place.root)];
+  const head = typeof parts[0] === 'string' ? parts[0] : '';
+  const cut = head.lastIndexOf('/') + 1;
+  const folder = shownPath(path.resolve(place.moduleDir, head.slice(0, cut)), place.root);
+  return template(folder === '' ? '' : `${folder}/`, head.slice(cut), parts.slice(head === '' ? 0 : 1));
+}
+
+/** A local state's path as addresses show it: relative to the root when inside it, `/`-separated. */
+function shownPath(file: string, root: string): string {
+  const relative = path.relative(root, file);
+  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  return shown.split(path.sep).join('/');
 }
 
 interface FieldOptions {

@@ -12,5 +12,5 @@ export {
   type UnmatchedReference,
   unreadableNote,
   withUnreadableDirs,
-  writerAddresses,
 } from './match';
+export { writerAddresses } from './writerIndex';

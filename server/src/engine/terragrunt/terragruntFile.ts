@@ -68,6 +68,8 @@ export interface DependencyBlock {
   enabled: Expr | undefined;
   /** The keys of a `mock_outputs = {…}` object: outputs the dependency's code is expected to declare. */
   mockOutputs: { name: string; range: Range }[];
+  /** `skip_outputs = true`: the dependency's outputs are not read, its mocks given in their place. */
+  skipOutputs: Expr | undefined;
   range: Range;
   headerRange: Range;
 }
@@ -148,6 +150,7 @@ function readBlock(facts: TerragruntFile, block: HclBlock, body: HclBody): void 
           configPath: attribute(body, 'config_path')?.expr,
           enabled: attribute(body, 'enabled')?.expr,
           mockOutputs: objectKeys(attribute(body, 'mock_outputs')?.expr),
+          skipOutputs: attribute(body, 'skip_outputs')?.expr,
           range: block.range,
           headerRange: block.headerRange,
         });

@@ -62,8 +62,15 @@ export interface EvaluatedUnit {
   inputs: ReadonlyMap<string, Value>;
   dependencies: UnitDependency[];
   /** The files `generate` blocks write into the code's folder, when their contents are known. */
-  generated: { file: string; text: string }[];
+  generated: GeneratedFile[];
   problems: TerragruntProblem[];
+}
+
+/** A file a `generate` block writes, and the block: its configuration file, label and range. */
+export interface GeneratedFile {
+  file: string;
+  text: string;
+  from: { file: string; block: string; range: Range };
 }
 
 /** What a configuration says that cannot be followed; `error` when Terragrunt itself fails on it. */
@@ -440,6 +447,7 @@ function generatedOf(layers: readonly Layer[], dir: string, problems: Terragrunt
         byName.set(block.name, {
           file: path.join(dir, typeof name === 'string' ? name : `${block.name}.tf`),
           text: contents,
+          from: { file: layer.file, block: block.name, range: block.range },
         });
       } else if (block.name === 'backend') {
         byName.delete(block.name);

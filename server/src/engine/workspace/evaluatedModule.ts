@@ -4,6 +4,7 @@ import type { Range } from '../hcl';
 import type { StackEdge, StackNode, StackProblem } from '../stacks';
 import type { UnitDependency } from '../terragrunt';
 import type { FileFacts } from './fileFacts';
+import type { GeneratedOutput } from './generatedOutputs';
 
 /** What a module's evaluation takes and gives: its files and inputs, its backend, its reads of other states, what it reads. */
 
@@ -78,9 +79,10 @@ export interface ModuleProblem {
   message: string;
   /**
    * An error, not a warning: `true` when Terragrunt itself fails on it (an include of the file itself),
-   * `variables-not-allowed` for a reference in a backend Terraform reads.
+   * `variables-not-allowed` for a reference in a backend Terraform reads, `not-evaluated` for what
+   * Terrace could not evaluate (see `guarded`).
    */
-  error?: true | 'variables-not-allowed';
+  error?: true | 'variables-not-allowed' | 'not-evaluated';
 }
 
 export interface EvaluatedModule {
@@ -99,6 +101,8 @@ export interface EvaluatedModule {
   sourceDirs?: readonly string[];
   /** A unit's Terraform code, where its outputs are declared: its own folder, or a local `terraform.source`; absent when remote or not known. */
   codeDir?: string;
+  /** The outputs a unit's `generate` blocks write into its code. */
+  generatedOutputs?: readonly GeneratedOutput[];
   problems: ModuleProblem[];
   /** A Stack's component: its block, and the nodes of its Stack it waits for (by id). */
   component?: ComponentFacts;

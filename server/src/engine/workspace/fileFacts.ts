@@ -12,6 +12,7 @@ import type {
 } from '../hcl';
 import type { StackFile } from '../stacks';
 import type { TerragruntFile } from '../terragrunt';
+import type { GenerateOutputs } from './generatedOutputs';
 import { type OutputDecl, type OutputReference, outputDeclarations, outputReferences } from './outputFacts';
 
 /**
@@ -40,6 +41,8 @@ export interface FileFacts {
   fileArguments: FileArgument[];
   /** For a Terragrunt configuration file (`*.hcl`): what it says, instead of the Terraform facts. */
   terragrunt?: TerragruntFile;
+  /** The `output` blocks its `generate` blocks write, where they are written. */
+  generateOutputs?: GenerateOutputs[];
   /** For a Terraform Stack's file (`*.tfcomponent.hcl`, `*.tfdeploy.hcl`): what it says. */
   stack?: StackFile;
   syntaxErrors: HclSyntaxError[];

@@ -34,7 +34,9 @@ export type {
   ModuleProblem,
   Reference,
 } from './evaluatedModule';
+export { failureReason } from './evaluationFailure';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
+export type { GeneratedOutput } from './generatedOutputs';
 export { evaluateModule, referenceKey, referenceLabel } from './moduleEvaluation';
 export {
   type Binding,
@@ -42,10 +44,13 @@ export {
   type OutputReference,
   type PathKey,
   type ReferenceRoot,
+  type TryCall,
+  type TryGuard,
   terragruntReferences,
 } from './outputFacts';
 export { isIgnoredByTerraform, isOverrideFile, withOverrides } from './overrideFiles';
 export { neutralFilters, safeGit } from './safeGit';
+export { shallowModule } from './shallowModule';
 export {
   type ComponentCode,
   componentId,
@@ -60,6 +65,7 @@ export { factsOfText, syntaxOnlyFacts } from './textFacts';
 export { evaluateUnitModule } from './unitModule';
 export {
   emptyDir,
+  FilesystemRootError,
   fileRole,
   folderContains,
   nestedBackendOwner,

@@ -6,19 +6,16 @@ import {
   evaluateNamed,
   expressionReferences,
   hole,
-  isObjectValue,
-  isUnknown,
   type ObjectValue,
   objectOrUnknown,
   referencedNames,
   stringOrUnknown,
-  toNumberValue,
   type Unknown,
   unknown,
   unknownText,
   type Value,
 } from '../evaluation';
-import type { Expr, Range } from '../hcl';
+import { type Expr, FILE_START, type Range } from '../hcl';
 import { localPath, localSource } from './discovery';
 import type {
   ChildModules,
@@ -28,21 +25,14 @@ import type {
   ModuleProblem,
   Reference,
 } from './evaluatedModule';
+import { guarded } from './evaluationFailure';
 import type { FileFacts, NamedExpr, RemoteStateBlock } from './fileFacts';
+import { type ExpansionContext, expand, MAX_MODULE_INSTANCES } from './instanceExpansion';
 import { moduleBackend } from './moduleBackend';
 import { ModuleReads } from './moduleReads';
 
 /** How deep local module calls are followed; deeper nesting is reported, not followed. */
 const MAX_MODULE_DEPTH = 10;
-
-/**
- * How many instances one `count` or `for_each` expands into, and a root module's evaluation in all,
- * child modules' instances included (`count = 4` ten calls deep is a million). Real monorepos read
- * states in a few instances, not thousands; past either limit the block is reported on its line
- * and read as one instance of unknown key, so its reads are unresolved, with the reason.
- */
-export const MAX_BLOCK_INSTANCES = 10_000;
-export const MAX_MODULE_INSTANCES = 10_000;
 
 export function evaluateModule(input: ModuleInput, children: ChildModules): EvaluatedModule {
   const problems: ModuleProblem[] = [];
@@ -62,7 +52,10 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
     early: input.engine === 'tofu',
     reads: new ModuleReads(input.reads),
   };
-  const references = moduleReferences(context, children);
+  // On the module's first file: what could not be evaluated of it, when no one block is to blame.
+  const whole = { file: input.files[0]?.file ?? input.dir, range: FILE_START };
+  const readsOf = { ...whole, what: "this module's reads of other states" };
+  const references = guarded(problems, readsOf, () => moduleReferences(context, children), []);
   if (input.terraformWorkspace === undefined && context.readsWorkspace.read) {
     const anyWorkspace: ModuleContext = {
       ...context,
@@ -71,14 +64,22 @@ export function evaluateModule(input: ModuleInput, children: ChildModules): Eval
       problems: [],
       reads: undefined,
     };
-    addAnyWorkspace(references, moduleReferences(anyWorkspace, children));
+    // Only alternatives: the first evaluation told what fails, and a second that throws gives none.
+    guarded([], readsOf, () => addAnyWorkspace(references, moduleReferences(anyWorkspace, children)), undefined);
   }
+  // Apart from the reads: a module whose reads cannot be evaluated still writes its state there.
+  const backend = guarded(
+    problems,
+    { ...whole, what: "this module's backend" },
+    // Its locals' problems are told once, by the references' scope.
+    () => moduleBackend(input, problems, context.early ? moduleScope(context, []) : undefined),
+    undefined,
+  );
   return {
     id: input.id,
     dir: input.dir,
     kind: 'module',
-    // Its locals' problems are told once, by the references' scope.
-    backend: moduleBackend(input, problems, context.early ? moduleScope(context, []) : undefined),
+    backend,
     references,
     dependencies: [],
     problems,
@@ -120,18 +121,21 @@ export function referenceKey(reference: Reference): string {
   return `${reference.file}\0${reference.name}\0${reference.instance}`;
 }
 
+/** Whether two values are the same; values too deep to compare are taken to differ (an alternative kept). */
 function sameValue(a: Value, b: Value): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  try {
+    return a === b || JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
 }
 
-interface ModuleContext {
+interface ModuleContext extends ExpansionContext {
   /** The module's own folder. */
   dir: string;
   /** The root module's folder. */
   rootDir: string;
   files: readonly FileInput[];
-  /** Values given from outside: tfvars for a root, call arguments for a child. */
-  variables: (name: string) => Value | undefined;
   /** The module call path for instance names, e.g. `module.reader` (empty for the root). */
   prefix: string;
   /** Folders on the call path, to stop recursive calls. */
@@ -140,12 +144,6 @@ interface ModuleContext {
   terraformWorkspace: string | Unknown;
   /** Set when an expression read `terraform.workspace`. */
   readsWorkspace: { read: boolean };
-  /**
-   * How many more instances the evaluation may expand (`MAX_MODULE_INSTANCES`), shared with child
-   * modules, and the blocks already reported past it (a call expanded a thousand times is told once).
-   */
-  instances: { left: number; reported: Set<string> };
-  problems: ModuleProblem[];
   /** OpenTofu's early evaluation: module sources (and the root's backend) see variables and locals. */
   early: boolean;
   /** What the module reads, found as it is evaluated; undefined in an evaluation that only finds addresses again. */
@@ -157,11 +155,18 @@ function moduleReferences(context: ModuleContext, children: ChildModules): Refer
   context.reads?.calls(context.files, scope, context.rootDir);
   const references: Reference[] = [];
   // Appended one by one: a spread of thousands of instances would pass them all as arguments.
+  // Each block on its own: one that cannot be evaluated is an error on it, and loses only itself.
   for (const { file, facts } of context.files) {
-    for (const block of facts.remoteStates)
-      for (const reference of blockInstances(block, file, scope, context)) references.push(reference);
-    for (const call of facts.moduleCalls)
-      for (const reference of childReferences(call, file, scope, context, children)) references.push(reference);
+    for (const block of facts.remoteStates) {
+      const where = { file, range: block.headerRange, what: `data.terraform_remote_state.${block.name}` };
+      const instances = guarded(context.problems, where, () => blockInstances(block, file, scope, context), []);
+      for (const reference of instances) references.push(reference);
+    }
+    for (const call of facts.moduleCalls) {
+      const where = { file, range: call.range, what: `the reads of module.${call.name}` };
+      const read = guarded(context.problems, where, () => childReferences(call, file, scope, context, children), []);
+      for (const reference of read) references.push(reference);
+    }
   }
   return references;
 }
@@ -286,99 +291,6 @@ function blockInstances(block: RemoteStateBlock, file: string, scope: EvalScope,
   });
   const where = { file, range: block.headerRange, what: `data.terraform_remote_state.${block.name}` };
   return expand(block.forEach, block.count, scope, context, where).map(({ key, scope: s }) => make(key, s));
-}
-
-interface Instance {
-  key: string | null;
-  scope: EvalScope;
-}
-
-/**
- * The instances of a block with `for_each` or `count`: one per element, with `each` or `count`
- * in scope. An unknown collection gives one instance whose `each`/`count` is unknown, so the
- * reference is reported unresolved with the reason; so does one past the instance limits, reported
- * on the block's line.
- */
-function expand(
-  forEach: Expr | undefined,
-  count: Expr | undefined,
-  scope: EvalScope,
-  context: ModuleContext,
-  where: { file: string; range: Range; what: string },
-): Instance[] {
-  const tooMany = (instances: number, argument: 'count' | 'for_each'): Instance[] => {
-    const reason =
-      instances > MAX_BLOCK_INSTANCES
-        ? `${argument} gives ${Number.isFinite(instances) ? instances : 'infinitely many'} instances, more than the ${MAX_BLOCK_INSTANCES} Terrace follows`
-        : `with the module calls around it, more than the ${MAX_MODULE_INSTANCES} instances Terrace follows in a root module`;
-    const block = `${where.file}\0${where.range.start.line}\0${where.range.start.character}`;
-    if (!context.instances.reported.has(block)) {
-      context.instances.reported.add(block);
-      context.problems.push({ file: where.file, range: where.range, message: `${where.what}: ${reason}` });
-    }
-    return unknownInstance(scope, argument, [reason]);
-  };
-  const within = (instances: number) => instances <= MAX_BLOCK_INSTANCES && instances <= context.instances.left;
-  if (forEach) {
-    const collection = evaluate(forEach, scope);
-    if (isUnknown(collection))
-      return unknownInstance(
-        scope,
-        'for_each',
-        collection.reasons.map((reason) => `for_each: ${reason}`),
-      );
-    const entries: [string, Value][] = Array.isArray(collection)
-      ? collection.map((item) => [typeof item === 'string' ? item : JSON.stringify(item), item])
-      : isObjectValue(collection)
-        ? Object.entries(collection)
-        : [];
-    if (!within(entries.length)) return tooMany(entries.length, 'for_each');
-    context.instances.left -= entries.length;
-    return entries.map(([key, value]) => ({ key, scope: withRoot(scope, 'each', { key, value }) }));
-  }
-  if (count) {
-    // Terraform converts count as it converts any number argument: "3" is 3.
-    const n = catchValue(() => toNumberValue(evaluate(count, scope), 'count'));
-    if (typeof n !== 'number') {
-      const reasons = isUnknown(n) ? n.reasons : ['count is not a number'];
-      return unknownInstance(
-        scope,
-        'count',
-        reasons.map((reason) => `count: ${reason}`),
-      );
-    }
-    const instances = Math.max(0, Math.floor(n));
-    // `count = var.enabled` with a default of 0 is a block a run switches on: read as one instance.
-    const switchedOff = instances === 0 ? defaultedVariables(count, context) : [];
-    if (switchedOff.length > 0)
-      return unknownInstance(scope, 'count', [
-        `count: ${switchedOff.map((name) => `var.${name}`).join(', ')} may be set at run time`,
-      ]);
-    if (!within(instances)) return tooMany(instances, 'count');
-    context.instances.left -= instances;
-    return Array.from({ length: instances }, (_, index) => ({
-      key: String(index),
-      scope: withRoot(scope, 'count', { index }),
-    }));
-  }
-  return [{ key: null, scope }];
-}
-
-/** One instance whose `count.index` or `each` is unknown, for `reasons`: its reads are unresolved, saying why. */
-function unknownInstance(scope: EvalScope, argument: 'count' | 'for_each', reasons: string[]): Instance[] {
-  const value = unknown(...reasons);
-  const bound =
-    argument === 'count' ? withRoot(scope, 'count', { index: value }) : withRoot(scope, 'each', { key: value, value });
-  return [{ key: null, scope: bound }];
-}
-
-/** The variables `expr` reads that have their default value: no value was given for them here. */
-function defaultedVariables(expr: Expr, context: ModuleContext): string[] {
-  return [...referencedNames(expr, 'var')].filter((name) => context.variables(name) === undefined);
-}
-
-function withRoot(scope: EvalScope, name: string, value: Value): EvalScope {
-  return new Map(scope).set(name, value);
 }
 
 function joinInstance(prefix: string, key: string | null): string | null {

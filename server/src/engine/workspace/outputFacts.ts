@@ -1,5 +1,6 @@
 import {
   type Expr,
+  type ForExpr,
   forEachSubexpression,
   type HclAttribute,
   type HclBlock,
@@ -47,8 +48,11 @@ export interface OutputDecl {
 
 /** A step of a reference after its name: an attribute or a literal key, or a key known only at run time. */
 export type PathKey =
-  /** `quoted`: written `["name"]`, its range over the quotes. */
-  | { kind: 'name'; name: string; range: Range; quoted?: boolean }
+  /**
+   * `quoted`: written `["name"]`, its range over the quotes; `defaulted`: `lookup`'s key with a default,
+   * which Terraform returns when the key is missing. The name as HCL compares it: in NFC.
+   */
+  | { kind: 'name'; name: string; range: Range; quoted?: boolean; defaulted?: boolean }
   | { kind: 'dynamic'; range: Range }
   /** `[*]`, `.*`, or an instance's `[count.index]`: every element. */
   | { kind: 'splat'; range: Range };
@@ -67,6 +71,24 @@ export interface OutputReference {
   keys: PathKey[];
   range: Range;
   binding?: Binding;
+  /** The innermost `try` or `can` argument the reference is in. */
+  guard?: TryGuard;
+}
+
+/**
+ * A `try(…)` or `can(…)` call: Terraform turns an error in one argument into the next argument, and
+ * `can`'s into false. `can(x)` counts as `try(x, false)`: two arguments, the second never failing.
+ */
+export interface TryCall {
+  args: number;
+  /** The `try` argument the call itself is in. */
+  outer: TryGuard | undefined;
+}
+
+/** An argument of a `try` or `can` call. */
+export interface TryGuard {
+  call: TryCall;
+  arg: number;
 }
 
 /** The `output` blocks of a file. */
@@ -78,7 +100,7 @@ export function outputDeclarations(body: HclBody): OutputDecl[] {
     const description = attrs.find((attr) => attr.name === 'description')?.expr;
     const sensitive = attrs.find((attr) => attr.name === 'sensitive')?.expr;
     outputs.push({
-      name: block.labels[0],
+      name: block.labels[0].normalize('NFC'),
       range: block.range,
       nameRange: block.labelRanges[0] ?? block.headerRange,
       description: description ? literalText(description) : undefined,
@@ -105,9 +127,10 @@ export function terragruntReferences(file: TerragruntFile): readonly OutputRefer
   let found = terragruntFound.get(file);
   if (!found) {
     found = [];
-    for (const local of file.locals) bind(local.expr, { to: 'local', name: local.name, at: [] }, found);
-    if (file.inputs) visit(file.inputs.expr, found);
-    for (const generate of file.generates) if (generate.contents) visit(generate.contents, found);
+    const walk = topWalk(found);
+    for (const local of file.locals) bind(local.expr, { to: 'local', name: local.name, at: [] }, walk);
+    if (file.inputs) visit(file.inputs.expr, walk);
+    for (const generate of file.generates) if (generate.contents) visit(generate.contents, walk);
     terragruntFound.set(file, found);
   }
   return found;
@@ -118,22 +141,40 @@ const terragruntFound = new WeakMap<TerragruntFile, OutputReference[]>();
 /** Every reference of a file's body, in blocks at any depth, with the locals and module arguments they are bound to. */
 export function outputReferences(body: HclBody): OutputReference[] {
   const found: OutputReference[] = [];
-  visitBody(body, undefined, found);
+  visitBody(body, undefined, topWalk(found));
   return found;
 }
 
-function visitBody(body: HclBody, block: HclBlock | undefined, found: OutputReference[]): void {
-  for (const attr of body.attributes) visitAttribute(attr, block, found);
+/**
+ * Where a walk over an expression is: the references found so far, the `try` argument it is in, and the
+ * iteration variables of the `for` expressions around it that stand for one instance of a state.
+ */
+interface Walk {
+  found: OutputReference[];
+  guard: TryGuard | undefined;
+  iterators: ReadonlyMap<string, OutputReference>;
+}
+
+function topWalk(found: OutputReference[]): Walk {
+  return { found, guard: undefined, iterators: NO_ITERATORS };
+}
+
+const NO_ITERATORS: ReadonlyMap<string, OutputReference> = new Map();
+
+function visitBody(body: HclBody, block: HclBlock | undefined, walk: Walk): void {
+  for (const attr of body.attributes) visitAttribute(attr, block, walk);
   for (const inner of body.blocks) {
-    if (inner.body) visitBody(inner.body, inner, found);
-    for (const expr of inner.references ?? []) visit(expr, found);
+    if (inner.body) visitBody(inner.body, inner, walk);
+    for (const expr of inner.references ?? []) visit(expr, walk);
   }
 }
 
-function visitAttribute(attr: HclAttribute, block: HclBlock | undefined, found: OutputReference[]): void {
+function visitAttribute(attr: HclAttribute, block: HclBlock | undefined, walk: Walk): void {
+  // Only the references found are kept: a `.tf.json` attribute's expression is not kept converted for them.
+  const expr = attr.transientExpr?.() ?? attr.expr;
   const binding = bindingOf(attr, block);
-  if (binding) bind(attr.expr, binding, found);
-  else visit(attr.expr, found);
+  if (binding) bind(expr, binding, walk);
+  else visit(expr, walk);
 }
 
 /** A local's value, an `output` block's, a module call's argument: what they hold may be read whole elsewhere. */
@@ -148,47 +189,88 @@ function bindingOf(attr: HclAttribute, block: HclBlock | undefined): Binding | u
 }
 
 /** A value that may carry a reference whole: as itself, in an object's keys, or as `try`'s first choice. */
-function bind(expr: Expr, binding: Binding, found: OutputReference[]): void {
-  const reference = referenceOf(expr);
+function bind(expr: Expr, binding: Binding, walk: Walk): void {
+  const reference = referenceOf(expr, walk);
   if (reference) {
-    found.push({ ...reference, binding });
-    visitKeys(reference.keys, expr, found);
+    walk.found.push({ ...reference, binding });
+    visitKeys(reference.keys, expr, walk);
     return;
   }
   if (expr.kind === 'object') {
     for (const item of expr.items) {
       const key = keyName(item.key) ?? literalText(item.key);
-      visit(item.key, found);
-      if (key === undefined) visit(item.value, found);
-      else bind(item.value, { ...binding, at: [...binding.at, key] }, found);
+      visit(item.key, walk);
+      if (key === undefined) visit(item.value, walk);
+      else bind(item.value, { ...binding, at: [...binding.at, key.normalize('NFC')] }, walk);
     }
     return;
   }
   if (expr.kind === 'call' && expr.name === 'try' && expr.args.length > 0) {
-    bind(expr.args[0]!, binding, found);
-    for (const arg of expr.args.slice(1)) visit(arg, found);
+    const call: TryCall = { args: expr.args.length, outer: walk.guard };
+    bind(expr.args[0]!, binding, { ...walk, guard: { call, arg: 0 } });
+    expr.args.forEach((arg, i) => {
+      if (i > 0) visit(arg, { ...walk, guard: { call, arg: i } });
+    });
     return;
   }
-  visit(expr, found);
+  visit(expr, walk);
 }
 
-/** Records the references of an expression; a reference's own index keys are visited, not recorded twice. */
-function visit(expr: Expr, found: OutputReference[]): void {
-  const reference = referenceOf(expr);
+/**
+ * Records the references of an expression; a reference's own index keys are visited, not recorded twice.
+ * Inside `try` and `can`, each reference notes the argument it is in; inside `[for s in <a state> : …]`,
+ * `s` stands for one instance of that state.
+ */
+function visit(expr: Expr, walk: Walk): void {
+  const reference = referenceOf(expr, walk);
   if (reference) {
-    if (!CARRIER_ROOTS.has(reference.root) || reference.keys.length > 0) found.push(reference);
-    visitKeys(reference.keys, expr, found);
+    if (!CARRIER_ROOTS.has(reference.root) || reference.keys.length > 0) walk.found.push(reference);
+    visitKeys(reference.keys, expr, walk);
     return;
   }
   // A traversal that reads no other state's outputs ends the walk: its index keys are not read.
   if (expr.kind === 'traversal') return;
-  forEachSubexpression(expr, (inner) => visit(inner, found));
+  if (expr.kind === 'call' && (expr.name === 'try' || expr.name === 'can') && expr.args.length > 0) {
+    const call: TryCall = { args: expr.name === 'can' ? 2 : expr.args.length, outer: walk.guard };
+    expr.args.forEach((arg, i) => {
+      visit(arg, { ...walk, guard: { call, arg: i } });
+    });
+    return;
+  }
+  if (expr.kind === 'for') {
+    visit(expr.collection, walk);
+    const inner = { ...walk, iterators: iteratorsIn(expr, walk) };
+    for (const part of [expr.key, expr.value, expr.condition]) if (part) visit(part, inner);
+    return;
+  }
+  forEachSubexpression(expr, (inner) => visit(inner, walk));
+}
+
+/**
+ * The iteration variables inside a `for` expression: its value variable stands for one instance of a
+ * state when it iterates over a `for_each` remote state or component itself (`for s in data.terraform_remote_state.x`);
+ * its own variables hide the outer ones of the same names.
+ */
+function iteratorsIn(expr: ForExpr, walk: Walk): ReadonlyMap<string, OutputReference> {
+  const collection = referenceOf(expr.collection, walk);
+  const instances =
+    collection &&
+    (collection.root === 'remote-state' || collection.root === 'component') &&
+    collection.keys.length === 0
+      ? collection
+      : undefined;
+  const own = [expr.keyVar, expr.valueVar];
+  if (!instances && !own.some((name) => name !== undefined && walk.iterators.has(name))) return walk.iterators;
+  const iterators = new Map(walk.iterators);
+  for (const name of own) if (name !== undefined) iterators.delete(name);
+  if (instances) iterators.set(expr.valueVar, instances);
+  return iterators;
 }
 
 /** The keys' own expressions (`outputs[local.k]`): references inside them are references too. */
-function visitKeys(keys: readonly PathKey[], expr: Expr, found: OutputReference[]): void {
+function visitKeys(keys: readonly PathKey[], expr: Expr, walk: Walk): void {
   if (!keys.some((key) => key.kind === 'dynamic')) return;
-  for (const key of dynamicKeyExprs(expr)) visit(key, found);
+  for (const key of dynamicKeyExprs(expr)) visit(key, walk);
 }
 
 function dynamicKeyExprs(expr: Expr): Expr[] {
@@ -224,12 +306,27 @@ const CARRIER_ROOTS: ReadonlySet<ReferenceRoot> = new Set(['local', 'var', 'modu
 
 /**
  * The reference an expression is, keys and all: a traversal, an attribute or index applied to one
- * (`(data.x.outputs).y`), or `lookup(<reference>, "key", default)`.
+ * (`(data.x.outputs).y`), or `lookup(<reference>, "key", default)`; with the `try` argument it is in.
  */
-function referenceOf(expr: Expr): OutputReference | undefined {
+function referenceOf(expr: Expr, walk: Walk): OutputReference | undefined {
+  const reference = referenceIn(expr, walk.iterators);
+  return reference && walk.guard ? { ...reference, guard: walk.guard } : reference;
+}
+
+function referenceIn(expr: Expr, iterators: ReadonlyMap<string, OutputReference>): OutputReference | undefined {
+  const referenceOf = (inner: Expr) => referenceIn(inner, iterators);
   switch (expr.kind) {
-    case 'traversal':
+    case 'traversal': {
+      // `s.outputs.x` where `s` iterates over a state's instances: an instance not known before the plan.
+      const instances = iterators.get(expr.root);
+      if (instances)
+        return {
+          ...instances,
+          keys: [{ kind: 'dynamic', range: expr.range }, ...stepKeys(expr.steps, expr.range)],
+          range: expr.range,
+        };
       return traversalReference(expr.root, expr.steps, expr.range);
+    }
     case 'splat': {
       const target = referenceOf(expr.target);
       if (!target) return undefined;
@@ -244,7 +341,11 @@ function referenceOf(expr: Expr): OutputReference | undefined {
       if (!target) return undefined;
       const end = expr.range.end;
       const range = { start: { line: end.line, character: Math.max(0, end.character - expr.name.length) }, end };
-      return { ...target, keys: [...target.keys, { kind: 'name', name: expr.name, range }], range: expr.range };
+      return {
+        ...target,
+        keys: [...target.keys, { kind: 'name', name: expr.name.normalize('NFC'), range }],
+        range: expr.range,
+      };
     }
     case 'index': {
       const target = referenceOf(expr.target);
@@ -255,7 +356,10 @@ function referenceOf(expr: Expr): OutputReference | undefined {
       if (expr.name !== 'lookup' || expr.args.length < 2) return undefined;
       const target = referenceOf(expr.args[0]!);
       if (!target) return undefined;
-      return { ...target, keys: [...target.keys, indexKey(expr.args[1]!)], range: expr.range };
+      const key = indexKey(expr.args[1]!);
+      // With a default, a missing key is no error: Terraform returns the default.
+      const defaulted = key.kind === 'name' && expr.args.length > 2 ? { ...key, defaulted: true } : key;
+      return { ...target, keys: [...target.keys, defaulted], range: expr.range };
     }
     default:
       return undefined;
@@ -276,7 +380,7 @@ function traversalReference(root: string, steps: readonly TraversalStep[], range
 
 function stepKeys(steps: readonly TraversalStep[], whole: Range): PathKey[] {
   return steps.map((step): PathKey => {
-    if (step.kind === 'attr') return { kind: 'name', name: step.name, range: step.range ?? whole };
+    if (step.kind === 'attr') return { kind: 'name', name: step.name.normalize('NFC'), range: step.range ?? whole };
     if (step.kind === 'index') return indexKey(step.key);
     return { kind: 'splat', range: whole };
   });
@@ -287,6 +391,6 @@ function indexKey(key: Expr): PathKey {
   if (key.kind === 'literal' && typeof key.value === 'number')
     return { kind: 'name', name: String(key.value), range: key.range };
   const text = literalText(key);
-  if (text !== undefined) return { kind: 'name', name: text, range: key.range, quoted: true };
+  if (text !== undefined) return { kind: 'name', name: text.normalize('NFC'), range: key.range, quoted: true };
   return { kind: 'dynamic', range: key.range };
 }

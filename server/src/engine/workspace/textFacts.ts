@@ -11,6 +11,7 @@ import {
   mayCallFileFunctions,
   mayHaveFacts,
 } from './fileFacts';
+import { generateOutputDeclarations } from './generatedOutputs';
 import { OUTPUT_READ_ROOTS, outputReferences } from './outputFacts';
 import { fileRole, nestedBackendOwner } from './workspaceScan';
 
@@ -50,9 +51,12 @@ function hclFacts(file: string, text: string, backendMatchers: readonly ((name: 
   const backendFile =
     nestedBackendOwner(file) !== undefined || fileRole(path.basename(file), backendMatchers) === 'backendFiles';
   const reported = backendFile || path.basename(file) === UNIT_FILE;
+  const terragrunt = terragruntFileFacts(kept);
+  const generateOutputs = generateOutputDeclarations(text, terragrunt);
   return {
     ...factsFromDocument(kept, false),
-    terragrunt: terragruntFileFacts(kept),
+    terragrunt,
+    ...(generateOutputs.length > 0 ? { generateOutputs } : {}),
     syntaxErrors: reported ? document.errors : [],
   };
 }

@@ -4,6 +4,7 @@ import { parseHcl } from '../hcl';
 import type { EvaluatedUnit } from '../terragrunt';
 import type { ChildModules, EvaluatedModule, FileInput, ModuleBackend } from './evaluatedModule';
 import { factsFromDocument, keepBody } from './fileFacts';
+import type { GeneratedOutput } from './generatedOutputs';
 import { evaluateModule } from './moduleEvaluation';
 
 export interface UnitInput {
@@ -29,6 +30,9 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
     file,
     facts: factsFromDocument(parseHcl(text, { keepBody })),
   }));
+  const generatedOutputs = unit.generated.flatMap(({ from }, i): GeneratedOutput[] =>
+    generated[i]!.facts.outputs.map(({ name, description, sensitive }) => ({ name, description, sensitive, ...from })),
+  );
   const code = evaluateModule(
     {
       id: input.id,
@@ -54,6 +58,7 @@ export function evaluateUnitModule(input: UnitInput, children: ChildModules): Ev
     dependencies: unit.dependencies,
     sourceDirs: sourceDirs(unit),
     ...(unit.codeDir !== undefined ? { codeDir: unit.codeDir } : {}),
+    ...(generatedOutputs.length > 0 ? { generatedOutputs } : {}),
     problems,
     reads: code.reads,
   };

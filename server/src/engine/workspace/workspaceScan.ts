@@ -211,7 +211,18 @@ interface FolderLink {
  * is always named by its real path: a link to a folder of the workspace is an alias, reported and
  * not read again; a link out of it is read once, under the link's name; a loop is cut and reported.
  */
+/** The folder to analyse is the file system's root (`/`, `C:\`): refused rather than every file of the machine listed. */
+export class FilesystemRootError extends Error {
+  constructor(readonly root: string) {
+    super(
+      `${root} is the root of the file system: Terrace analyses a repository's folder, not every file of the ` +
+        "machine (listing them ran for minutes); open the repository's folder instead",
+    );
+  }
+}
+
 export async function scanWorkspace(root: string, options: DiscoveryOptions): Promise<ScanResult> {
+  if (path.parse(path.resolve(root)).root === path.resolve(root)) throw new FilesystemRootError(root);
   const result: ScanResult = {
     dirs: new Map(),
     problems: [],

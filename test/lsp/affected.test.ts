@@ -6,11 +6,13 @@ import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Hover } from 'vscode-languageserver-protocol';
+import { parse } from 'yaml';
 import {
   AffectedRequest,
   FileReadersRequest,
   type GraphModel,
   GraphRequest,
+  PipelineRequest,
   RunTargetsRequest,
   ServerStatusNotification,
 } from '../../server/src/protocol';
@@ -161,6 +163,35 @@ describe('terrace/affected (real git)', () => {
       changed: false,
       reads: { [vpc]: ['vpc_id'], 'network/prod/eu-central-1/dns': ['zone_id'] },
     });
+    execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: workspace });
+  });
+
+  test('Generate Pipeline of the changes: each dependent decides from the outputs it reads, as terrace generate writes it', async () => {
+    const client = await ready(workspace);
+    const folderUri = pathToFileURL(workspace).href;
+    const vpc = 'network/prod/eu-central-1/vpc';
+    appendFileSync(path.join(workspace, vpc, 'main.tf'), '\n# a change not committed yet\n');
+    const result = await client.connection.sendRequest(PipelineRequest.type, {
+      folderUri,
+      ci: 'gitlab',
+      changedOnly: true,
+      baseRef: 'HEAD',
+    });
+    assert.equal(result.kind, 'pipeline');
+    if (result.kind !== 'pipeline') return;
+    const yaml = parse(result.text) as Record<string, { variables?: Record<string, string> }>;
+    const spec = (id: string) => JSON.parse(yaml[`plan-${id.replaceAll('/', '-')}`]!.variables!['TERRACE_GATE']!);
+    assert.equal(spec(vpc).changed, true);
+    // What it reads of each module it depends on in the pipeline (dns reads the vpc too).
+    assert.deepEqual(spec('platform/prod/eu-central-1/eks').reads, {
+      [vpc]: 'network-prod-eu-central-1-vpc vpc_id',
+      'network/prod/eu-central-1/dns': 'network-prod-eu-central-1-dns zone_id',
+    });
+    assert.equal(spec('platform/prod/eu-central-1/eks').changed, false);
+    assert.match(
+      result.text,
+      /^# regenerate with `terrace generate --ci gitlab --changed-only --base-ref HEAD --output \.gitlab-ci\.yml`/m,
+    );
     execFileSync('git', ['checkout', '-q', '--', '.'], { cwd: workspace });
   });
 

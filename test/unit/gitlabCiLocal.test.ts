@@ -196,7 +196,8 @@ describe('gitlab-ci-local runs the generated pipeline', () => {
     writeFileSync(path.join(work, 'platform/prod/eu-west-1/eks/sizing.tf'), 'locals {\n  nodes = 3\n}\n');
     git('add', 'platform/prod/eu-west-1/eks/sizing.tf');
     git('commit', '-q', '-m', 'resize eks');
-    generate('--changed-only', '--base-ref', 'main');
+    // Every dependent planned and applied after its upstreams' applies (gitlabGate.test.ts runs the gated one).
+    generate('--changed-only', '--base-ref', 'main', '--all-dependents');
     const listed = JSON.parse(ciLocal('--list-json').stdout) as { name: string; needs: { job: string }[] }[];
     assert.deepEqual(
       listed.map((job) => job.name),

@@ -64,8 +64,8 @@ Every command takes --env NAME (-e): analyse one environment, with its variables
 and workspace (named in .terrace.yaml, or by files such as prod.tfvars and prod.tfbackend). Without it,
 every environment's backend files count.
 
---version prints this Terrace's version. dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
-TerraCi's <dir>/.terraci.yaml).
+dir defaults to the current folder. Settings come from <dir>/.terrace.yaml when present (else from
+TerraCi's <dir>/.terraci.yaml). --version prints this Terrace's version.
 `;
 
 const FORMATS = ['text', 'json', 'dot', 'mermaid'] as const;

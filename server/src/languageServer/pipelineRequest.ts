@@ -2,7 +2,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrokenModulesError, ChangedFilesError } from '../engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from '../engine/config';
-import { existingPipelineFile, generatePipeline, PipelineCycleError, PipelineTooBigError } from '../engine/pipeline';
+import { upstreamReads } from '../engine/contracts';
+import {
+  existingPipelineFile,
+  generatePipeline,
+  PipelineCycleError,
+  type PipelineRequest,
+  PipelineTooBigError,
+} from '../engine/pipeline';
 import type { PipelineParams, PipelineResult } from '../protocol';
 import { affectedSince } from './affectedRequest';
 import type { FolderState } from './workspaceFolders';
@@ -10,19 +17,24 @@ import type { FolderState } from './workspaceFolders';
 /**
  * `terrace/pipeline`: the folder's current analysis and its `.terrace.yaml` (or `.terraci.yaml`)
  * through the engine's generator; changed-only counts what the editor sees too (uncommitted and
- * untracked files). Never throws: a cycle, a module that does not parse, or a problem comes back as a result the client shows.
+ * untracked files), and each dependent's jobs decide from the outputs it reads, as `terrace generate
+ * --changed-only` writes them. Never throws: a cycle, a module that does not parse, or a problem comes back as a result the client shows.
  */
 export async function pipelineFor(folder: FolderState, params: PipelineParams): Promise<PipelineResult> {
   if (folder.error) return { kind: 'error', message: folder.error };
   try {
     const config = await loadWorkspaceConfig(folder.root);
     const result = folder.analysis.result();
-    let changed: { baseRef: string; modules: Set<string> } | undefined;
+    let changed: PipelineRequest['changed'];
     if (params.changedOnly) {
       const baseRef = params.baseRef?.trim();
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
       const affected = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
-      changed = { baseRef, modules: affected.affected };
+      const gate = {
+        reached: new Set(affected.reached.keys()),
+        reads: upstreamReads(folder.analysis.contracts(), result.edges),
+      };
+      changed = { baseRef, modules: affected.affected, gate };
     }
     const pipeline = generatePipeline(result, {
       ci: params.ci,

@@ -184,8 +184,8 @@ describe('terrace/affected (real git)', () => {
     assert.equal(spec(vpc).changed, true);
     // What it reads of each module it depends on in the pipeline (dns reads the vpc too).
     assert.deepEqual(spec('platform/prod/eu-central-1/eks').reads, {
-      [vpc]: 'network-prod-eu-central-1-vpc vpc_id',
-      'network/prod/eu-central-1/dns': 'network-prod-eu-central-1-dns zone_id',
+      [vpc]: '= vpc_id',
+      'network/prod/eu-central-1/dns': '= zone_id',
     });
     assert.equal(spec('platform/prod/eu-central-1/eks').changed, false);
     assert.match(

@@ -9,6 +9,7 @@ import { type GateStep, gateCommand } from '../../server/src/cli/gateCommand';
 import { analyzeDirectory } from '../../server/src/engine/analysis';
 import { defaultPipelineOptions, TERRACE_VERSION } from '../../server/src/engine/config';
 import {
+  type GateRead,
   gateReadText,
   generatePipeline,
   jobSlugs,
@@ -97,11 +98,11 @@ describe('terrace gate: bad input', () => {
     );
     assert.equal(
       gate('plan', { TERRACE_GATE: spec({ reads: { 'net/vpc': { slug: 'net-vpc', outputs: ['cidr'] } } }) }).err,
-      'Error: TERRACE_GATE: reads: net/vpc must be its job slug, then the output names, * (all) or ? (not known), as terrace generate writes it\n',
+      'Error: TERRACE_GATE: reads: net/vpc must be its job slug (= for its own), then the output names, * (all) or ? (not known), as terrace generate writes it\n',
     );
     assert.equal(
       gate('plan', { TERRACE_GATE: spec({ reads: { 'net/vpc': 'net/vpc cidr' } }) }).err,
-      'Error: TERRACE_GATE: reads: net/vpc must be its job slug, then the output names, * (all) or ? (not known), as terrace generate writes it\n',
+      'Error: TERRACE_GATE: reads: net/vpc must be its job slug (= for its own), then the output names, * (all) or ? (not known), as terrace generate writes it\n',
     );
   });
 
@@ -211,17 +212,21 @@ describe('terrace gate: bad input', () => {
 });
 
 describe('a read as the spec writes it', () => {
-  test('the slug, then the names, * or ?; read back as it was', () => {
-    const reads = [
-      { slug: 'net-vpc', outputs: ['cidr', 'vpc_id'] },
-      { slug: 'net-vpc', outputs: 'all' as const },
-      { slug: 'net-vpc', outputs: 'unknown' as const },
-      { slug: 'root', outputs: [] },
+  test('the slug (= for the id’s own), then the names, * or ?; read back as it was', () => {
+    const reads: [string, GateRead][] = [
+      ['net/vpc', { slug: 'net-vpc', outputs: ['cidr', 'vpc_id'] }],
+      ['net/vpc', { slug: 'net-vpc-1a2b3c', outputs: 'all' }],
+      ['net/vpc', { slug: 'net-vpc', outputs: 'unknown' }],
+      ['.', { slug: 'root', outputs: [] }],
     ];
-    assert.deepEqual(reads.map(gateReadText), ['net-vpc cidr vpc_id', 'net-vpc *', 'net-vpc ?', 'root']);
-    assert.deepEqual(reads.map(gateReadText).map(parseGateRead), reads);
-    for (const bad of ['', 'net/vpc cidr', 'net-vpc  cidr', 'net-vpc * cidr', 'net-vpc cidr?'])
-      assert.equal(parseGateRead(bad), undefined, bad);
+    const texts = reads.map(([id, read]) => gateReadText(id, read));
+    assert.deepEqual(texts, ['= cidr vpc_id', 'net-vpc-1a2b3c *', '= ?', '=']);
+    assert.deepEqual(
+      texts.map((text, index) => parseGateRead(reads[index]![0], text)),
+      reads.map(([, read]) => read),
+    );
+    for (const bad of ['', 'net/vpc cidr', '= ', '=  cidr', '= * cidr', '= cidr?'])
+      assert.equal(parseGateRead('net/vpc', bad), undefined, bad);
   });
 });
 
@@ -258,7 +263,7 @@ describe('terrace gate: a module id is data in the specs and in what the gate sa
     const gitlabSpec = gitlab[`plan-${slugs.get(READER)}`]!.variables['TERRACE_GATE']!;
     assert.equal(gitlabSpec.expand, false);
     assert.equal(JSON.parse(gitlabSpec.value).module, READER);
-    assert.deepEqual(JSON.parse(gitlabSpec.value).reads, { [WRITER]: `${slugs.get(WRITER)} v` });
+    assert.deepEqual(JSON.parse(gitlabSpec.value).reads, { [WRITER]: '= v' });
 
     const github = parse(generatePipeline(result, { ci: 'github', options, changed }).text) as {
       jobs: Record<string, { with: Record<string, string> }>;

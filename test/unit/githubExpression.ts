@@ -4,10 +4,19 @@ import assert from 'node:assert/strict';
  * GitHub Actions expressions as the runner evaluates them (docs.github.com/actions/reference/evaluate-expressions),
  * the part the generated workflows use: literals, contexts (`needs.module-a.outputs.starts`, the filter
  * `needs.*.result`), `!`, `==`, `!=`, `&&`, `||` (which give an operand, not a boolean), parentheses, and the
- * functions contains, format, toJSON and the status checks (`cancelled()` is false: the run was not cancelled).
+ * functions contains, format, join, toJSON and the status checks, from `status`: `failure()` (a job's: any
+ * ancestor job failed), `cancelled()` (the run was cancelled), `always()`.
  * Strings compare ignoring case, as GitHub's do. Anything else fails the test.
  */
 export type GithubValue = string | number | boolean | null | GithubValue[] | { [key: string]: GithubValue };
+
+/** What the status check functions say. */
+export interface GithubStatus {
+  failure: boolean;
+  cancelled: boolean;
+}
+
+const RUNNING: GithubStatus = { failure: false, cancelled: false };
 
 /** `text` with each `${{ … }}` replaced by its value (an object or array as JSON). */
 export function githubTemplate(text: string, context: Record<string, GithubValue>): string {
@@ -30,13 +39,21 @@ export function githubTemplate(text: string, context: Record<string, GithubValue
 }
 
 /** An `if:`'s value: its expression, with or without `${{ }}` around it, as a boolean. */
-export function githubCondition(text: string, context: Record<string, GithubValue>): boolean {
+export function githubCondition(
+  text: string,
+  context: Record<string, GithubValue>,
+  status: GithubStatus = RUNNING,
+): boolean {
   const trimmed = text.trim();
   const inner = trimmed.startsWith('${{') && trimmed.endsWith('}}') ? trimmed.slice(3, -2) : trimmed;
-  return truthy(githubExpression(inner, context));
+  return truthy(githubExpression(inner, context, status));
 }
 
-export function githubExpression(source: string, context: Record<string, GithubValue>): GithubValue {
+export function githubExpression(
+  source: string,
+  context: Record<string, GithubValue>,
+  status: GithubStatus = RUNNING,
+): GithubValue {
   const tokens = tokenize(source);
   let at = 0;
   const peek = () => tokens[at];
@@ -99,7 +116,7 @@ export function githubExpression(source: string, context: Record<string, GithubV
         if (peek() === ',') take();
       }
       take(')');
-      return call(token, args);
+      return call(token, args, status);
     }
     let value: GithubValue | GithubValue[] = context[token] ?? null;
     let filtered = false;
@@ -120,7 +137,7 @@ export function githubExpression(source: string, context: Record<string, GithubV
   return value;
 }
 
-function call(name: string, args: GithubValue[]): GithubValue {
+function call(name: string, args: GithubValue[], status: GithubStatus): GithubValue {
   switch (name) {
     case 'contains': {
       const [search, item] = args;
@@ -141,7 +158,9 @@ function call(name: string, args: GithubValue[]): GithubValue {
     case 'toJSON':
       return JSON.stringify(args[0] ?? null, null, 2);
     case 'cancelled':
-      return false;
+      return status.cancelled;
+    case 'failure':
+      return status.failure;
     case 'always':
       return true;
     default:

@@ -60,7 +60,18 @@ class WorkflowRun {
     for (const need of job.needs ?? []) needs[need] = this.results[need] as unknown as GithubValue;
     // No if: success(), every job it needs succeeded.
     const healthy = Object.values(needs).every((need) => (need as { result: string }).result === 'success');
-    if (job.if === undefined ? !healthy : !githubCondition(job.if, { needs }))
+    // failure(): a job before it failed, through the needs of the jobs it needs.
+    const ancestors = new Set<string>();
+    const visit = (of: string) => {
+      for (const need of this.caller.jobs[of]!.needs ?? [])
+        if (!ancestors.has(need)) {
+          ancestors.add(need);
+          visit(need);
+        }
+    };
+    visit(id);
+    const failure = [...ancestors].some((ancestor) => this.results[ancestor]!.result === 'failure');
+    if (job.if === undefined ? !healthy : !githubCondition(job.if, { needs }, { failure, cancelled: false }))
       return { result: 'skipped', outputs: {} };
     const inputs: Record<string, GithubValue> = { upstream: '{}' };
     for (const [name, value] of Object.entries(job.with ?? {})) inputs[name] = githubTemplate(value, { needs });
@@ -212,6 +223,18 @@ describe('GitHub: a changed-only workflow whose dependents decide from the outpu
     assert.equal(run.said('module-data-db/plan')[0], 'data/db: planning: it reads outputs named only at run time');
   });
 
+  test('an upstream whose plan fails: every module after it shows as skipped, two levels down too', () => {
+    const run = runWorkflow('net/vpc/main.tf', 'team = "network"', 'team = var.missing');
+    assert.deepEqual(resultsOf(run), {
+      'module-net-vpc': 'failure',
+      'module-app-api': 'skipped',
+      'module-app-worker': 'skipped',
+      'module-data-db': 'skipped',
+      'module-obs-all': 'skipped',
+      'module-app-web': 'skipped',
+    });
+  });
+
   test('plan only: a reader of a changed output starts, says it is stale until net/vpc applies, and ends before init', () => {
     const run = runWorkflow('net/vpc/main.tf', '10.0.0.0/16', '10.1.0.0/16', 'github:\n  planOnly: true\n');
     assert.deepEqual(resultsOf(run), {
@@ -247,19 +270,24 @@ describe('GitHub: a changed-only workflow whose dependents decide from the outpu
     assert.equal(githubCondition(api, { needs: { 'module-net-vpc': vpc('success', 'app-api obs-all') } }), true);
     assert.equal(githubCondition(api, { needs: { 'module-net-vpc': vpc('success', 'app-apix obs-all') } }), false);
     assert.equal(githubCondition(api, { needs: { 'module-net-vpc': vpc('success', '') } }), false);
-    assert.equal(githubCondition(api, { needs: { 'module-net-vpc': vpc('failure', 'app-api') } }), false);
+    const failed = { failure: true, cancelled: false };
+    assert.equal(githubCondition(api, { needs: { 'module-net-vpc': vpc('failure', 'app-api') } }, failed), false);
     assert.equal(githubCondition(api, { needs: { 'module-net-vpc': vpc('cancelled', 'app-api') } }), false);
-    // app/web needs net/vpc too: skipped app/api is unaffected only when net/vpc did not fail.
-    const apiStarts = { result: 'success', outputs: { starts: 'app-web' } };
     assert.equal(
-      githubCondition(web, { needs: { 'module-net-vpc': vpc('success', ''), 'module-app-api': apiStarts } }),
-      true,
-    );
-    assert.equal(
-      githubCondition(web, { needs: { 'module-net-vpc': vpc('failure', ''), 'module-app-api': skipped } }),
+      githubCondition(
+        api,
+        { needs: { 'module-net-vpc': vpc('success', 'app-api') } },
+        { failure: false, cancelled: true },
+      ),
       false,
     );
-    assert.deepEqual(jobs['module-app-web']!.needs, ['module-net-vpc', 'module-app-api']);
+    // app/web needs app/api only: a skipped app/api is unaffected unless a job before it failed (failure() looks
+    // at every ancestor job, net/vpc too).
+    const apiStarts = { result: 'success', outputs: { starts: 'app-web' } };
+    assert.deepEqual(jobs['module-app-web']!.needs, ['module-app-api']);
+    assert.equal(githubCondition(web, { needs: { 'module-app-api': apiStarts } }), true);
+    assert.equal(githubCondition(web, { needs: { 'module-app-api': skipped } }), false);
+    assert.equal(githubCondition(web, { needs: { 'module-app-api': apiStarts } }, failed), false);
   });
 });
 

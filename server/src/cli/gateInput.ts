@@ -130,10 +130,10 @@ function strings(value: unknown, where: string): string[] {
 function reads(value: unknown, where: string): Record<string, GateRead> {
   const out: Record<string, GateRead> = {};
   for (const [id, text] of Object.entries(object(value, where))) {
-    const read = typeof text === 'string' ? parseGateRead(text) : undefined;
+    const read = typeof text === 'string' ? parseGateRead(id, text) : undefined;
     if (!read)
       throw new GateInputError(
-        `${where}: ${id} must be its job slug, then the output names, * (all) or ? (not known), as terrace generate writes it`,
+        `${where}: ${id} must be its job slug (= for its own), then the output names, * (all) or ? (not known), as terrace generate writes it`,
       );
     out[id] = read;
   }

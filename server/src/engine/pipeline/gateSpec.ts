@@ -1,6 +1,6 @@
 import { TERRACE_VERSION } from '../config';
 import type { OutputChange, OutputsRead } from '../run';
-import type { PipelinePlan } from './pipelinePlan';
+import { type PipelinePlan, plainSlug } from './pipelinePlan';
 
 /**
  * What the jobs of a gated pipeline (changed-only) tell each other, and what the generator tells each job: the
@@ -64,18 +64,19 @@ export function gateRecordFile(slug: string, stage: GateRecord['stage']): string
 }
 
 /**
- * A read as the spec writes it, short as the pipeline repeats it for every edge: the job slug, then the output
- * names, or `*` (all of them) or `?` (names not known), space-separated (`net-vpc cidr vpc_id`). Output names are
- * identifiers: no space, `*` or `?` in them.
+ * A read of module `id` as the spec writes it, short as the pipeline repeats it for every edge: the job slug (`=`
+ * when it is the id's own, `plainSlug`), then the output names, or `*` (all of them) or `?` (names not known),
+ * space-separated (`= cidr vpc_id`). Output names are identifiers: no space, `*` or `?` in them.
  */
-export function gateReadText(read: GateRead): string {
+export function gateReadText(id: string, read: GateRead): string {
   const outputs = read.outputs === 'all' ? ['*'] : read.outputs === 'unknown' ? ['?'] : read.outputs;
-  return [read.slug, ...outputs].join(' ');
+  return [read.slug === plainSlug(id) ? '=' : read.slug, ...outputs].join(' ');
 }
 
-/** `gateReadText`'s read; undefined when the text is not one. */
-export function parseGateRead(text: string): GateRead | undefined {
-  const [slug, ...names] = text.split(' ');
+/** `gateReadText`'s read of module `id`; undefined when the text is not one. */
+export function parseGateRead(id: string, text: string): GateRead | undefined {
+  const [written, ...names] = text.split(' ');
+  const slug = written === '=' ? plainSlug(id) : written;
   if (slug === undefined || !/^[A-Za-z0-9_-]+$/.test(slug)) return undefined;
   if (names.length === 1 && (names[0] === '*' || names[0] === '?'))
     return { slug, outputs: names[0] === '*' ? 'all' : 'unknown' };
@@ -106,7 +107,7 @@ export function gateSpecs(
   const specs = new Map<string, string>();
   for (const module of plan.modules) {
     const texts = (reads: Record<string, GateRead>) =>
-      Object.fromEntries(Object.entries(reads).map(([id, read]) => [id, gateReadText(read)]));
+      Object.fromEntries(Object.entries(reads).map(([id, read]) => [id, gateReadText(id, read)]));
     const spec = {
       terrace: TERRACE_VERSION,
       ci,

@@ -1,7 +1,7 @@
 import type { ConfigRecord } from '../config';
 import type { GatedJobs } from './gatedJobs';
 import type { JobCommands } from './jobCommands';
-import type { PipelinePlan, PlannedModule } from './pipelinePlan';
+import type { PlannedModule } from './pipelinePlan';
 
 /**
  * A gated GitHub workflow (changed-only: each dependent decides from the outputs it reads). A module's job calls
@@ -9,7 +9,7 @@ import type { PipelinePlan, PlannedModule } from './pipelinePlan';
  * `terrace gate planned` or `applied`, which write the job's outputs: `record` (what its plan or apply did to its
  * outputs, names and kinds only) and `starts` (the job slugs of the dependents that must run, as far as this module
  * goes). A dependent's job then has an `if:` that starts it only when one of its upstreams says so (or its own
- * files changed), so an unaffected one shows as skipped; the reason is in the upstream job's log and step summary.
+ * files changed) and nothing before it failed, so an unaffected one shows as skipped; the reason is in the upstream job's log and step summary.
  * See `gateSpec.ts` for what the records hold, and `server/src/cli/gateCommand.ts` for each step.
  */
 
@@ -26,38 +26,14 @@ export const GITHUB_GATE_INPUTS: Readonly<ConfigRecord> = {
 };
 
 /**
- * The jobs a gated module's job needs: every module it depends on in the pipeline, directly or not, and the
- * validate job. A job's `if:` sees only what it needs: a skipped direct upstream is unaffected only when none of
- * the modules before it failed, which it can tell only by needing them too.
- */
-export function githubGatedNeeds(
-  plan: PipelinePlan,
-  module: PlannedModule,
-  jobOf: (id: string) => string,
-  validateJob: string | undefined,
-): string[] {
-  const byId = new Map(plan.modules.map((planned) => [planned.id, planned]));
-  const before = new Set<string>();
-  const visit = (id: string) => {
-    for (const dep of byId.get(id)?.dependencies ?? [])
-      if (!before.has(dep)) {
-        before.add(dep);
-        visit(dep);
-      }
-  };
-  visit(module.id);
-  const ordered = plan.modules.filter((planned) => before.has(planned.id)).map((planned) => jobOf(planned.id));
-  return [...(validateJob !== undefined ? [validateJob] : []), ...ordered];
-}
-
-/**
- * A gated module's `if:`: nothing it needs failed or was cancelled (a failed upstream skips it, as without the
- * gate), and its own files changed or one of its upstreams' jobs lists it in `starts` (only its direct upstreams
- * list it: the others it needs have other dependents). The slug is letters, digits, `_` and `-`: a string
- * literal as it is.
+ * A gated module's `if:`: no job before it failed (`failure()`, which looks at every ancestor job: a module whose
+ * upstream's upstream failed was skipped, and its dependents are skipped too, as without the gate), none it needs
+ * was cancelled, and its own files changed or one of its upstreams' jobs lists it in `starts`. Without a status
+ * function GitHub would skip it whenever an upstream was skipped as unaffected. The slug is letters, digits, `_`
+ * and `-`: a string literal as it is.
  */
 export function githubGateCondition(module: PlannedModule, changed: boolean): string {
-  const healthy = "!cancelled() && !contains(needs.*.result, 'failure') && !contains(needs.*.result, 'cancelled')";
+  const healthy = "!cancelled() && !failure() && !contains(needs.*.result, 'cancelled')";
   if (changed || module.dependencies.length === 0) return `\${{ ${healthy} }}`;
   return `\${{ ${healthy} && contains(format(' {0} ', join(needs.*.outputs.starts, ' ')), ' ${module.slug} ') }}`;
 }

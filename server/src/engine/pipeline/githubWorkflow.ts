@@ -6,7 +6,6 @@ import {
   GITHUB_GATE_INPUTS,
   githubGateCondition,
   githubGatedApply,
-  githubGatedNeeds,
   githubGateOutputs,
   githubGateStep,
   githubRecordPlan,
@@ -139,7 +138,7 @@ export function moduleInputs(plan: PipelinePlan, github: GithubOptions, gated = 
  * The validate job with `validate.enabled`, then per level each module's job: its name, needs, the
  * call and its inputs. `gate`: the `if` of the jobs that need no other module's (those that do are
  * skipped with what they need), for a chained workflow after the first. `gated`: each module's job passes its
- * spec and its upstreams' results, needs every module before it, and starts as they say (`githubGate.ts`).
+ * spec and its upstreams' results, and starts as they say (`githubGate.ts`).
  */
 export function* callerJobs(
   plan: PipelinePlan,
@@ -156,12 +155,7 @@ export function* callerJobs(
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const dependencies = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
-      const jobOf = (id: string) => githubModuleJob(slugOf.get(id)!);
-      const needs = gated
-        ? githubGatedNeeds(plan, module, jobOf, validated ? GITHUB_VALIDATE_JOB : undefined)
-        : dependencies.length === 0 && validated
-          ? [GITHUB_VALIDATE_JOB]
-          : dependencies;
+      const needs = dependencies.length === 0 && validated ? [GITHUB_VALIDATE_JOB] : dependencies;
       const with_: Record<string, string> = { slug: module.slug };
       for (const name in module.variables) with_[name] = githubLiteral(module.variables[name]!);
       if (inputs.environment) with_['environment'] = environmentName(github.environment!, module);

@@ -221,7 +221,8 @@ export function jobSlugs(ids: readonly string[]): Map<string, string> {
   return slugs;
 }
 
-function plainSlug(id: string): string {
+/** An id's slug when no other id shares it (`jobSlugs` adds a hash to those that do). */
+export function plainSlug(id: string): string {
   return id === '.' ? 'root' : id.replace(/[^A-Za-z0-9_-]/g, '-');
 }
 

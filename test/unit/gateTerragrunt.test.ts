@@ -4,8 +4,13 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
+import { analyzeDirectory } from '../../server/src/engine/analysis';
+import { defaultPipelineOptions } from '../../server/src/engine/config';
+import { generatePipeline } from '../../server/src/engine/pipeline';
 import { CLI } from './gatedRepository';
+import { gitlabPreview, type PreviewJob } from './gitlabPreview';
 import { gitIn } from './gitRepository';
 
 /**
@@ -174,5 +179,36 @@ describe('Terragrunt units: a dependent decides from the dependency outputs it r
       said['live/db'],
       "live/db: after live/vpc applies: reads cidr (unknown)\nlive/db: not planned now: its plan would read values its upstreams' applies replace",
     );
+  });
+});
+
+describe('Terragrunt units and stack units in gated pipelines: valid for each platform’s reader', () => {
+  test('the terragrunt-stack fixture: gitlab-ci-local --preview and @action-validator/core; each job decides first', async () => {
+    const result = await analyzeDirectory(path.join(__dirname, '../fixtures/terragrunt-stack'));
+    const ids = result.modules.map((module) => module.id);
+    assert.ok(result.modules.some((module) => module.kind === 'unit'));
+    // The first changed; what each reads not known (every read planned): the jobs' shape is what is checked.
+    const changed = {
+      baseRef: 'main',
+      modules: new Set(ids),
+      gate: { reached: new Set(ids.slice(0, 1)), reads: new Map() },
+    };
+    const options = defaultPipelineOptions();
+    const github = generatePipeline(result, { ci: 'github', options, changed });
+    assert.deepEqual(validateWorkflow(github.text).errors, []);
+    assert.deepEqual(validateWorkflow(github.companions[0]!.text).errors, []);
+    const gitlab = gitlabPreview(generatePipeline(result, { ci: 'gitlab', options, changed }).text);
+    const plans = Object.entries(gitlab).filter(([name]) => name.startsWith('plan-')) as [string, PreviewJob][];
+    assert.equal(plans.length, ids.length);
+    for (const [name, job] of plans) {
+      const script = job['script'] as string[];
+      assert.equal(script[0], 'TERRACE_STEP="$(terrace gate plan)"', name);
+      assert.ok(job.variables?.['TERRACE_GATE'], name);
+      assert.ok(
+        script.indexOf('if [ "$TERRACE_STEP" = skip ]; then exit 0; fi') <
+          script.findIndex((line) => / init /.test(line)),
+        name,
+      );
+    }
   });
 });

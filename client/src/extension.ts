@@ -40,6 +40,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const status = new StatusItem();
   client = createLanguageClient(context, output, () => startup.diagnosticsArrived());
   const running = client;
+  // Started first: the server's start and its reading are what a window's first problems wait for, and what
+  // follows only registers (its notification handlers wait in the client until the server is initialized).
+  const started = running.start();
   const runs = new RunPlans(running, output);
   const server = new ServerReadiness(running);
   const environments = new EnvironmentPicker(running, context.workspaceState);
@@ -72,6 +75,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onNotification(StartupTimingsNotification.type, (timings) => {
       startup.server = timings;
+      // The first problems are out: the layout thread starts and warms up now, not when the first panel waits for it.
+      layouts
+        .warmUp()
+        .catch((error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`));
     }),
     // Restricted Mode ends without a reload: the server may start git again, and runs are allowed.
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -86,7 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
       }
     }),
   );
-  await running.start();
+  await started;
   startup.clientRunningAt = Date.now();
   void environments.restore();
   return {

@@ -47,7 +47,15 @@ export class GraphPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private graph: GraphModel | undefined;
   /** When the panel was made, its webview last said it was ready, and the graph was last sent: where its time goes. */
-  readonly times: { created: number; ready?: number; pageMs?: number; graphSent?: number } = { created: Date.now() };
+  readonly times: {
+    created: number;
+    ready?: number;
+    pageMs?: number;
+    graphSent?: number;
+    /** The last layout the webview asked for: its request here, and its answer made (the layout thread's wait and work). */
+    layoutAsked?: number;
+    layoutMade?: number;
+  } = { created: Date.now() };
   private pendingFocus: string | undefined;
   /** The base ref whose changes the panel shows the effect of, while it does. */
   private affectedBase: string | undefined;
@@ -332,7 +340,10 @@ export class GraphPanel {
   /** Lays a view out for the webview, in the extension host's layout thread. */
   private async layout(id: number, input: LayoutInput): Promise<void> {
     try {
-      await this.post({ type: 'layout', id, layout: await this.ctx.layouts.layout(input) });
+      this.times.layoutAsked = Date.now();
+      const layout = await this.ctx.layouts.layout(input);
+      this.times.layoutMade = Date.now();
+      await this.post({ type: 'layout', id, layout });
     } catch (error) {
       this.ctx.output.warn(`graph panel: layout in the extension host failed: ${String(error)}`);
       await this.post({ type: 'layout', id, error: String(error) });

@@ -183,7 +183,7 @@ export interface StartupTimings {
   initializedAt: number;
   /** The first folder's settings read (the editor's `terrace` section, `.terrace.yaml`). */
   settingsAt: number;
-  /** Its files' reading started (after the progress notification was shown). */
+  /** Its files' reading started (the progress asked for, not waited for). */
   readingAt: number;
   indexedAt: number;
   publishedAt: number;
@@ -516,6 +516,11 @@ export type WebviewToPanel =
       layoutMs: number;
       /** Where the layout ran: in the extension host, in the webview's Web Worker, or in the page when no worker could start. */
       layoutIn: 'host' | 'worker' | 'page';
+      /**
+       * Where `ms` went: the view built from the graph, the wait for its layout (the way to where it runs and back,
+       * and the layout), the drawing, and the wait for the frame that shows it.
+       */
+      steps: { viewMs: number; layoutWaitMs: number; drawMs: number; frameMs: number };
       /** A node title's height on screen, in CSS pixels: its size in the drawing times the drawing's zoom. */
       titlePx: number;
       /** The module the view is focused on, if any. */

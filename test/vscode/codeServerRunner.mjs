@@ -46,6 +46,30 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 const BROWSER_SETTLED_MS = 10_000;
 
+/** The browser's window: the workbench at the size the pictures and the panel's timings are taken at. */
+const CHROMIUM_OPTIONS = { viewport: { width: 1600, height: 1000 } };
+
+/**
+ * A browser kept between suites (`options.sharedBrowser`): launched by the first suite that opens it (after the
+ * harness is set up), closed by the caller.
+ */
+export function sharedBrowser(userDataDir) {
+  let launched;
+  return {
+    open() {
+      if (!launched) {
+        launched = { context: launchChromium(userDataDir, CHROMIUM_OPTIONS), launchedAt: Date.now() };
+        launched.context.catch(() => undefined);
+      }
+      return launched;
+    },
+    async close() {
+      const context = await launched?.context.catch(() => undefined);
+      await context?.close().catch(() => undefined);
+    },
+  };
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -132,6 +156,9 @@ function tail(file, lines = 30) {
  *   suite trusts it through the workbench by writing `terrace-trust-workspace` on the console
  * @param {boolean} [options.runningBrowser] open the window in a browser that has run for a while, as a user
  *   opens a new window: for the suites that time a fresh window (see BROWSER_SETTLED_MS)
+ * @param {ReturnType<typeof sharedBrowser>} [options.sharedBrowser] a browser kept between suites (a new page
+ *   for this one): the windows of one folder, each on its own code-server's port and so its own origin, wait for
+ *   its start only once
  * @returns {Promise<number>} the suite's exit code
  */
 export async function runWithCodeServer(options) {
@@ -224,6 +251,7 @@ export async function runWithCodeServer(options) {
 
   let context;
   let page;
+  let shared;
   let code = 1;
   let suiteFinished = false;
   try {
@@ -255,9 +283,10 @@ export async function runWithCodeServer(options) {
       return `http://${authority}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     };
 
-    const browserLaunched = Date.now();
-    context = await launchChromium(dir('chromium'), { viewport: { width: 1600, height: 1000 } });
-    page = context.pages()[0] ?? (await context.newPage());
+    shared = options.sharedBrowser?.open();
+    const browserLaunched = shared?.launchedAt ?? Date.now();
+    context = shared ? await shared.context : await launchChromium(dir('chromium'), CHROMIUM_OPTIONS);
+    page = shared ? await context.newPage() : (context.pages()[0] ?? (await context.newPage()));
     const verbose = Boolean(process.env.TERRACE_VSCODE_VERBOSE);
     let exited;
     const exit = new Promise((resolve) => {
@@ -305,7 +334,8 @@ export async function runWithCodeServer(options) {
       if (existsSync(options.screenshotOnFailure))
         console.error(`workbench screenshot: ${options.screenshotOnFailure}`);
     }
-    await context?.close().catch(() => undefined);
+    if (shared) await page?.close().catch(() => undefined);
+    else await context?.close().catch(() => undefined);
     await group.stop();
     process.off('exit', killOnExit);
     process.off('SIGINT', onSignal);

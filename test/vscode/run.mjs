@@ -13,7 +13,11 @@
 //      a generated plain monorepo of 50 roots, then Terragrunt live repositories (test/realShapes) of 300
 //      units, then of 3,000: a fresh window's start-up and the graph panel's timings
 //      (test-results/vscode/panel-times-{plain,300,3000}.json), and the README's pictures of 300 units.
-// The suites that time a fresh window (2 and 5) open it in a browser that has run for 10 s, as a user opens
+//   6. on the example and on each real-shape repository, before its suite: fresh windows with the floor's VSIX
+//      (test/vscode/floor, the least an extension can do) and with Terrace's, alternating, each running the
+//      suite of test/vscode/shares (dist/test/vscode/shares.js): Terrace's share of a fresh window's first
+//      problems and of Show Graph → drawn over VS Code's own, medians to test-results/vscode/floor-shares.json.
+// The suites that time a fresh window (2, 5 and 6) open it in a browser that has run for 10 s, as a user opens
 // a window in a browser already running (codeServerRunner.mjs, BROWSER_SETTLED_MS, says why).
 //
 // Runners (TERRACE_VSCODE_RUNNER):
@@ -21,6 +25,8 @@
 //   code-server  code-server from npm, driven by headless chromium; works offline
 //   (unset)      electron when VS Code is cached or can be downloaded, else code-server
 // Other settings: TERRACE_VSCODE_TIMEOUT_MS (default 180000), TERRACE_VSCODE_GREP (run matching tests only),
+// TERRACE_VSCODE_SUITES (run the suites whose names match only, e.g. `share-example`), TERRACE_SHARE_WINDOWS
+// (fresh windows of the floor's and of Terrace's on each timed folder, default 3),
 // TERRACE_VSCODE_VERBOSE=1 (all workbench logs), TERRACE_KEEP_TMP=1 (keep the scratch directory).
 //
 // Prints the suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when one
@@ -32,8 +38,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../harness/cache.mjs';
 import { programSpies } from '../harness/programSpies.mjs';
-import { runWithCodeServer } from './codeServerRunner.mjs';
+import { runWithCodeServer, sharedBrowser } from './codeServerRunner.mjs';
 import { electronAvailability, runWithElectron } from './electronRunner.mjs';
+import { folderShares, packageFloor, SHARE_WINDOWS, writeShares } from './shares.mjs';
 
 const started = Date.now();
 const extensionTestsPath = path.join(repoRoot, 'dist', 'test', 'vscode', 'index.js');
@@ -59,6 +66,7 @@ console.log(`vscode tier: ${runner} runner (${why})`);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'terrace-vscode-'));
 const timeoutMs = Number(process.env.TERRACE_VSCODE_TIMEOUT_MS ?? 180_000);
 const grep = process.env.TERRACE_VSCODE_GREP;
+const only = process.env.TERRACE_VSCODE_SUITES ? new RegExp(process.env.TERRACE_VSCODE_SUITES) : undefined;
 
 /**
  * One suite in a fresh VS Code (its own data folders under `tmp/<name>`, its own copy of the workspace, so
@@ -75,8 +83,10 @@ async function runSuite(
     env: suiteEnv = {},
     untrusted = false,
     runningBrowser = false,
+    browser,
   },
 ) {
+  if (only && !only.test(name)) return null;
   const dir = path.join(tmp, name);
   const workspace = path.join(dir, 'workspace');
   cpSync(path.resolve(repoRoot, folder), workspace, { recursive: true });
@@ -99,6 +109,7 @@ async function runSuite(
     timeoutMs,
     untrusted,
     runningBrowser,
+    sharedBrowser: browser,
     screenshotOnFailure: path.join(repoRoot, 'test-results', 'vscode', `${name}-workbench-on-failure.png`),
   };
   console.log(`\nvscode tier: the ${name} suite`);
@@ -211,6 +222,39 @@ if (runner !== 'code-server') {
   );
 }
 
+// Terrace's share of a fresh window's waits over VS Code's floor: on each folder below, fresh windows with the
+// floor's VSIX and with Terrace's, alternating (test/vscode/shares.mjs).
+const floorVsix = grep || !vsix ? undefined : packageFloor(repoRoot, tmp);
+if (!grep && vsix && !floorVsix) suites.push(undefined);
+const shares = {};
+// The code-server runner opens the share windows in one browser, started once (each window has its own origin).
+const shareBrowser =
+  floorVsix && runner === 'code-server' ? sharedBrowser(path.join(tmp, 'share-chromium')) : undefined;
+async function shareWindows(name, folder) {
+  if (!floorVsix) return;
+  const files = [];
+  for (let window = 0; window < SHARE_WINDOWS; window++) {
+    for (const subject of ['floor', 'terrace']) {
+      const file = path.join(tmp, `share-${name}-${subject}-${window}.json`);
+      files.push(file);
+      suites.push(
+        await runSuite(`share-${name}-${subject}-${window + 1}`, {
+          extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
+          extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'shares.js'),
+          installExtensions: [subject === 'floor' ? floorVsix : vsix],
+          folder,
+          env: { TERRACE_SHARE_SUBJECT: subject, TERRACE_SHARE_FILE: file },
+          runningBrowser: true,
+          browser: shareBrowser,
+        }),
+      );
+    }
+  }
+  const measured = folderShares(files);
+  if (measured.floor || measured.terrace) shares[name] = measured;
+}
+await shareWindows('example', path.join('examples', 'monorepo'));
+
 // Repositories of real shape and size, the VSIX installed: generated Terragrunt live repositories of 300
 // units (timings and the README's pictures) and of 3,000 (timings), and a plain monorepo of 50 roots (a
 // fresh window's start-up and the panel on a small graph).
@@ -229,6 +273,7 @@ for (const { name, shape, args, units } of realShapes) {
     });
     child.on('close', (code) => resolve(code === 0));
   });
+  if (written) await shareWindows(name, folder);
   suites.push(
     written && vsix
       ? await runSuite(name, {
@@ -243,6 +288,11 @@ for (const { name, shape, args, units } of realShapes) {
   );
 }
 
+await shareBrowser?.close();
+if (Object.keys(shares).length > 0) writeShares(path.join(repoRoot, 'test-results', 'vscode'), shares);
+
+// A suite left out by TERRACE_VSCODE_SUITES is null; one that did not report is undefined.
+for (let i = suites.length - 1; i >= 0; i--) if (suites[i] === null) suites.splice(i, 1);
 const reported = suites.filter(Boolean);
 const passed = reported.reduce((sum, results) => sum + results.passed, 0);
 const skipped = reported.reduce((sum, results) => sum + results.skipped, 0);

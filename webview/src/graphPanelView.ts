@@ -241,6 +241,7 @@ export class GraphPanelView {
     const generation = ++this.generation;
     const started = performance.now();
     const view = buildView(index, this.state.view);
+    const viewBuilt = performance.now();
     const lookup = this.layoutCache.lookup(
       view,
       this.canvas.nodeWidth(view),
@@ -262,10 +263,13 @@ export class GraphPanelView {
       }
     }
     if (generation !== this.generation) return;
+    const laidOut = performance.now();
     this.canvas.draw(view, kept.layout, index);
     this.afterDraw();
+    const drawn = performance.now();
     await nextFrame();
     if (generation !== this.generation) return;
+    const shown = performance.now();
     this.status.idle();
     const modules = view.nodes.filter((node) => node.kind === 'module').length;
     const drawnBounds = this.canvas.shown!.drawing.bounds;
@@ -278,7 +282,13 @@ export class GraphPanelView {
       levels: view.columns.length,
       drawing: { width: Math.round(drawnBounds.width), height: Math.round(drawnBounds.height) },
       panel: this.drawingArea(),
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(shown - started),
+      steps: {
+        viewMs: Math.round(viewBuilt - started),
+        layoutWaitMs: Math.round(laidOut - viewBuilt),
+        drawMs: Math.round(drawn - laidOut),
+        frameMs: Math.round(shown - drawn),
+      },
       drawnAt: Date.now(),
       layoutMs: Math.round(kept.layout.ms),
       layoutIn: kept.madeIn,

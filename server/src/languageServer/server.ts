@@ -612,8 +612,9 @@ async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<strin
 }
 
 function reportProgress(root: string, done: number, total: number): Promise<void> {
-  // The first progress is reported once the folder's settings are in, and the reading waits for it.
+  // The first progress is reported once the folder's settings are in, as the reading starts.
   startup.settingsAt ||= Date.now();
+  startup.readingAt ||= Date.now();
   let reporter = progress.get(root);
   if (!reporter) {
     reporter = connection.window.createWorkDoneProgress().then((created) => {
@@ -623,7 +624,6 @@ function reportProgress(root: string, done: number, total: number): Promise<void
     progress.set(root, reporter);
   }
   return reporter.then((created) => {
-    startup.readingAt ||= Date.now();
     if (total === 0) created.report(0, 'Indexing Terraform modules: reading the files');
     else
       created.report(

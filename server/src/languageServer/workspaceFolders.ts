@@ -217,8 +217,10 @@ export class WorkspaceFolders {
       const options = await this.options(folder.root);
       folder.analysis = new WorkspaceAnalysis(folder.root, options);
       folder.error = undefined;
-      // Shown before the first file is read: one big generated file can hold the reading up for seconds.
-      await this.events.progress(folder.root, 0, 0);
+      // Asked for before the first file is read (one big generated file can hold the reading up for seconds),
+      // not waited for: its creation is a round trip to an editor still starting (70-200 ms of a fresh window's
+      // first problems), and the status bar item spins from the extension's start until the server is ready.
+      void this.events.progress(folder.root, 0, 0);
       await folder.analysis.load((done, total) => void this.events.progress(folder.root, done, total));
     } catch (error) {
       folder.error = error instanceof Error ? error.message : String(error);

@@ -14,10 +14,14 @@ export interface Timing {
   /** Of the webview's load, the part after its page started: its own script's. */
   pageMs?: number;
   toGraphMs?: number;
+  /** Of the layout's wait in the webview, the extension host's: from the request to the layout made (its thread's). */
+  hostLayoutMs?: number;
   /** Of which the webview's own share, from the graph message to the drawing, and the layout's. */
   inPanelMs: number;
   layoutMs: number;
   layoutIn: RenderedReport['layoutIn'];
+  /** Of `inPanelMs`: the view built, the wait for its layout, the drawing, the frame that shows it. */
+  steps: RenderedReport['steps'];
   nodes: number;
   folded: number;
 }
@@ -29,6 +33,7 @@ export function timing(started: number, drawn: RenderedReport): Timing {
     inPanelMs: drawn.ms,
     layoutMs: drawn.layoutMs,
     layoutIn: drawn.layoutIn,
+    steps: drawn.steps,
     nodes: drawn.nodes,
     folded: drawn.groups,
   };
@@ -45,7 +50,7 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
   const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
   assert.ok(panel, 'Show Graph opened the panel');
   const drawn = await panel.waitForRender(undefined, 60_000);
-  const { created, ready, pageMs, graphSent } = panel.times;
+  const { created, ready, pageMs, graphSent, layoutAsked, layoutMade } = panel.times;
   return {
     panel,
     timing: {
@@ -54,6 +59,7 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
       toReadyMs: (ready ?? created) - started,
       pageMs,
       toGraphMs: (graphSent ?? created) - started,
+      hostLayoutMs: layoutAsked !== undefined && layoutMade !== undefined ? layoutMade - layoutAsked : undefined,
     },
   };
 }

@@ -46,6 +46,7 @@ suite('the packaged extension (VSIX)', () => {
       'schemas/terrace.schema.json',
       'dist/client.js',
       'dist/server.js',
+      'dist/languageServer.js',
       'dist/cli.js',
       'dist/webview.js',
       'dist/webview.css',

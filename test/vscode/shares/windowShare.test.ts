@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { showGraph } from '../realShape/panelTimings';
+import { runningApi, startupBreakdown, waitFor } from '../suite/helpers';
+
+/** Which extension this window has: the floor's (test/vscode/floor) or Terrace's VSIX. */
+const SUBJECT = process.env.TERRACE_SHARE_SUBJECT;
+/** Where this window's figures go, for the runner to set beside the other windows' (shares.mjs). */
+const SHARE_FILE = process.env.TERRACE_SHARE_FILE;
+/** When the runner opened the window, on the machine's one clock. */
+const OPENED_AT = Number(process.env.TERRACE_WINDOW_OPENED_AT);
+
+/** What one fresh window measured, in ms: from the window opened, and from the command to the drawing. */
+interface WindowFigures {
+  subject: 'floor' | 'terrace';
+  /** The window opened → the first problems in the editor (Terrace's with none: its first diagnostics published). */
+  firstProblemsMs: number;
+  /** The command → its webview drawn, on the page's clock. */
+  drawnMs: number;
+  /** Where the start-up went, ms after the window opened. */
+  steps: Record<string, number | null>;
+  /** Where the drawing's time went (Terrace's: to its panel, its page ready, the graph sent, the layout, drawn). */
+  drawnSteps?: Record<string, unknown>;
+}
+
+interface FloorApi {
+  times: { activatedAt: number; diagnosticsAt: number | undefined };
+  nextDrawn(): Promise<{ drawnAt: number; nodes: number }>;
+}
+
+async function floorWindow(): Promise<WindowFigures> {
+  const extension = vscode.extensions.getExtension<FloorApi>('floor.floor');
+  assert.ok(extension, 'the floor extension is installed');
+  const api = await extension.activate();
+  const diagnosticsAt = await waitFor('the floor’s diagnostic', () => api.times.diagnosticsAt, 60_000);
+  const shown = vscode.languages.getDiagnostics().flatMap(([, list]) => list.map((d) => d.message));
+  assert.deepEqual(shown, ['floor: active']);
+  const started = Date.now();
+  const drawn = api.nextDrawn();
+  await vscode.commands.executeCommand('floor.show');
+  const { drawnAt, nodes } = await drawn;
+  assert.equal(nodes, 5, 'the floor’s webview drew its five nodes');
+  return {
+    subject: 'floor',
+    firstProblemsMs: diagnosticsAt - OPENED_AT,
+    drawnMs: drawnAt - started,
+    steps: {
+      extensionHostStarted: Math.round(performance.timeOrigin) - OPENED_AT,
+      activated: api.times.activatedAt - OPENED_AT,
+      firstDiagnosticsInEditor: diagnosticsAt - OPENED_AT,
+    },
+  };
+}
+
+async function terraceWindow(): Promise<WindowFigures> {
+  const api = await runningApi();
+  const steps = await startupBreakdown(api);
+  assert.ok(steps, 'the runner said when the window opened');
+  const firstProblems = steps.firstDiagnosticsInEditor ?? steps.diagnosticsPublished;
+  assert.ok(firstProblems !== null, 'the server published its first diagnostics');
+  const { panel, timing } = await showGraph();
+  const drawn = panel.renders.at(-1)!;
+  assert.ok(drawn.nodes + drawn.groups > 0, 'the panel drew the graph');
+  panel.dispose();
+  return {
+    subject: 'terrace',
+    firstProblemsMs: firstProblems,
+    drawnMs: timing.onScreenMs,
+    steps,
+    drawnSteps: { ...timing },
+  };
+}
+
+suite('a fresh window beside VS Code’s floor', () => {
+  test(`${SUBJECT}: the window's first problems, then its webview drawn`, async function () {
+    this.timeout(300_000);
+    assert.ok(OPENED_AT > 0, 'the runner said when the window opened');
+    assert.ok(SUBJECT === 'floor' || SUBJECT === 'terrace', `a subject: ${SUBJECT}`);
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const figures = SUBJECT === 'floor' ? await floorWindow() : await terraceWindow();
+    assert.ok(figures.firstProblemsMs > 0 && figures.drawnMs > 0, JSON.stringify(figures));
+    if (SHARE_FILE) writeFileSync(SHARE_FILE, `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(`window figures: ${JSON.stringify(figures)}`);
+  });
+});

@@ -18,6 +18,7 @@ import {
   MarkupKind,
   type PrepareRenameResult,
   ProposedFeatures,
+  type PublishDiagnosticsParams,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -567,12 +568,26 @@ async function publishDiagnostics(folder: FolderState, withContracts = true): Pr
   }
   if (folder.version !== version) return;
   const before = published.get(folder.root) ?? new Set<string>();
-  for (const file of before)
-    if (!byFile.has(file)) void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
-  for (const [file, list] of byFile)
-    void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: list.map(toDiagnostic) });
+  const sends: PublishDiagnosticsParams[] = [];
+  for (const file of before) if (!byFile.has(file)) sends.push({ uri: pathToUri(file), diagnostics: [] });
+  for (const [file, list] of byFile) sends.push({ uri: pathToUri(file), diagnostics: list.map(toDiagnostic) });
+  // Every file published so far may hold diagnostics: the next publish clears what is not in its own.
+  const shown = new Set([...before, ...byFile.keys()]);
+  published.set(folder.root, shown);
+  for (let start = 0; start < sends.length; start += PUBLISH_SLICE) {
+    // The connection writes its messages in turn: a request's answer waits for one slice, not for every file.
+    await Promise.all(sends.slice(start, start + PUBLISH_SLICE).map((params) => connection.sendDiagnostics(params)));
+    // A newer analysis publishes its own: this one's rest is stale.
+    if (folder.version !== version) return;
+  }
   published.set(folder.root, new Set(byFile.keys()));
 }
+
+/**
+ * How many files' diagnostics go out before the server looks at what else waits: a workspace of 10,000 files
+ * with problems took seconds to publish, and a hover or Show Graph asked meanwhile waited for all of it.
+ */
+const PUBLISH_SLICE = 200;
 
 /**
  * Terraform's syntax messages check what is typed: hcl2json is started, in the background, once the

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { Hover } from 'vscode-languageserver-protocol/node';
+import { LspTestClient } from './lspClient';
+
+/** Roots that each read a state nobody writes: every one of their files has a problem to publish. */
+const ROOTS = 2000;
+
+function rootFile(index: number): string {
+  return `terraform {
+  backend "s3" {
+    bucket = "acme-state"
+    key    = "roots/r${index}/terraform.tfstate"
+    region = "eu-west-1"
+  }
+}
+
+data "terraform_remote_state" "gone" {
+  backend = "s3"
+  config = {
+    bucket = "acme-state"
+    key    = "retired/r${index}/terraform.tfstate"
+    region = "eu-west-1"
+  }
+}
+`;
+}
+
+describe('a server publishing the problems of thousands of files', () => {
+  let workspace: string;
+
+  before(() => {
+    workspace = mkdtempSync(path.join(os.tmpdir(), 'terrace-busy-'));
+    for (let index = 0; index < ROOTS; index++) {
+      const dir = path.join(workspace, 'roots', `r${index}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'main.tf'), rootFile(index));
+    }
+  });
+  after(() => rmSync(workspace, { recursive: true, force: true }));
+
+  test('answers a hover asked at its first problems before it has published them all', async () => {
+    const client = LspTestClient.start();
+    try {
+      const published = () =>
+        client.notifications
+          .filter((n) => n.method === 'textDocument/publishDiagnostics')
+          .map((n) => n.params as { uri: string })
+          .map((p) => p.uri);
+      await client.initialize(workspace);
+      await client.waitForNotification('textDocument/publishDiagnostics', () => true, 60_000);
+      const uri = pathToFileURL(path.join(workspace, 'roots', 'r7', 'main.tf')).href;
+      const hover = (await client.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 8, character: 10 },
+      })) as Hover | null;
+      const answeredAfter = published().length;
+      assert.ok(hover, 'the hover answered');
+      // Polled: a waiter's test over thousands of notifications, run at each one, would be quadratic.
+      for (let waited = 0; new Set(published()).size < ROOTS && waited < 60_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      // Every root's file has its problem; the hover came while most were still to go.
+      assert.equal(new Set(published()).size, ROOTS);
+      assert.ok(answeredAfter < ROOTS / 2, `the hover answered after ${answeredAfter} files' problems were published, of ${ROOTS}`);
+    } finally {
+      await client.dispose();
+    }
+  });
+});

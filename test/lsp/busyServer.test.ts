@@ -65,7 +65,10 @@ describe('a server publishing the problems of thousands of files', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       // Every root's file has its problem; the hover came while most were still to go.
       assert.equal(new Set(published()).size, ROOTS);
-      assert.ok(answeredAfter < ROOTS / 2, `the hover answered after ${answeredAfter} files' problems were published, of ${ROOTS}`);
+      assert.ok(
+        answeredAfter < ROOTS / 2,
+        `the hover answered after ${answeredAfter} files' problems were published, of ${ROOTS}`,
+      );
     } finally {
       await client.dispose();
     }

@@ -73,4 +73,37 @@ describe('a server publishing the problems of thousands of files', () => {
       await client.dispose();
     }
   });
+
+  test('publishes again only the files whose problems an edit changed', async () => {
+    const client = LspTestClient.start();
+    try {
+      const publications = () =>
+        client.notifications
+          .filter((n) => n.method === 'textDocument/publishDiagnostics')
+          .map((n) => n.params as { uri: string; diagnostics: unknown[] });
+      await client.initialize(workspace);
+      for (let waited = 0; new Set(publications().map((p) => p.uri)).size < ROOTS && waited < 60_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      // The contracts' publish follows the first: a quiet moment, then every file has its one problem.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const before = publications().length;
+      const file = path.join(workspace, 'roots', 'r7', 'main.tf');
+      const uri = await client.open(file, rootFile(7));
+      // r7 now reads a state that r8 writes: its problem goes, and no other file's changes.
+      await client.change(uri, rootFile(7).replace('retired/r7/', 'roots/r8/'), 2);
+      await client.waitForNotification<{ uri: string; diagnostics: unknown[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === uri && p.diagnostics.length === 0,
+        20_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const after = publications().slice(before);
+      assert.deepEqual(
+        after.map((p) => [p.uri, p.diagnostics.length]),
+        [[uri, 0]],
+      );
+    } finally {
+      await client.dispose();
+    }
+  });
 });

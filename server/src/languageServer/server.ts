@@ -6,6 +6,7 @@ import {
   type CompletionItem,
   CompletionItemKind,
   createConnection,
+  type Diagnostic,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   ErrorCodes,
@@ -18,7 +19,6 @@ import {
   MarkupKind,
   type PrepareRenameResult,
   ProposedFeatures,
-  type PublishDiagnosticsParams,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -114,7 +114,8 @@ let canRefreshCodeLens = false;
 let initialFolders: string[] = [];
 
 const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
-const published = new Map<string, Set<string>>();
+/** Per folder, what the client shows of each file: its diagnostics as last published, as JSON. */
+const published = new Map<string, Map<string, string>>();
 
 let folders: WorkspaceFolders;
 /** The start-up steps' times, sent once the first folder's diagnostics are out (`StartupTimings`). */
@@ -567,20 +568,31 @@ async function publishDiagnostics(folder: FolderState, withContracts = true): Pr
     await useTerraformSyntaxMessages(folder, byFile);
   }
   if (folder.version !== version) return;
-  const before = published.get(folder.root) ?? new Set<string>();
-  const sends: PublishDiagnosticsParams[] = [];
-  for (const file of before) if (!byFile.has(file)) sends.push({ uri: pathToUri(file), diagnostics: [] });
-  for (const [file, list] of byFile) sends.push({ uri: pathToUri(file), diagnostics: list.map(toDiagnostic) });
-  // Every file published so far may hold diagnostics: the next publish clears what is not in its own.
-  const shown = new Set([...before, ...byFile.keys()]);
+  // Only what changed goes out: an edit that alters one file's problems publishes that file, not every file
+  // of a workspace whose problems are the same (10,000 of them took seconds to send, and the editor to show).
+  const shown = published.get(folder.root) ?? new Map<string, string>();
   published.set(folder.root, shown);
+  const sends: { file: string; diagnostics: Diagnostic[]; json: string | undefined }[] = [];
+  for (const [file, list] of byFile) {
+    const diagnostics = list.map(toDiagnostic);
+    const json = JSON.stringify(diagnostics);
+    if (shown.get(file) !== json) sends.push({ file, diagnostics, json });
+  }
+  for (const file of shown.keys()) if (!byFile.has(file)) sends.push({ file, diagnostics: [], json: undefined });
   for (let start = 0; start < sends.length; start += PUBLISH_SLICE) {
-    // The connection writes its messages in turn: a request's answer waits for one slice, not for every file.
-    await Promise.all(sends.slice(start, start + PUBLISH_SLICE).map((params) => connection.sendDiagnostics(params)));
+    const slice = sends.slice(start, start + PUBLISH_SLICE);
+    // Noted as shown once queued: the connection writes in turn, so a newer publish's messages come after these.
+    for (const { file, json } of slice) {
+      if (json === undefined) shown.delete(file);
+      else shown.set(file, json);
+    }
+    // A request's answer waits for one slice, not for every file.
+    await Promise.all(
+      slice.map(({ file, diagnostics }) => connection.sendDiagnostics({ uri: pathToUri(file), diagnostics })),
+    );
     // A newer analysis publishes its own: this one's rest is stale.
     if (folder.version !== version) return;
   }
-  published.set(folder.root, new Set(byFile.keys()));
 }
 
 /**
@@ -686,7 +698,7 @@ function engineNote(tofu: number, folderCount: number): string {
 function forgetFolder(root: string): void {
   folders.remove(root);
   runStateCache.forget(root);
-  for (const file of published.get(root) ?? [])
+  for (const file of published.get(root)?.keys() ?? [])
     void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
   published.delete(root);
   sendStatus();

@@ -19,7 +19,8 @@ import { asResult, GateInputError, parseGateRecord, parseGateSpec, parseHashes, 
  * whether it plans and applies (the rule is the engine's `gateDecision`, as `terrace plan --changed-only` runs
  * it). What the job needs comes from its `TERRACE_GATE` variable, written at generation time; what its upstream
  * jobs did, from the records they wrote: GitLab, files at the checkout's root (artifacts); GitHub, their job
- * outputs (`TERRACE_NEEDS`, the caller's `toJSON(needs)`). Run at the checkout's root. Steps:
+ * outputs (`TERRACE_NEEDS`, the caller's `toJSON(needs)`), or, for an upstream of an earlier workflow of a chain
+ * split by level (the spec's `earlier`), the records file the chain passes on. Run at the checkout's root. Steps:
  *
  * - `plan`, before init: prints `plan` (plan it) or `skip` (unaffected or stale: the job ends, green);
  * - `planned`, its saved plan's `terraform show -json` on stdin: records what the plan does to its outputs;
@@ -40,7 +41,7 @@ export type GateStep = (typeof GATE_STEPS)[number];
 
 export interface GateIo {
   env: NodeJS.ProcessEnv;
-  /** The job's checkout: where records are read and written (GitLab). */
+  /** The job's checkout: where records are read and written (GitLab; GitHub chained by level). */
   cwd: string;
   stdin(): string;
   out(text: string): void;

@@ -1,148 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
 import { CLI, GatedRepository } from './gatedRepository';
-import { type GithubValue, githubCondition, githubTemplate } from './githubExpression';
+import { githubCondition } from './githubExpression';
+import { resultsOf, type Workflow, WorkflowRun } from './githubWorkflowRun';
 
 /**
  * The GitHub workflow of a change, each dependent deciding from the outputs it reads: valid for
- * @action-validator/core, and run here as GitHub would run it, job after job, with the real terraform on a copy
- * of the plan-reach fixture (its states outside the repository): each caller job's `if:` and inputs evaluated as
- * GitHub evaluates them, from the results and outputs of the jobs it needs; in the reusable workflow, each step's
- * `if:` evaluated and its `run:` run by bash as written, with the step's environment and a GITHUB_OUTPUT file whose
- * lines become the step's outputs. Checkout, setup and the artifact actions are not run: the jobs share one
- * checkout, where the plan file already is. Terrace is the built `node dist/cli.js`.
+ * @action-validator/core, and run here as GitHub would run it, job after job (`githubWorkflowRun.ts`), with the
+ * real terraform on a copy of the plan-reach fixture, the jobs sharing one checkout. Terrace is the built
+ * `node dist/cli.js`.
  */
-type Job = Record<string, unknown> & {
-  with?: Record<string, string>;
-  needs?: string[];
-  if?: string;
-  env?: Record<string, string>;
-  outputs?: Record<string, string>;
-  steps: (Record<string, unknown> & { run?: string; if?: string; id?: string })[];
-};
-interface Workflow {
-  on: { workflow_call?: { outputs?: Record<string, { value: string }> } };
-  jobs: Record<string, Job>;
-}
-interface JobResult {
-  result: 'success' | 'skipped' | 'failure';
-  outputs: Record<string, string>;
-}
-
 const copies: GatedRepository[] = [];
-
-class WorkflowRun {
-  readonly results: Record<string, JobResult> = {};
-  /** Each job's log: what its steps printed (stderr and stdout). */
-  readonly logs: Record<string, string> = {};
-  readonly summary = path.join(mkdtempSync(path.join(os.tmpdir(), 'terrace-summary-')), 'summary.md');
-
-  constructor(
-    readonly repository: GatedRepository,
-    readonly caller: Workflow,
-    readonly called: Workflow,
-  ) {}
-
-  /** Every job of the caller, in the order written (each after the jobs it needs). */
-  run(): this {
-    for (const [id, job] of Object.entries(this.caller.jobs)) this.results[id] = this.callerJob(id, job);
-    return this;
-  }
-
-  private callerJob(id: string, job: Job): JobResult {
-    const needs: Record<string, GithubValue> = {};
-    for (const need of job.needs ?? []) needs[need] = this.results[need] as unknown as GithubValue;
-    // No if: success(), every job it needs succeeded.
-    const healthy = Object.values(needs).every((need) => (need as { result: string }).result === 'success');
-    // failure(): a job before it failed, through the needs of the jobs it needs.
-    const ancestors = new Set<string>();
-    const visit = (of: string) => {
-      for (const need of this.caller.jobs[of]!.needs ?? [])
-        if (!ancestors.has(need)) {
-          ancestors.add(need);
-          visit(need);
-        }
-    };
-    visit(id);
-    const failure = [...ancestors].some((ancestor) => this.results[ancestor]!.result === 'failure');
-    if (job.if === undefined ? !healthy : !githubCondition(job.if, { needs }, { failure, cancelled: false }))
-      return { result: 'skipped', outputs: {} };
-    const inputs: Record<string, GithubValue> = { upstream: '{}' };
-    for (const [name, value] of Object.entries(job.with ?? {})) inputs[name] = githubTemplate(value, { needs });
-    const jobs: Record<string, GithubValue> = {};
-    for (const [name, called] of Object.entries(this.called.jobs)) {
-      const calledNeeds: Record<string, GithubValue> = {};
-      for (const need of called.needs ?? []) calledNeeds[need] = jobs[need]!;
-      if (called.if !== undefined && !githubCondition(called.if, { needs: calledNeeds, inputs })) {
-        jobs[name] = { result: 'skipped', outputs: {} };
-        continue;
-      }
-      const done = this.calledJob(`${id}/${name}`, called, inputs);
-      jobs[name] = done as unknown as GithubValue;
-      if (done.result === 'failure') return { result: 'failure', outputs: {} };
-    }
-    const outputs: Record<string, string> = {};
-    for (const [name, { value }] of Object.entries(this.called.on.workflow_call?.outputs ?? {}))
-      outputs[name] = githubTemplate(value, { jobs });
-    return { result: 'success', outputs };
-  }
-
-  private calledJob(name: string, job: Job, inputs: Record<string, GithubValue>): JobResult {
-    const github = { workspace: this.repository.dir };
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(job.env ?? {})) env[key] = githubTemplate(value, { inputs, github });
-    const defaults = githubTemplate(
-      ((job['defaults'] as { run: { 'working-directory': string } }).run['working-directory'] as string) ?? '.',
-      { inputs },
-    );
-    const steps: Record<string, GithubValue> = {};
-    this.logs[name] = '';
-    for (const step of job.steps) {
-      if (step.if !== undefined && !githubCondition(step.if, { steps, inputs })) continue;
-      if (step.run === undefined) continue;
-      const output = path.join(this.repository.top, 'github-output');
-      writeFileSync(output, '');
-      const where = step['working-directory'] as string | undefined;
-      const cwd = path.resolve(this.repository.dir, where ? githubTemplate(where, { github }) : defaults);
-      const ran = spawnSync('bash', ['-e', '-c', step.run], {
-        cwd,
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          ...env,
-          GITHUB_OUTPUT: output,
-          GITHUB_WORKSPACE: this.repository.dir,
-          GITHUB_STEP_SUMMARY: this.summary,
-          CHECKPOINT_DISABLE: '1',
-          TF_IN_AUTOMATION: '1',
-          NO_COLOR: '1',
-        },
-      });
-      this.logs[name] += ran.stdout + ran.stderr;
-      if (ran.status !== 0) return { result: 'failure', outputs: {} };
-      const written: Record<string, string> = {};
-      for (const line of readFileSync(output, 'utf8').split('\n')) {
-        const eq = line.indexOf('=');
-        if (eq > 0) written[line.slice(0, eq)] = line.slice(eq + 1);
-      }
-      if (step.id !== undefined) steps[step.id] = { outputs: written };
-    }
-    const outputs: Record<string, string> = {};
-    for (const [key, value] of Object.entries(job.outputs ?? {})) outputs[key] = githubTemplate(value, { steps });
-    return { result: 'success', outputs };
-  }
-
-  /** What Terrace said in a job (`module-app-api/plan`): its lines that name a module of the fixture. */
-  said(job: string): string[] {
-    return (this.logs[job] ?? '').split('\n').filter((line) => /^(app|net|obs|data)\/\w+: /.test(line));
-  }
-}
 
 /** The gated workflow of `file`'s change (with `config` in .terrace.yaml), valid, then run. */
 function runWorkflow(file: string, from: string, to: string, config = ''): WorkflowRun {
@@ -159,9 +32,6 @@ function runWorkflow(file: string, from: string, to: string, config = ''): Workf
   assert.deepEqual(validateWorkflow(calledText).errors, []);
   return new WorkflowRun(repository, parse(text) as Workflow, parse(calledText) as Workflow).run();
 }
-
-const resultsOf = (run: WorkflowRun) =>
-  Object.fromEntries(Object.entries(run.results).map(([id, { result }]) => [id, result]));
 
 describe('GitHub: a changed-only workflow whose dependents decide from the outputs they read', () => {
   before(() => {

@@ -57,8 +57,9 @@ Commands:
                    of a module it depends on (--all-dependents: every dependent)
   gate <step>      what the jobs of a changed-only pipeline run to decide, from the outputs their module
                    reads, whether it plans and applies (plan, planned, apply, outputs, applied
-                   --before <hashes>); it reads the job's TERRACE_GATE, written by generate, and refuses
-                   a pipeline that another version of Terrace generated
+                   --before <hashes>; decide and forward in GitHub workflows chained by level); it reads
+                   the job's TERRACE_GATE, written by generate, and refuses a pipeline that another
+                   version of Terrace generated
 
 Every command takes --env NAME (-e): analyse one environment, with its variables, tfvars, backend files
 and workspace (named in .terrace.yaml, or by files such as prod.tfvars and prod.tfbackend). Without it,

@@ -7,38 +7,41 @@ import {
   type GateMode,
   gateDecision,
   type ModuleGate,
-  type ModuleRunResult,
   type OutputChange,
   type OutputsRead,
-  type PlannedOutputs,
   summarizePlanJson,
 } from '../engine/run';
-import { GateInputError, parseGateRecord, parseGateSpec, parseHashes } from './gateInput';
+import { decideChained, forwardRecords, needsRecord, parseNeeds, readChainRecords } from './gateChain';
+import { asResult, GateInputError, parseGateRecord, parseGateSpec, parseHashes, readSet, snippet } from './gateInput';
 
 /**
  * `terrace gate <step>`: what a job of a changed-only pipeline runs to decide, from the outputs its module reads,
  * whether it plans and applies (the rule is the engine's `gateDecision`, as `terrace plan --changed-only` runs
  * it). What the job needs comes from its `TERRACE_GATE` variable, written at generation time; what its upstream
  * jobs did, from the records they wrote: GitLab, files at the checkout's root (artifacts); GitHub, their job
- * outputs (`TERRACE_NEEDS`, the caller's `toJSON(needs)`). Run at the checkout's root. Steps:
+ * outputs (`TERRACE_NEEDS`, the caller's `toJSON(needs)`), or, for an upstream of an earlier workflow of a chain
+ * split by level (the spec's `earlier`), the records file the chain passes on. Run at the checkout's root. Steps:
  *
  * - `plan`, before init: prints `plan` (plan it) or `skip` (unaffected or stale: the job ends, green);
  * - `planned`, its saved plan's `terraform show -json` on stdin: records what the plan does to its outputs;
  * - `apply` (GitLab), before init: `skip` (unaffected), `saved` (apply its saved plan) or `fresh` (plan afresh and
  *   apply: an output it reads changed in an upstream's apply, or its plan job did not plan it);
  * - `outputs`, `terraform output -json` on stdin: prints a hash of each value, for `applied`;
- * - `applied --before <hashes>`, `terraform output -json` on stdin after the apply: records what it changed.
+ * - `applied --before <hashes>`, `terraform output -json` on stdin after the apply: records what it changed;
+ * - `decide` and `forward`, in the jobs of a GitHub workflow chained by level (see `gateChain.ts`): which of the
+ *   workflow's modules start, from the records the workflows before it passed on; those records and the
+ *   workflow's own, passed on to the next.
  *
  * The reasons go to stderr (the job's log) in the words `terrace plan` uses; only names and kinds of output
  * changes are written, never a value. Exit 1 with one line on bad input: no spec, another version, a record
  * missing or not one.
  */
-export const GATE_STEPS = ['plan', 'planned', 'apply', 'outputs', 'applied'] as const;
+export const GATE_STEPS = ['plan', 'planned', 'apply', 'outputs', 'applied', 'decide', 'forward'] as const;
 export type GateStep = (typeof GATE_STEPS)[number];
 
 export interface GateIo {
   env: NodeJS.ProcessEnv;
-  /** The job's checkout: where records are read and written (GitLab). */
+  /** The job's checkout: where records are read and written (GitLab; GitHub chained by level). */
   cwd: string;
   stdin(): string;
   out(text: string): void;
@@ -49,6 +52,11 @@ export function gateCommand(step: GateStep, flags: { before?: string }, io: Gate
   try {
     if (step === 'outputs') {
       io.out(`${JSON.stringify(Object.fromEntries(stateHashes(io.stdin(), 'before the apply')))}\n`);
+      return 0;
+    }
+    if (step === 'decide' || step === 'forward') {
+      if (step === 'decide') decideChained(io);
+      else forwardRecords(io);
       return 0;
     }
     const spec = parseGateSpec(io.env['TERRACE_GATE']);
@@ -75,14 +83,11 @@ function stateHashes(json: string, when: string): ReadonlyMap<string, string> {
   return hashes;
 }
 
-function snippet(text: string): string {
-  const trimmed = text.trim();
-  return trimmed === '' ? 'nothing' : JSON.stringify(trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed);
-}
-
 /** One module's job: its spec, and the records of its upstreams' jobs. */
 class GateJob {
   private readonly module: GatedModule;
+  /** GitHub split by level: the records of the earlier workflows' modules, once read. */
+  private earlier: ReadonlyMap<string, GateRecord> | undefined;
 
   constructor(
     private readonly spec: GateSpec,
@@ -176,6 +181,12 @@ class GateJob {
 
   /** The record an upstream's job (or this module's plan job) wrote. */
   private read(id: string, slug: string, stage: GateRecord['stage']): GateRecord {
+    if (this.spec.earlier?.includes(id)) {
+      this.earlier ??= readChainRecords(this.io.cwd);
+      const record = this.earlier.get(id);
+      if (!record) throw new GateInputError(`the records of the workflows before this one hold none of ${id}`);
+      return record;
+    }
     if (this.spec.ci === 'gitlab') {
       const file = `${this.io.cwd}/${gateRecordFile(slug, stage)}`;
       const name = gateRecordFile(slug, stage);
@@ -185,7 +196,10 @@ class GateJob {
         );
       return parseGateRecord(readFileSync(file, 'utf8'), name, id, stage);
     }
-    return githubRecord(this.io.env['TERRACE_NEEDS'], id, slug);
+    const needs = this.io.env['TERRACE_NEEDS'];
+    if (needs === undefined)
+      throw new GateInputError('TERRACE_NEEDS is not set: the caller passes toJSON(needs) as the input upstream');
+    return needsRecord(parseNeeds(needs, 'TERRACE_NEEDS'), 'TERRACE_NEEDS', id, slug);
   }
 
   /** Writes this job's record: GitLab, its file; GitHub, its outputs and which dependents start. */
@@ -251,20 +265,6 @@ class GateJob {
   }
 }
 
-function readSet(outputs: GateSpec['reads'][string]['outputs']): OutputsRead {
-  return typeof outputs === 'string' ? outputs : new Set(outputs);
-}
-
-/** A record as the gate reads an upstream's result. */
-function asResult(id: string, record: GateRecord): ModuleRunResult<PlannedOutputs> {
-  return {
-    id,
-    status: record.status === 'unaffected' ? 'unaffected' : record.status === 'stale' ? 'stale' : 'succeeded',
-    attempts: [],
-    ...(record.outputs ? { value: { outputs: record.outputs } } : {}),
-  };
-}
-
 /** Why a module is planned: its own change, a read whose names are not known, or an upstream's apply. */
 function planningReason(spec: GateSpec, decision: ModuleGate['decision']): string {
   if (decision && 'stale' in decision) return ` (its own files changed), marked stale: ${decision.stale}`;
@@ -276,29 +276,4 @@ function planningReason(spec: GateSpec, decision: ModuleGate['decision']): strin
 function outputsText(outputs: Record<string, OutputChange>): string {
   const names = Object.keys(outputs).sort();
   return names.length === 0 ? 'none' : names.map((name) => `${name} (${outputs[name]})`).join(', ');
-}
-
-/**
- * An upstream's record from the caller's `toJSON(needs)`: its module job's `record` output, or, when that job
- * was skipped (its `if:` found nothing it reads changed), unaffected.
- */
-function githubRecord(needsJson: string | undefined, id: string, slug: string): GateRecord {
-  if (needsJson === undefined)
-    throw new GateInputError('TERRACE_NEEDS is not set: the caller passes toJSON(needs) as the input upstream');
-  let needs: unknown;
-  try {
-    needs = JSON.parse(needsJson);
-  } catch {
-    throw new GateInputError(`TERRACE_NEEDS is not JSON: ${snippet(needsJson)}`);
-  }
-  const job = `module-${slug}`;
-  const entry = (needs as Record<string, { result?: unknown; outputs?: Record<string, unknown> }> | null)?.[job];
-  if (typeof entry !== 'object' || entry === null)
-    throw new GateInputError(`TERRACE_NEEDS has no job ${job}, the job of ${id}`);
-  if (entry.result === 'skipped') return { terrace: TERRACE_VERSION, module: id, stage: 'plan', status: 'unaffected' };
-  const text = entry.outputs?.['record'];
-  if (typeof text !== 'string' || text === '')
-    throw new GateInputError(`the job ${job} (${id}) ended ${String(entry.result)} without a record`);
-  // Its plan job's record when that job ended it, else its apply job's.
-  return parseGateRecord(text, `the record of ${job}`, id, undefined);
 }

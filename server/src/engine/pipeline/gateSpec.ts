@@ -33,7 +33,35 @@ export interface GateSpec {
   reads: Record<string, GateRead>;
   /** GitHub: what each module that depends on it in the pipeline reads of it, by id, to say which of them start. */
   dependents?: Record<string, GateRead>;
+  /**
+   * GitHub split by level: the modules it reads whose jobs ran in an earlier workflow of the chain, by id: their
+   * records are in the file the chain passes on (`GITHUB_RECORDS_FILE`), not in its caller's `needs`.
+   */
+  earlier?: string[];
 }
+
+/**
+ * What the `decide` and `forward` jobs of a chained GitHub workflow need (split by level), written into them at
+ * generation time (`TERRACE_GATE`): the workflow's modules, and what each reads of the modules of earlier
+ * workflows.
+ */
+export interface GateChainSpec {
+  terrace: string;
+  after: GateSpec['after'];
+  /** The workflow's modules: their job slugs, by id. */
+  modules: Record<string, string>;
+  /** What each of them reads of the modules of earlier workflows, by id (in the JSON, as `gateReadText`). */
+  reads: Record<string, Record<string, GateRead>>;
+  /** It has a workflow before it, whose records it passes on: every workflow of the chain but the first. */
+  earlier: boolean;
+}
+
+/**
+ * The file a chained workflow passes on to the next, at the checkout's root: the record of each module of the
+ * workflows so far, by id (a skipped module's job as unaffected). No folder in its name: an artifact's path is
+ * read as a glob, and a hidden folder left out.
+ */
+export const GITHUB_RECORDS_FILE = 'terrace-records.json';
 
 /** What a module's plan or apply job did, for the jobs of the modules that depend on it. */
 export interface GateRecord {
@@ -84,18 +112,32 @@ export function parseGateRead(id: string, text: string): GateRead | undefined {
   return { slug, outputs: names };
 }
 
-/** Each module's `GateSpec` as JSON (its reads as `gateReadText`), by id. */
+/** What `reader` reads of `writer`, both modules of `plan`, as a spec says it. */
+export function gateReadOf(plan: PipelinePlan, gate: PipelineGate): (reader: string, writer: string) => GateRead {
+  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
+  return (reader, writer) => {
+    const read = gate.reads.get(reader)?.get(writer) ?? 'unknown';
+    return { slug: slugOf.get(writer)!, outputs: typeof read === 'string' ? read : [...read].sort() };
+  };
+}
+
+/** Reads by id as the JSON of a spec writes them (`gateReadText`). */
+export function gateReadTexts(reads: Record<string, GateRead>): Record<string, string> {
+  return Object.fromEntries(Object.entries(reads).map(([id, read]) => [id, gateReadText(id, read)]));
+}
+
+/**
+ * Each module's `GateSpec` as JSON (its reads as `gateReadText`), by id. `workflowOf`: a GitHub chain's workflow
+ * of each module (split by level), to say which modules it reads ran in an earlier one.
+ */
 export function gateSpecs(
   plan: PipelinePlan,
   gate: PipelineGate,
   ci: GateSpec['ci'],
   after: GateSpec['after'],
+  workflowOf?: ReadonlyMap<string, number>,
 ): Map<string, string> {
-  const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
-  const readOf = (reader: string, writer: string): GateRead => {
-    const read = gate.reads.get(reader)?.get(writer) ?? 'unknown';
-    return { slug: slugOf.get(writer)!, outputs: typeof read === 'string' ? read : [...read].sort() };
-  };
+  const readOf = gateReadOf(plan, gate);
   const dependents = new Map<string, Record<string, GateRead>>();
   if (ci === 'github')
     for (const module of plan.modules)
@@ -106,8 +148,9 @@ export function gateSpecs(
       }
   const specs = new Map<string, string>();
   for (const module of plan.modules) {
-    const texts = (reads: Record<string, GateRead>) =>
-      Object.fromEntries(Object.entries(reads).map(([id, read]) => [id, gateReadText(id, read)]));
+    const earlier = workflowOf
+      ? module.dependencies.filter((dep) => workflowOf.get(dep)! < workflowOf.get(module.id)!)
+      : [];
     const spec = {
       terrace: TERRACE_VERSION,
       ci,
@@ -115,8 +158,9 @@ export function gateSpecs(
       module: module.id,
       slug: module.slug,
       changed: gate.reached.has(module.id),
-      reads: texts(Object.fromEntries(module.dependencies.map((dep) => [dep, readOf(module.id, dep)]))),
-      ...(ci === 'github' ? { dependents: texts(dependents.get(module.id) ?? {}) } : {}),
+      reads: gateReadTexts(Object.fromEntries(module.dependencies.map((dep) => [dep, readOf(module.id, dep)]))),
+      ...(ci === 'github' ? { dependents: gateReadTexts(dependents.get(module.id) ?? {}) } : {}),
+      ...(earlier.length > 0 ? { earlier } : {}),
     };
     specs.set(module.id, JSON.stringify(spec));
   }

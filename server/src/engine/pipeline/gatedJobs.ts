@@ -1,3 +1,4 @@
+import type { GateRead, GateSpec } from './gateSpec';
 import type { JobCommands } from './jobCommands';
 
 /**
@@ -13,6 +14,10 @@ export interface GatedJobs {
   specs: ReadonlyMap<string, string>;
   /** The modules whose own files changed: they plan whatever their upstreams do. */
   changed: ReadonlySet<string>;
+  /** What the upstream records read before a module plans are (`GateSpec.after`). */
+  after: GateSpec['after'];
+  /** What a module reads of one it depends on (a chained workflow's `decide` job decides from it). */
+  readOf: (reader: string, writer: string) => GateRead;
 }
 
 /**

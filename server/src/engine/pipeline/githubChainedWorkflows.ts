@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { ConfigRecord, ExecutionOptions, GithubOptions, ValidateOptions } from '../config';
-import { callerJobs, moduleInputs, reusableWorkflow } from './githubWorkflow';
+import type { GatedJobs } from './gatedJobs';
+import { GITHUB_DECIDE_JOB, GITHUB_FORWARD_JOB, githubDecideJob, githubForwardJob } from './githubChainGate';
+import { callerJobs, type ModuleInputs, moduleInputs, reusableWorkflow } from './githubWorkflow';
 import { type CiFile, modulesByLevel, type PipelinePlan, type PlannedModule, planPart } from './pipelinePlan';
 
 /**
@@ -33,25 +35,32 @@ const PREVIOUS_SUCCEEDED = "github.event.workflow_run.conclusion == 'success'";
  *
  * GitHub starts a `workflow_run` workflow from the default branch only, on its latest commit: the
  * chain suits the pipeline of the default branch (pushes to main), not pull requests. The validate
- * job (`validate.enabled`) is the first workflow's alone: it validates the whole graph once.
+ * job (`validate.enabled`) is the first workflow's alone: it validates the whole graph once. `gated`
+ * (changed-only): each dependent decides from the outputs it reads, the records crossing the chain as
+ * artifacts (`githubChainGate.ts`).
  */
 export function githubChainedWorkflows(
   plan: PipelinePlan,
   github: GithubOptions,
   execution: ExecutionOptions,
   validate: ValidateOptions,
+  gated?: GatedJobs,
 ): { workflows: ChainedWorkflow[]; module: CiFile } {
-  const inputs = moduleInputs(plan, github);
+  const runs = levelRuns(plan);
+  const inputs = moduleInputs(plan, github, gated !== undefined, gated !== undefined && runs.length > 1);
   const workflows: ChainedWorkflow[] = [];
   // `workflow_run` finds the workflow before by its name, among all the repository's: a chain's
   // names carry its first file's, so that two chains (two workspace folders) never start each other's.
   const chain = path.posix.basename(github.path);
-  for (const [index, runs] of levelRuns(plan).entries()) {
-    const modules = runs.flatMap((run) => run.modules);
-    const levels = runs.map((run) => run.level);
+  const workflowOf = chainedWorkflowOf(plan);
+  for (const [index, run] of runs.entries()) {
+    const modules = run.flatMap((level) => level.modules);
+    const levels = run.map((level) => level.level);
     const name = `${github.name}: ${levels.length === 1 ? `level ${levels[0]}` : `levels ${levels[0]}-${levels.at(-1)}`} (${chain})`;
     const before = workflows.at(-1);
     const on: ConfigRecord = before ? { workflow_run: { workflows: [before.name], types: ['completed'] } } : github.on;
+    const part = planPart(modules);
+    const position = { index, last: index === runs.length - 1, workflowOf };
     workflows.push({
       path: index === 0 ? github.path : chainedWorkflowPath(github.path, index + 1),
       name,
@@ -60,13 +69,52 @@ export function githubChainedWorkflows(
       file: {
         head: { name, on, permissions: github.permissions },
         jobsKey: 'jobs',
-        jobs: before
-          ? callerJobs(planPart(modules), github, inputs, PREVIOUS_SUCCEEDED, undefined)
-          : callerJobs(planPart(modules), github, inputs, undefined, validate),
+        jobs: gated
+          ? gatedChainJobs(modules, part, github, inputs, before ? undefined : validate, gated, position)
+          : before
+            ? callerJobs(part, github, inputs, PREVIOUS_SUCCEEDED, undefined)
+            : callerJobs(part, github, inputs, undefined, validate),
       },
     });
   }
-  return { workflows, module: reusableWorkflow(plan, github, execution, inputs) };
+  return { workflows, module: reusableWorkflow(plan, github, execution, inputs, gated) };
+}
+
+/**
+ * A gated workflow's jobs (changed-only): but in the first, `decide` first, which says which of its modules start
+ * as far as the earlier workflows go, and which every module job needs; its module jobs; and but in the last,
+ * `forward`, which passes on every record so far to the next (`githubChainGate.ts`).
+ */
+function* gatedChainJobs(
+  modules: readonly PlannedModule[],
+  part: PipelinePlan,
+  github: GithubOptions,
+  inputs: ModuleInputs,
+  validate: ValidateOptions | undefined,
+  gated: GatedJobs,
+  position: { index: number; last: boolean; workflowOf: ReadonlyMap<string, number> },
+): Generator<[string, ConfigRecord]> {
+  const first = position.index === 0;
+  if (!first)
+    yield [GITHUB_DECIDE_JOB, githubDecideJob(modules, github, gated, position.workflowOf, PREVIOUS_SUCCEEDED)];
+  const earlier = new Set(
+    modules
+      .filter((module) => module.dependencies.some((dep) => position.workflowOf.get(dep)! < position.index))
+      .map((module) => module.id),
+  );
+  yield* callerJobs(part, github, inputs, undefined, validate, gated, {
+    decide: first ? undefined : GITHUB_DECIDE_JOB,
+    earlier,
+  });
+  if (!position.last) yield [GITHUB_FORWARD_JOB, githubForwardJob(modules, github, gated, !first)];
+}
+
+/** Each module's workflow in the chain, by id: 0 for the first. */
+export function chainedWorkflowOf(plan: PipelinePlan): Map<string, number> {
+  const of = new Map<string, number>();
+  for (const [index, run] of levelRuns(plan).entries())
+    for (const level of run) for (const module of level.modules) of.set(module.id, index);
+  return of;
 }
 
 /** The n-th workflow (from 2), beside the first and named after it: `terrace.yml`, `terrace-2.yml`. */

@@ -2,6 +2,7 @@ import type { ConfigRecord } from '../config';
 import type { GatedJobs } from './gatedJobs';
 import type { JobCommands } from './jobCommands';
 import type { PlannedModule } from './pipelinePlan';
+import { yamlConstant } from './pipelineYaml';
 
 /**
  * A gated GitHub workflow (changed-only: each dependent decides from the outputs it reads). A module's job calls
@@ -30,13 +31,37 @@ export const GITHUB_GATE_INPUTS: Readonly<ConfigRecord> = {
  * upstream's upstream failed was skipped, and its dependents are skipped too, as without the gate), none it needs
  * was cancelled, and its own files changed or one of its upstreams' jobs lists it in `starts`. Without a status
  * function GitHub would skip it whenever an upstream was skipped as unaffected. The slug is letters, digits, `_`
- * and `-`: a string literal as it is.
+ * and `-`: a string literal as it is. `decide`, in a chained workflow after the first: the job that says which
+ * modules start as far as the earlier workflows go (in its `starts`), and which ran only when the workflow before
+ * succeeded: the module runs only when it did.
  */
-export function githubGateCondition(module: PlannedModule, changed: boolean): string {
-  const healthy = "!cancelled() && !failure() && !contains(needs.*.result, 'cancelled')";
-  if (changed || module.dependencies.length === 0) return `\${{ ${healthy} }}`;
+export function githubGateCondition(module: PlannedModule, changed: boolean, decide?: string): string {
+  const healthy = `${decide !== undefined ? `needs.${decide}.result == 'success' && ` : ''}!cancelled() && !failure() && !contains(needs.*.result, 'cancelled')`;
+  if (changed || (module.dependencies.length === 0 && decide === undefined)) return `\${{ ${healthy} }}`;
   return `\${{ ${healthy} && contains(format(' {0} ', join(needs.*.outputs.starts, ' ')), ' ${module.slug} ') }}`;
 }
+
+/** A gated chained workflow's module jobs (split by level): see `githubChainGate.ts`. */
+export interface ChainGate {
+  /** The job every module job needs, which says which start as far as the earlier workflows go (not in the first). */
+  decide: string | undefined;
+  /** The modules that read one of an earlier workflow: their plan job downloads the records passed on. */
+  earlier: ReadonlySet<string>;
+}
+
+/**
+ * The artifact of a chained workflow's `decide` job: the records the workflows before it passed on, for the plan
+ * jobs of its modules that read one of theirs (an artifact of the same run: no token needed).
+ */
+export const GITHUB_EARLIER_RECORDS_ARTIFACT = 'terrace-earlier-records';
+
+/** The plan job's step, before it decides, that downloads the earlier workflows' records when it reads one of theirs. */
+export const GITHUB_EARLIER_RECORDS_STEP: ConfigRecord = yamlConstant({
+  name: 'Download the records of the earlier workflows',
+  if: 'inputs.earlier',
+  uses: 'actions/download-artifact@v4',
+  with: { name: GITHUB_EARLIER_RECORDS_ARTIFACT, path: `\${{ github.workspace }}` },
+});
 
 /** The plan job's step that decides, at the checkout's root (a relative `gate.command` is found there). */
 export function githubGateStep(gated: GatedJobs): ConfigRecord {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { ConfigRecord, ExecutionOptions, GithubOptions, ValidateOptions } from '../config';
 import type { GatedJobs } from './gatedJobs';
 import {
+  type ChainGate,
+  GITHUB_EARLIER_RECORDS_STEP,
   GITHUB_GATE_ENV,
   GITHUB_GATE_INPUTS,
   githubGateCondition,
@@ -112,9 +114,11 @@ export interface ModuleInputs {
   kind: boolean;
   /** Units of stack files: each passes its stack's folder. */
   stack: boolean;
+  /** Gated and chained by level: a module that reads one of an earlier workflow says so, and its plan job downloads their records. */
+  earlier: boolean;
 }
 
-export function moduleInputs(plan: PipelinePlan, github: GithubOptions, gated = false): ModuleInputs {
+export function moduleInputs(plan: PipelinePlan, github: GithubOptions, gated = false, chained = false): ModuleInputs {
   const variables = new Set<string>();
   for (const module of plan.modules) for (const name in module.variables) variables.add(name);
   const environment =
@@ -131,14 +135,17 @@ export function moduleInputs(plan: PipelinePlan, github: GithubOptions, gated = 
   if (kind) declared['kind'] = { type: 'string', required: false, default: 'module' };
   if (stack) declared['stack_path'] = text(false);
   if (gated) Object.assign(declared, GITHUB_GATE_INPUTS);
-  return { declared, variables: [...variables], environment, kind, stack };
+  if (gated && chained) declared['earlier'] = { type: 'boolean', required: false, default: false };
+  return { declared, variables: [...variables], environment, kind, stack, earlier: gated && chained };
 }
 
 /**
  * The validate job with `validate.enabled`, then per level each module's job: its name, needs, the
  * call and its inputs. `gate`: the `if` of the jobs that need no other module's (those that do are
  * skipped with what they need), for a chained workflow after the first. `gated`: each module's job passes its
- * spec and its upstreams' results, and starts as they say (`githubGate.ts`).
+ * spec and its upstreams' results, and starts as they say (`githubGate.ts`); `chain`, in a gated chained
+ * workflow: the job every module job needs, which says which start as far as earlier workflows go, and the
+ * modules that read one of an earlier workflow (`githubChainGate.ts`).
  */
 export function* callerJobs(
   plan: PipelinePlan,
@@ -147,6 +154,7 @@ export function* callerJobs(
   gate: string | undefined,
   validate: ValidateOptions | undefined,
   gated?: GatedJobs,
+  chain?: ChainGate,
 ): Generator<[string, ConfigRecord]> {
   const uses = `./${githubModuleWorkflowPath(github.path)}`;
   const slugOf = new Map(plan.modules.map((module) => [module.id, module.slug]));
@@ -155,17 +163,22 @@ export function* callerJobs(
   for (const { modules } of modulesByLevel(plan)) {
     for (const module of modules) {
       const dependencies = module.dependencies.map((dep) => githubModuleJob(slugOf.get(dep)!));
-      const needs = dependencies.length === 0 && validated ? [GITHUB_VALIDATE_JOB] : dependencies;
-      const with_: Record<string, string> = { slug: module.slug };
+      const decide = chain?.decide;
+      const needs = [
+        ...(decide !== undefined ? [decide] : []),
+        ...(dependencies.length === 0 && validated ? [GITHUB_VALIDATE_JOB] : dependencies),
+      ];
+      const with_: Record<string, string | boolean> = { slug: module.slug };
       for (const name in module.variables) with_[name] = githubLiteral(module.variables[name]!);
       if (inputs.environment) with_['environment'] = environmentName(github.environment!, module);
       if (inputs.kind && module.kind === 'unit') with_['kind'] = 'unit';
       if (module.stackPath !== undefined) with_['stack_path'] = githubLiteral(module.stackPath);
       if (gated) with_['gate'] = githubLiteral(gated.specs.get(module.id)!);
       if (gated && dependencies.length > 0) with_['upstream'] = `\${{ toJSON(needs) }}`;
+      if (chain?.earlier.has(module.id)) with_['earlier'] = true;
       const condition =
-        gated && dependencies.length > 0
-          ? githubGateCondition(module, gated.changed.has(module.id))
+        gated && (dependencies.length > 0 || decide !== undefined)
+          ? githubGateCondition(module, gated.changed.has(module.id), decide)
           : gate !== undefined && dependencies.length === 0
             ? gate
             : undefined;
@@ -252,7 +265,13 @@ function* reusableJobs(
         : {}),
       ...shared,
       steps: gated
-        ? [checkout, ...setup, githubGateStep(gated), ...planSteps.map(whenPlanning)]
+        ? [
+            checkout,
+            ...setup,
+            ...(inputs.earlier ? [GITHUB_EARLIER_RECORDS_STEP] : []),
+            githubGateStep(gated),
+            ...planSteps.map(whenPlanning),
+          ]
         : [checkout, ...setup, ...planSteps],
     },
   ];

@@ -1,8 +1,10 @@
 /** CI pipelines: the plan of jobs by level, written as GitLab CI or GitHub Actions YAML. */
 export {
+  type GateChainSpec,
   type GateRead,
   type GateRecord,
   type GateSpec,
+  GITHUB_RECORDS_FILE,
   gateReadText,
   gateRecordFile,
   gateSpecs,

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { type AnalysisResult, type SkippedModule, skippedCause, skippedList } from '../analysis';
 import { type PipelineOptions, type PipelineSplit, TERRACE_VERSION } from '../config';
 import type { GatedJobs } from './gatedJobs';
-import { gateSpecs, type PipelineGate } from './gateSpec';
-import { githubChainedWorkflows } from './githubChainedWorkflows';
+import { gateReadOf, gateSpecs, type PipelineGate } from './gateSpec';
+import { chainedWorkflowOf, githubChainedWorkflows } from './githubChainedWorkflows';
 import { githubModuleWorkflowPath, githubWorkflow } from './githubWorkflow';
 import { gitlabChildPipelines } from './gitlabChildPipelines';
 import { gitlabPipeline } from './gitlabPipeline';
@@ -72,8 +72,13 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
   const path = ci === 'gitlab' ? options.gitlab.path : options.github.path;
   // An empty plan is one job whatever the split: there is nothing to order.
   const split = plan.modules.length > 0 && (request.split ?? options[ci].split) === 'level';
-  // Split by level, a level's jobs cannot read what another child pipeline's or workflow's jobs decided.
-  const gated = !split && changed?.gate && plan.modules.length > 0 ? gatedJobs(plan, request, changed.gate) : undefined;
+  // Split by level, a GitLab child pipeline's jobs cannot read what another's decided (it fetches artifacts from
+  // its parent only); a chained GitHub workflow reads the records the one before it passes on.
+  const chain = split && ci === 'github' ? chainedWorkflowOf(plan) : undefined;
+  const gated =
+    (!split || chain) && changed?.gate && plan.modules.length > 0
+      ? gatedJobs(plan, request, changed.gate, chain)
+      : undefined;
   const files = pipelineFiles(plan, request, path, split, noChanges, gated);
   const regenerate = `# regenerate with \`${regenerateCommand(request, path)}\` from the workspace folder.\n`;
   const main = writeCiFile(files.main);
@@ -104,23 +109,35 @@ export function generatePipeline(result: AnalysisResult, request: PipelineReques
     split,
   });
   if (plan.cyclesLeftAlone > 0) warnings.unshift(cyclesLeftAloneWarning(plan.cyclesLeftAlone));
-  if (split && changed?.gate) warnings.push(SPLIT_PLANS_EVERY_DEPENDENT);
+  if (split && ci === 'gitlab' && changed?.gate) warnings.push(SPLIT_PLANS_EVERY_DEPENDENT);
   return { text, path, jobs, modules: plan.modules.length, skipped: plan.skipped, companions, warnings };
 }
 
-/** Said of a changed-only pipeline split by level: it cannot decide each dependent from the outputs it reads. */
+/**
+ * Said of a changed-only GitLab pipeline split by level: it cannot decide each dependent from the outputs it reads.
+ */
 export const SPLIT_PLANS_EVERY_DEPENDENT =
-  'split by level, the pipeline plans and applies every dependent of a changed module: the jobs of one level cannot read what the jobs of another child pipeline or workflow decided (generate it unsplit for each dependent to decide from the outputs it reads)';
+  'split by level, the GitLab pipeline plans and applies every dependent of a changed module: a child pipeline fetches artifacts only from its parent, so the jobs of one level cannot read what another child pipeline decided (generate it unsplit for each dependent to decide from the outputs it reads)';
 
-/** Each module's spec for a gated pipeline's jobs, and how they run Terrace. */
-function gatedJobs(plan: PipelinePlan, request: PipelineRequest, gate: PipelineGate): GatedJobs {
+/**
+ * Each module's spec for a gated pipeline's jobs, and how they run Terrace. `chain`: a GitHub chain's workflow of
+ * each module (split by level).
+ */
+function gatedJobs(
+  plan: PipelinePlan,
+  request: PipelineRequest,
+  gate: PipelineGate,
+  chain: ReadonlyMap<string, number> | undefined,
+): GatedJobs {
   const planOnly = request.options[request.ci].planOnly;
   // GitLab's dependents plan before their upstreams apply; GitHub's module job plans and applies in turn.
   const after = request.ci === 'gitlab' || planOnly ? 'plans' : 'applies';
   return {
     command: request.options.gate.command,
-    specs: gateSpecs(plan, gate, request.ci, after),
+    specs: gateSpecs(plan, gate, request.ci, after, chain),
     changed: gate.reached,
+    after,
+    readOf: gateReadOf(plan, gate),
   };
 }
 
@@ -174,7 +191,7 @@ function pipelineFiles(
     const { workflow, module } = githubWorkflow(plan, github, execution, noChanges, validate, gated);
     return { main: workflow, parts: module ? [modulePart(module, `${path} calls`)] : [], splitNote: undefined };
   }
-  const { workflows, module } = githubChainedWorkflows(plan, github, execution, validate);
+  const { workflows, module } = githubChainedWorkflows(plan, github, execution, validate, gated);
   const [first, ...rest] = workflows;
   const parts = rest.map((workflow, index) => ({
     path: workflow.path,

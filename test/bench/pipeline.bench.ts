@@ -8,6 +8,7 @@ import { changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { upstreamReads } from '../../server/src/engine/contracts';
 import { generatePipeline } from '../../server/src/engine/pipeline';
+import { TERRACE_VERSION } from '../../server/src/terraceVersion';
 import { generateMonorepo } from './syntheticMonorepo';
 
 const modules = Number(process.argv[2] ?? 1000);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
       const gated = () => {
         const affected = changeReach(result, files);
         const gate = {
+          terrace: TERRACE_VERSION,
           reached: new Set(affected.reached.keys()),
           reads: upstreamReads(analysis.contracts(), result.edges),
         };

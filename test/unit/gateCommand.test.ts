@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { type GateStep, gateCommand } from '../../server/src/cli/gateCommand';
 import { analyzeDirectory } from '../../server/src/engine/analysis';
-import { defaultPipelineOptions, TERRACE_VERSION } from '../../server/src/engine/config';
+import { defaultPipelineOptions } from '../../server/src/engine/config';
 import {
   type GateRead,
   gateReadText,
@@ -16,6 +16,7 @@ import {
   parseGateRead,
   SPLIT_PLANS_EVERY_DEPENDENT,
 } from '../../server/src/engine/pipeline';
+import { TERRACE_VERSION } from '../../server/src/terraceVersion';
 import { CLI } from './gatedRepository';
 import { githubTemplate } from './githubExpression';
 
@@ -252,7 +253,11 @@ describe('terrace gate: a module id is data in the specs and in what the gate sa
     const changed = {
       baseRef: 'main',
       modules: new Set([WRITER, READER]),
-      gate: { reached: new Set([WRITER]), reads: new Map([[READER, new Map([[WRITER, new Set(['v'])]])]]) },
+      gate: {
+        terrace: TERRACE_VERSION,
+        reached: new Set([WRITER]),
+        reads: new Map([[READER, new Map([[WRITER, new Set(['v'])]])]]),
+      },
     };
     const options = defaultPipelineOptions();
 

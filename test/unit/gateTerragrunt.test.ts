@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { analyzeDirectory } from '../../server/src/engine/analysis';
 import { defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
+import { TERRACE_VERSION } from '../../server/src/terraceVersion';
 import { CLI } from './gatedRepository';
 import { gitlabPreview, type PreviewJob } from './gitlabPreview';
 import { gitIn } from './gitRepository';
@@ -191,7 +192,7 @@ describe('Terragrunt units and stack units in gated pipelines: valid for each pl
     const changed = {
       baseRef: 'main',
       modules: new Set(ids),
-      gate: { reached: new Set(ids.slice(0, 1)), reads: new Map() },
+      gate: { terrace: TERRACE_VERSION, reached: new Set(ids.slice(0, 1)), reads: new Map() },
     };
     const options = defaultPipelineOptions();
     const github = generatePipeline(result, { ci: 'github', options, changed });

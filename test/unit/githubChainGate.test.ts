@@ -8,8 +8,9 @@ import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
 import { type GateStep, gateCommand } from '../../server/src/cli/gateCommand';
 import { analyzeDirectory } from '../../server/src/engine/analysis';
-import { defaultPipelineOptions, TERRACE_VERSION } from '../../server/src/engine/config';
+import { defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline, jobSlugs } from '../../server/src/engine/pipeline';
+import { TERRACE_VERSION } from '../../server/src/terraceVersion';
 import { CLI, GatedRepository } from './gatedRepository';
 import { githubCondition, githubTemplate } from './githubExpression';
 import { resultsOf, type Workflow, WorkflowRun } from './githubWorkflowRun';
@@ -263,7 +264,11 @@ describe('GitHub split by level: a module id is data in what the decide and forw
       generatePipeline(result, {
         ci: 'github',
         options: defaultPipelineOptions(),
-        changed: { baseRef: 'main', modules: new Set([WRITER, READER]), gate: { reached: new Set(reached), reads } },
+        changed: {
+          baseRef: 'main',
+          modules: new Set([WRITER, READER]),
+          gate: { terrace: TERRACE_VERSION, reached: new Set(reached), reads },
+        },
         split: 'level',
       });
     const pipeline = generate([WRITER]);

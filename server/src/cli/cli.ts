@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { loadWorkspace } from '../engine/analysis';
-import { ConfigError, loadAnalysisOptions, TERRACE_VERSION } from '../engine/config';
+import { ConfigError, loadAnalysisOptions } from '../engine/config';
 import type { OutputContracts } from '../engine/contracts';
 import {
   cyclesOf,
@@ -16,6 +16,7 @@ import {
   renderText,
 } from '../engine/features';
 import { FilesystemRootError, UnknownEnvironmentError } from '../engine/workspace';
+import { TERRACE_VERSION } from '../terraceVersion';
 import { affectedCommand } from './affectedCommand';
 import { GATE_STEPS, type GateStep, gateCommand } from './gateCommand';
 import { generateCommand } from './generateCommand';

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { TERRACE_VERSION } from '../engine/config';
 import { type GateRecord, GITHUB_RECORDS_FILE } from '../engine/pipeline';
 import { type GatedModule, type GateMode, gateDecision } from '../engine/run';
+import { TERRACE_VERSION } from '../terraceVersion';
 import type { GateIo } from './gateCommand';
 import {
   asResult,

@@ -1,6 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { outputChanges, outputHashes } from '../../../runner/src';
-import { TERRACE_VERSION } from '../engine/config';
 import { type GateRecord, type GateSpec, gateRecordFile } from '../engine/pipeline';
 import {
   type GatedModule,
@@ -11,6 +10,7 @@ import {
   type OutputsRead,
   summarizePlanJson,
 } from '../engine/run';
+import { TERRACE_VERSION } from '../terraceVersion';
 import { decideChained, forwardRecords, needsRecord, parseNeeds, readChainRecords } from './gateChain';
 import { asResult, GateInputError, parseGateRecord, parseGateSpec, parseHashes, readSet, snippet } from './gateInput';
 

@@ -1,6 +1,6 @@
-import { TERRACE_VERSION } from '../engine/config';
 import { type GateChainSpec, type GateRead, type GateRecord, type GateSpec, parseGateRead } from '../engine/pipeline';
 import type { ModuleRunResult, OutputChange, OutputsRead, PlannedOutputs } from '../engine/run';
+import { TERRACE_VERSION } from '../terraceVersion';
 
 /**
  * What `terrace gate` reads, checked before it is used: the job's spec (`TERRACE_GATE`), its upstreams' records

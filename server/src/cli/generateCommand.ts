@@ -12,6 +12,7 @@ import {
   type PipelineRequest,
   PipelineTooBigError,
 } from '../engine/pipeline';
+import { TERRACE_VERSION } from '../terraceVersion';
 import { type ChangedReach, changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
 
 export interface GenerateFlags {
@@ -124,6 +125,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
         ? {}
         : {
             gate: {
+              terrace: TERRACE_VERSION,
               reached: new Set(found.reach.reached.keys()),
               reads: upstreamReads(analysis.contracts(), result.edges),
             },

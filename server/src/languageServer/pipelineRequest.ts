@@ -11,6 +11,7 @@ import {
   PipelineTooBigError,
 } from '../engine/pipeline';
 import type { PipelineParams, PipelineResult } from '../protocol';
+import { TERRACE_VERSION } from '../terraceVersion';
 import { affectedSince } from './affectedRequest';
 import type { FolderState } from './workspaceFolders';
 
@@ -31,6 +32,7 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
       const affected = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
       const gate = {
+        terrace: TERRACE_VERSION,
         reached: new Set(affected.reached.keys()),
         reads: upstreamReads(folder.analysis.contracts(), result.edges),
       };

@@ -31,5 +31,4 @@ export {
   parseTerraceConfig,
   type WorkspaceConfig,
 } from './terraceConfig';
-export { TERRACE_VERSION } from './terraceVersion';
 export { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';

@@ -1,4 +1,3 @@
-import { TERRACE_VERSION } from '../config';
 import type { OutputChange, OutputsRead } from '../run';
 import { type PipelinePlan, plainSlug } from './pipelinePlan';
 
@@ -79,6 +78,8 @@ export interface GateRecord {
 
 /** What decides the gate of each module: the modules the change reaches, and what each reads of each upstream. */
 export interface PipelineGate {
+  /** The version of Terrace the jobs must run: the one generating the pipeline. */
+  terrace: string;
   reached: ReadonlySet<string>;
   reads: ReadonlyMap<string, ReadonlyMap<string, OutputsRead>>;
 }
@@ -152,7 +153,7 @@ export function gateSpecs(
       ? module.dependencies.filter((dep) => workflowOf.get(dep)! < workflowOf.get(module.id)!)
       : [];
     const spec = {
-      terrace: TERRACE_VERSION,
+      terrace: gate.terrace,
       ci,
       after,
       module: module.id,

@@ -11,6 +11,8 @@ import type { JobCommands } from './jobCommands';
 /** How the jobs run Terrace (`gate.command`), and each module's spec (`TERRACE_GATE`) by id. */
 export interface GatedJobs {
   command: string;
+  /** The version of Terrace the jobs must run (`PipelineGate.terrace`). */
+  terrace: string;
   specs: ReadonlyMap<string, string>;
   /** The modules whose own files changed: they plan whatever their upstreams do. */
   changed: ReadonlySet<string>;

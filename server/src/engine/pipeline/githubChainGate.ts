@@ -1,5 +1,4 @@
 import type { ConfigRecord, GithubOptions } from '../config';
-import { TERRACE_VERSION } from '../config';
 import type { GatedJobs } from './gatedJobs';
 import { type GateRead, GITHUB_RECORDS_FILE, gateReadTexts } from './gateSpec';
 import { GITHUB_EARLIER_RECORDS_ARTIFACT } from './githubGate';
@@ -132,7 +131,7 @@ function chainSpec(
   earlier: boolean,
 ): string {
   return JSON.stringify({
-    terrace: TERRACE_VERSION,
+    terrace: gated.terrace,
     after: gated.after,
     modules: Object.fromEntries(modules.map((module) => [module.id, module.slug])),
     reads: Object.fromEntries(Object.entries(reads).map(([id, own]) => [id, gateReadTexts(own)])),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type AnalysisResult, type SkippedModule, skippedCause, skippedList } from '../analysis';
-import { type PipelineOptions, type PipelineSplit, TERRACE_VERSION } from '../config';
+import type { PipelineOptions, PipelineSplit } from '../config';
 import type { GatedJobs } from './gatedJobs';
 import { gateReadOf, gateSpecs, type PipelineGate } from './gateSpec';
 import { chainedWorkflowOf, githubChainedWorkflows } from './githubChainedWorkflows';
@@ -134,6 +134,7 @@ function gatedJobs(
   const after = request.ci === 'gitlab' || planOnly ? 'plans' : 'applies';
   return {
     command: request.options.gate.command,
+    terrace: gate.terrace,
     specs: gateSpecs(plan, gate, request.ci, after, chain),
     changed: gate.reached,
     after,
@@ -277,7 +278,7 @@ function header(
     ...(splitNote ? [splitNote] : []),
     ...(gated
       ? [
-          `# Each dependent decides from the outputs it reads whether it plans and applies: its jobs run \`${request.options.gate.command} gate\`, which must be Terrace ${TERRACE_VERSION}.`,
+          `# Each dependent decides from the outputs it reads whether it plans and applies: its jobs run \`${request.options.gate.command} gate\`, which must be Terrace ${request.changed?.gate?.terrace}.`,
         ]
       : []),
     // A pipeline that leaves modules out says so where a reviewer of the file will look.

@@ -13,4 +13,6 @@ export {
   unreadableNote,
   withUnreadableDirs,
 } from './match';
+// The writers a whole read may fit: exported for its tests, which check it against trying every writer.
+export { WriterCandidates, type WriterTemplate } from './writerCandidates';
 export { writerAddresses } from './writerIndex';

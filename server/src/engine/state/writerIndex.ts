@@ -10,6 +10,7 @@ import {
   templateAddress,
   type WorkspaceSpec,
 } from './backendAddress';
+import { WriterCandidates, type WriterTemplate } from './writerCandidates';
 
 /** Everything about a module that decides the states it writes. */
 export function writerSignature(module: EvaluatedModule): string {
@@ -79,7 +80,10 @@ export class WriterIndex {
     const fits = new Map<string, readonly Binding[]>();
     for (const reader of readers) {
       const pieces = textPieces(reader.template);
-      for (const writer of this.templatesOf(type)) {
+      // A read known as a whole (a state nobody writes, most often) tries only the writers that can fit it.
+      const whole = pieces.length === reader.template.length ? pieces.join('') : undefined;
+      const writers = whole === undefined ? this.templatesOf(type) : this.candidatesOf(type).forText(whole);
+      for (const writer of writers) {
         if (fits.has(writer.id) || !mayFit(pieces, writer.pieces)) continue;
         const bindings = unify(reader.template, writer.template);
         // s3 and azurerm keep the default workspace's state at the key itself, not under `…/default/`.
@@ -92,6 +96,16 @@ export class WriterIndex {
   }
 
   private templates: Map<string, WriterTemplate[]> | undefined;
+  private readonly candidates = new Map<string, WriterCandidates>();
+
+  private candidatesOf(type: string): WriterCandidates {
+    let found = this.candidates.get(type);
+    if (!found) {
+      found = new WriterCandidates(this.templatesOf(type));
+      this.candidates.set(type, found);
+    }
+    return found;
+  }
 
   private templatesOf(type: string): readonly WriterTemplate[] {
     if (!this.templates) {
@@ -135,16 +149,6 @@ export class WriterIndex {
   private addresses(module: EvaluatedModule, workspace: string): StateAddress[] {
     return writerAddresses(module, workspace, this.root);
   }
-}
-
-/** A writer's state as a template, for matching reads known only in part. */
-interface WriterTemplate {
-  id: string;
-  template: Template;
-  /** Its literal texts, for the quick test before unifying (see `mayFit`). */
-  pieces: readonly string[];
-  /** The template of the states it writes in workspaces other than default. */
-  anyWorkspace: boolean;
 }
 
 const WRITER_WORKSPACES: readonly WorkspaceSpec[] = [

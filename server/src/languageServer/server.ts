@@ -6,7 +6,6 @@ import {
   type CompletionItem,
   CompletionItemKind,
   createConnection,
-  type Diagnostic,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   ErrorCodes,
@@ -77,10 +76,11 @@ import {
   WorkspaceTrustedNotification,
 } from '../protocol';
 import { affectedFor } from './affectedRequest';
+import { DiagnosticsPublisher } from './diagnosticsPublisher';
 import { type ReceivedSettings, receivedSettings } from './editorSettings';
 import { fileReadersOf } from './fileReadersRequest';
 import { toGraphModel, toGraphModule } from './graphModel';
-import { toCompletionItem, toDiagnostic, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
+import { toCompletionItem, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
 import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
@@ -114,8 +114,7 @@ let canRefreshCodeLens = false;
 let initialFolders: string[] = [];
 
 const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
-/** Per folder, what the client shows of each file: its diagnostics as last published, as JSON. */
-const published = new Map<string, Map<string, string>>();
+const publisher = new DiagnosticsPublisher((params) => connection.sendDiagnostics(params));
 
 let folders: WorkspaceFolders;
 /** The start-up steps' times, sent once the first folder's diagnostics are out (`StartupTimings`). */
@@ -568,38 +567,8 @@ async function publishDiagnostics(folder: FolderState, withContracts = true): Pr
     await useTerraformSyntaxMessages(folder, byFile);
   }
   if (folder.version !== version) return;
-  // Only what changed goes out: an edit that alters one file's problems publishes that file, not every file
-  // of a workspace whose problems are the same (10,000 of them took seconds to send, and the editor to show).
-  const shown = published.get(folder.root) ?? new Map<string, string>();
-  published.set(folder.root, shown);
-  const sends: { file: string; diagnostics: Diagnostic[]; json: string | undefined }[] = [];
-  for (const [file, list] of byFile) {
-    const diagnostics = list.map(toDiagnostic);
-    const json = JSON.stringify(diagnostics);
-    if (shown.get(file) !== json) sends.push({ file, diagnostics, json });
-  }
-  for (const file of shown.keys()) if (!byFile.has(file)) sends.push({ file, diagnostics: [], json: undefined });
-  for (let start = 0; start < sends.length; start += PUBLISH_SLICE) {
-    const slice = sends.slice(start, start + PUBLISH_SLICE);
-    // Noted as shown once queued: the connection writes in turn, so a newer publish's messages come after these.
-    for (const { file, json } of slice) {
-      if (json === undefined) shown.delete(file);
-      else shown.set(file, json);
-    }
-    // A request's answer waits for one slice, not for every file.
-    await Promise.all(
-      slice.map(({ file, diagnostics }) => connection.sendDiagnostics({ uri: pathToUri(file), diagnostics })),
-    );
-    // A newer analysis publishes its own: this one's rest is stale.
-    if (folder.version !== version) return;
-  }
+  await publisher.publish(folder.root, byFile, () => folder.version === version);
 }
-
-/**
- * How many files' diagnostics go out before the server looks at what else waits: a workspace of 10,000 files
- * with problems took seconds to publish, and a hover or Show Graph asked meanwhile waited for all of it.
- */
-const PUBLISH_SLICE = 200;
 
 /**
  * Terraform's syntax messages check what is typed: hcl2json is started, in the background, once the
@@ -698,9 +667,7 @@ function engineNote(tofu: number, folderCount: number): string {
 function forgetFolder(root: string): void {
   folders.remove(root);
   runStateCache.forget(root);
-  for (const file of published.get(root)?.keys() ?? [])
-    void connection.sendDiagnostics({ uri: pathToUri(file), diagnostics: [] });
-  published.delete(root);
+  publisher.forget(root);
   sendStatus();
 }
 

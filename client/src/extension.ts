@@ -75,10 +75,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
     running.onNotification(StartupTimingsNotification.type, (timings) => {
       startup.server = timings;
-      // The first problems are out: the layout thread starts and warms up now, not when the first panel waits for it.
-      layouts
-        .warmUp()
-        .catch((error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`));
     }),
     // Restricted Mode ends without a reload: the server may start git again, and runs are allowed.
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -95,6 +91,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   );
   await started;
   startup.clientRunningAt = Date.now();
+  // The layout thread starts and warms up while the server reads, not when the first panel waits for it.
+  layouts.warmUp().catch((error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`));
   void environments.restore();
   return {
     client: running,

@@ -46,7 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const runs = new RunPlans(running, output);
   const server = new ServerReadiness(running);
   const environments = new EnvironmentPicker(running, context.workspaceState);
-  // The graph panel's layouts, made in a thread of the extension host once a panel opens, kept for the next window.
+  // The graph panel's layouts, made in a thread of the extension host started with the client, kept for the next window.
   const layouts = LayoutService.forExtension(context.extensionPath, context.storageUri?.fsPath);
   const readersLens = new ReadersLens(running);
   context.subscriptions.push(

@@ -9,8 +9,9 @@ import { LayoutStore } from './layoutStore';
 const KEPT_LAYOUTS = 16;
 
 /**
- * The graph panel's layouts, made in the extension host (`layoutThread.ts`): started when a panel is
- * about to open, so elkjs is warm before the webview has loaded, and kept for the next panel and, in
+ * The graph panel's layouts, made in the extension host (`layoutThread.ts`): started with the language
+ * client (or, at the latest, when a panel is about to open), so elkjs is warm before the first webview has
+ * loaded, and kept for the next panel and, in
  * the workspace's storage (`layoutStore.ts`), for the next window. A panel opened on the same view
  * (same nodes, columns and edges) is drawn from the kept layout at once, without elkjs. One per
  * extension host.

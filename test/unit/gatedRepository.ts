@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Git, gitIn } from './gitRepository';
@@ -16,6 +16,13 @@ import { REACH_MODULES } from './reachRepository';
 const repo = path.resolve(__dirname, '../..');
 const FIXTURE = path.join(repo, 'test/fixtures/plan-reach');
 export const CLI = path.join(repo, 'dist/cli.js');
+
+/** What the gated pipelines' tests run: the real terraform, and Terrace's CLI as built. Throws, saying why, without them. */
+export function requireGateTools(): void {
+  const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
+  if (terraform.error || terraform.status !== 0) throw new Error('cannot run: terraform is not installed');
+  if (!existsSync(CLI)) throw new Error('cannot run: dist/cli.js is missing (node esbuild.mjs builds it)');
+}
 
 export class GatedRepository {
   readonly top = mkdtempSync(path.join(os.tmpdir(), 'terrace-gated-'));

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { analyzeDirectory } from '../../server/src/engine/analysis';
 import { defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline, jobSlugs } from '../../server/src/engine/pipeline';
 import { TERRACE_VERSION } from '../../server/src/terraceVersion';
-import { CLI, GatedRepository } from './gatedRepository';
+import { CLI, GatedRepository, requireGateTools } from './gatedRepository';
 import { githubCondition, githubTemplate } from './githubExpression';
 import { resultsOf, type Workflow, WorkflowRun } from './githubWorkflowRun';
 import { REACH_MODULES } from './reachRepository';
@@ -73,9 +72,7 @@ function terraformRan(run: WorkflowRun, slug: string): boolean {
 
 describe('GitHub split by level: each dependent decides from the outputs it reads, across the chained workflows', () => {
   before(() => {
-    const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
-    if (terraform.error || terraform.status !== 0) throw new Error('cannot run: terraform is not installed');
-    if (!existsSync(CLI)) throw new Error('cannot run: dist/cli.js is missing (node esbuild.mjs builds it)');
+    requireGateTools();
   });
   after(() => {
     for (const copy of copies) copy.remove();

@@ -20,6 +20,14 @@ const RUNNING: GithubStatus = { failure: false, cancelled: false };
 
 /** `text` with each `${{ … }}` replaced by its value (an object or array as JSON). */
 export function githubTemplate(text: string, context: Record<string, GithubValue>): string {
+  return githubSubstituted(text, (expression) => asString(githubExpression(expression, context)));
+}
+
+/**
+ * `text` with each `${{ … }}`, which ends at the first `}}` outside a quoted string (as actions/runner's
+ * template reader finds it), replaced by what `evaluate` makes of the expression inside.
+ */
+export function githubSubstituted(text: string, evaluate: (expression: string) => string): string {
   let out = '';
   let at = 0;
   for (;;) {
@@ -33,7 +41,7 @@ export function githubTemplate(text: string, context: Record<string, GithubValue
       else if (!quoted && text[i] === '}' && text[i - 1] === '}') end = i;
     }
     assert.ok(end > 0, `an expression that is not closed: ${text}`);
-    out += asString(githubExpression(text.slice(start + 3, end - 1), context));
+    out += evaluate(text.slice(start + 3, end - 1));
     at = end + 1;
   }
 }

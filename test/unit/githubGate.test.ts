@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
-import { CLI, GatedRepository } from './gatedRepository';
+import { CLI, GatedRepository, requireGateTools } from './gatedRepository';
 import { githubCondition } from './githubExpression';
 import { resultsOf, type Workflow, WorkflowRun } from './githubWorkflowRun';
 
@@ -35,9 +34,7 @@ function runWorkflow(file: string, from: string, to: string, config = ''): Workf
 
 describe('GitHub: a changed-only workflow whose dependents decide from the outputs they read', () => {
   before(() => {
-    const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
-    if (terraform.error || terraform.status !== 0) throw new Error('cannot run: terraform is not installed');
-    if (!existsSync(CLI)) throw new Error('cannot run: dist/cli.js is missing (node esbuild.mjs builds it)');
+    requireGateTools();
   });
   after(() => {
     for (const copy of copies) copy.remove();

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CLI, GatedRepository } from './gatedRepository';
+import { GatedRepository, requireGateTools } from './gatedRepository';
 import { ensureNode24, GITLAB_CI_LOCAL, NODE24 } from './gitlabPreview';
 import { REACH_MODULES } from './reachRepository';
 
@@ -66,10 +66,8 @@ function terraformRan(run: PipelineRun, job: string, id: string): boolean {
 
 describe('gitlab-ci-local runs a changed-only pipeline whose dependents decide from the outputs they read', () => {
   before(() => {
-    const terraform = spawnSync('terraform', ['version'], { encoding: 'utf8' });
-    if (terraform.error || terraform.status !== 0) throw new Error('cannot run: terraform is not installed');
+    requireGateTools();
     ensureNode24();
-    if (!existsSync(CLI)) throw new Error('cannot run: dist/cli.js is missing (node esbuild.mjs builds it)');
   });
   after(() => {
     for (const copy of copies) copy.remove();

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { type AnalysisResult, analyzeDirectory } from '../../server/src/engine/analysis';
 import { defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline, jobSlugs } from '../../server/src/engine/pipeline';
+import { githubSubstituted } from './githubExpression';
 import { ensureNode24, GITLAB_CI_LOCAL, gitlabRepository, NODE24 } from './gitlabPreview';
 
 /**
@@ -208,26 +209,11 @@ describe('GitHub: a folder named like an expression or a glob is passed and uplo
  * `contexts`. Any other expression fails the test.
  */
 function githubEvaluated(text: string, contexts: Record<string, string> = {}): string {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const start = text.indexOf('${{', at);
-    if (start < 0) return out + text.slice(at);
-    out += text.slice(at, start);
-    let end = -1;
-    let quoted = false;
-    for (let i = start + 3; i < text.length && end < 0; i++) {
-      if (text[i] === "'") quoted = !quoted;
-      else if (!quoted && text[i] === '}' && text[i - 1] === '}') end = i;
-    }
-    assert.ok(end > 0, `an expression that is not closed: ${text}`);
-    const expression = text.slice(start + 3, end - 1).trim();
+  return githubSubstituted(text, (inside) => {
+    const expression = inside.trim();
     const literal = /^'((?:[^']|'')*)'$/.exec(expression);
-    if (literal) out += literal[1]!.replaceAll("''", "'");
-    else {
-      assert.ok(expression in contexts, `an expression GitHub would evaluate: ${expression} in ${text}`);
-      out += contexts[expression];
-    }
-    at = end + 1;
-  }
+    if (literal) return literal[1]!.replaceAll("''", "'");
+    assert.ok(expression in contexts, `an expression GitHub would evaluate: ${expression} in ${text}`);
+    return contexts[expression]!;
+  });
 }

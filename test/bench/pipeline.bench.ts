@@ -6,8 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
-import { upstreamReads } from '../../server/src/engine/contracts';
-import { generatePipeline } from '../../server/src/engine/pipeline';
+import { generatePipeline, pipelineGate } from '../../server/src/engine/pipeline';
 import { TERRACE_VERSION } from '../../server/src/terraceVersion';
 import { generateMonorepo } from './syntheticMonorepo';
 
@@ -71,11 +70,7 @@ async function main(): Promise<void> {
     for (const ci of ['gitlab', 'github'] as const) {
       const gated = () => {
         const affected = changeReach(result, files);
-        const gate = {
-          terrace: TERRACE_VERSION,
-          reached: new Set(affected.reached.keys()),
-          reads: upstreamReads(analysis.contracts(), result.edges),
-        };
+        const gate = pipelineGate(TERRACE_VERSION, affected.reached.keys(), analysis.contracts(), result.edges);
         return generatePipeline(result, {
           ci,
           options,

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { BrokenModulesError, ChangedFilesError, loadWorkspace, skippedCause, skippedList } from '../engine/analysis';
 import { executionFor, loadWorkspaceConfig, PIPELINE_SPLITS, type PipelineSplit } from '../engine/config';
-import { upstreamReads } from '../engine/contracts';
 import { problemLine } from '../engine/features';
 import {
   CI_SYSTEMS,
@@ -11,6 +10,7 @@ import {
   PipelineCycleError,
   type PipelineRequest,
   PipelineTooBigError,
+  pipelineGate,
 } from '../engine/pipeline';
 import { TERRACE_VERSION } from '../terraceVersion';
 import { type ChangedReach, changedReach, explanationLines, reachSummary, refuseBadBaseRef } from './affectedCommand';
@@ -124,11 +124,7 @@ export async function generateCommand(root: string, flags: GenerateFlags, io: Ge
       ...(flags['all-dependents']
         ? {}
         : {
-            gate: {
-              terrace: TERRACE_VERSION,
-              reached: new Set(found.reach.reached.keys()),
-              reads: upstreamReads(analysis.contracts(), result.edges),
-            },
+            gate: pipelineGate(TERRACE_VERSION, found.reach.reached.keys(), analysis.contracts(), result.edges),
           }),
     };
   }

@@ -2,13 +2,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrokenModulesError, ChangedFilesError } from '../engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from '../engine/config';
-import { upstreamReads } from '../engine/contracts';
 import {
   existingPipelineFile,
   generatePipeline,
   PipelineCycleError,
   type PipelineRequest,
   PipelineTooBigError,
+  pipelineGate,
 } from '../engine/pipeline';
 import type { PipelineParams, PipelineResult } from '../protocol';
 import { TERRACE_VERSION } from '../terraceVersion';
@@ -31,11 +31,7 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
       const baseRef = params.baseRef?.trim();
       if (!baseRef) return { kind: 'error', message: 'changed modules only needs a base ref, e.g. origin/main' };
       const affected = await affectedSince(folder, baseRef, config.pipeline.libraryModules);
-      const gate = {
-        terrace: TERRACE_VERSION,
-        reached: new Set(affected.reached.keys()),
-        reads: upstreamReads(folder.analysis.contracts(), result.edges),
-      };
+      const gate = pipelineGate(TERRACE_VERSION, affected.reached.keys(), folder.analysis.contracts(), result.edges);
       changed = { baseRef, modules: affected.affected, gate };
     }
     const pipeline = generatePipeline(result, {

@@ -1,4 +1,6 @@
+import { type OutputContracts, upstreamReads } from '../contracts';
 import type { OutputChange, OutputsRead } from '../run';
+import type { MatchedEdge } from '../state';
 import { type PipelinePlan, plainSlug } from './pipelinePlan';
 
 /**
@@ -82,6 +84,19 @@ export interface PipelineGate {
   terrace: string;
   reached: ReadonlySet<string>;
   reads: ReadonlyMap<string, ReadonlyMap<string, OutputsRead>>;
+}
+
+/**
+ * The gate of a changed-only pipeline, as the hosts make it: the version of Terrace the jobs must run, the modules
+ * whose own files the change reaches (`reached`: their ids), and what each module reads of each it depends on.
+ */
+export function pipelineGate(
+  terrace: string,
+  reached: Iterable<string>,
+  contracts: OutputContracts,
+  edges: readonly MatchedEdge[],
+): PipelineGate {
+  return { terrace, reached: new Set(reached), reads: upstreamReads(contracts, edges) };
 }
 
 /**

@@ -10,6 +10,7 @@ export {
   gateSpecs,
   type PipelineGate,
   parseGateRead,
+  pipelineGate,
 } from './gateSpec';
 export { githubWorkflow } from './githubWorkflow';
 export { gitlabPipeline } from './gitlabPipeline';

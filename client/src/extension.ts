@@ -12,6 +12,7 @@ import { EnvironmentPicker } from './environmentPicker';
 import { GraphPanel } from './graphPanel';
 import { createLanguageClient } from './languageClient';
 import { LayoutService } from './layoutService';
+import { layOutPanelsAhead } from './panelAhead';
 import { PlanTerminalLinks } from './planTerminal';
 import { ReadersLens } from './readersLens';
 import { RunPlans } from './runPlans';
@@ -49,6 +50,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   // The graph panel's layouts, made in a thread of the extension host started with the client, kept for the next window.
   const layouts = LayoutService.forExtension(context.extensionPath, context.storageUri?.fsPath);
   const readersLens = new ReadersLens(running);
+  /** The modules the server last said it knows, in every folder. */
+  let modules = 0;
   context.subscriptions.push(
     { dispose: () => layouts.dispose() },
     environments,
@@ -72,7 +75,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
       layouts,
     }),
     GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri, layouts }),
-    running.onNotification(ServerStatusNotification.type, (params) => status.show(params)),
+    running.onNotification(ServerStatusNotification.type, (params) => {
+      modules = params.modules;
+      status.show(params);
+    }),
+    layOutPanelsAhead(running, layouts, () => modules, output),
     running.onNotification(StartupTimingsNotification.type, (timings) => {
       startup.server = timings;
     }),

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -6,7 +5,6 @@ import {
   AffectedRequest,
   type AffectedResult,
   type GraphModel,
-  GraphRequest,
   type PanelCommand,
   type PanelModel,
   type PanelToWebview,
@@ -17,9 +15,12 @@ import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layo
 import { packGraph } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
-import { graphPanelHtml, makeNonce } from './graphPanelHtml';
+import { saveExport } from './graphExport';
+import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
-import { problemTexts, toPanelModel } from './panelModel';
+import { openingInputs } from './openingViews';
+import { panelGraphs } from './panelGraphs';
+import { problemTexts } from './panelModel';
 
 /** What the panel needs from the running extension. */
 export interface GraphPanelContext {
@@ -51,21 +52,31 @@ export class GraphPanel {
     created: number;
     ready?: number;
     pageMs?: number;
+    /** When the page's navigation began (the page's clock, the machine's). */
+    pageAt?: number;
     graphSent?: number;
     /** The last layout the webview asked for: its request here, and its answer made (the layout thread's wait and work). */
     layoutAsked?: number;
     layoutMade?: number;
+    /** Whether that layout was made ahead of the request, while the page loaded (`openingViews.ts`). */
+    layoutAhead?: boolean;
   } = { created: Date.now() };
   private pendingFocus: string | undefined;
   /** The base ref whose changes the panel shows the effect of, while it does. */
   private affectedBase: string | undefined;
   private lastBaseRef = 'origin/main';
-  private ready = false;
   /** The page has just loaded: its first graph comes with the opening layout, and the view it opens with is noted. */
-  private pageLoaded = false;
+  private pageLoaded = true;
   private notingOpening = false;
-  /** The graph asked for as the panel was made, for the webview once it is ready. */
-  private prefetched: Promise<{ graph: GraphModel; panel: PanelModel } | undefined> | undefined;
+  /**
+   * The first page's graph, posted as soon as the server answers, while the page still loads: VS Code
+   * holds a new webview's messages until its page has loaded, so the page starts with its graph
+   * instead of asking for it (a round trip through VS Code at a fresh window, 30–60 ms). Undefined
+   * once that page said it was ready: a page loaded again (revealed, restored) is sent its graph then.
+   */
+  private firstGraph: Promise<boolean> | undefined;
+  /** Each graph sent is numbered: one asked for later is never replaced by an earlier answer. */
+  private graphsAsked = 0;
 
   /** Shows the panel (creating it beside the editor), on `folderUri` or the folder the user works in. */
   static async createOrShow(
@@ -124,17 +135,14 @@ export class GraphPanel {
   ) {
     this.pendingFocus = focus;
     this.updateTitle();
-    panel.webview.html = this._getHtmlForWebview(panel.webview);
-    // Asked of the server while the webview loads (a few hundred milliseconds at 3,000 units), not after.
-    this.prefetched = this.fetchGraph(folderUri);
+    panel.webview.html = graphPanelPage(panel.webview, ctx.extensionUri);
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
     panel.webview.onDidReceiveMessage((message: WebviewToPanel) => this.receive(message), null, this.disposables);
+    // Asked of the server while the webview loads (a few hundred milliseconds at 3,000 units), not after.
+    this.firstGraph = this.sendGraph();
     this.disposables.push(
       onGraphChanged(ctx.client)((params) => {
-        if (!sameFolder(params.folderUri, this.folderUri)) return;
-        // A graph asked for before the change is stale: the webview gets the new one when it is ready.
-        this.prefetched = undefined;
-        if (this.ready) void this.sendGraph();
+        if (sameFolder(params.folderUri, this.folderUri)) void this.sendGraph();
       }),
     );
   }
@@ -144,11 +152,10 @@ export class GraphPanel {
     switch (message.type) {
       case 'ready':
         // The webview (re)loaded: when created, revealed again after being hidden, or restored.
-        this.ready = true;
-        this.pageLoaded = true;
         this.times.ready = Date.now();
         this.times.pageMs = message.pageMs;
-        await this.sendGraph();
+        this.times.pageAt = message.pageAt;
+        await this.pageReady();
         break;
       case 'openModule':
         await this.openModule(message.id);
@@ -182,7 +189,7 @@ export class GraphPanel {
         this.renderedEmitter.fire(message);
         break;
       case 'export':
-        await this.saveExport(message.format, message.data);
+        await saveExport(vscode.Uri.parse(this.folderUri), message.format, message.data);
         break;
       case 'problem':
         this.ctx.output.warn(`graph panel: ${message.message}`);
@@ -225,21 +232,28 @@ export class GraphPanel {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 
+  /** A page said it was ready: the first has its graph unless the server had none; a page loaded again is sent it. */
+  private async pageReady(): Promise<void> {
+    const first = this.firstGraph;
+    this.firstGraph = undefined;
+    if (first && (await first)) return;
+    this.pageLoaded = true;
+    await this.sendGraph();
+  }
+
   private show(folderUri: string, focus: string | undefined): void {
     if (!sameFolder(folderUri, this.folderUri)) {
       this.folderUri = folderUri;
-      this.prefetched = undefined;
       // Another folder, another repository: its changes are not asked for unasked.
       if (this.affectedBase) {
         this.affectedBase = undefined;
         void this.post({ type: 'affected', affected: null });
       }
       this.updateTitle();
-      if (this.ready) void this.sendGraph();
+      void this.sendGraph();
     }
     if (focus) {
-      if (this.ready && this.graph && sameFolder(folderUri, this.folderUri))
-        void this.post({ type: 'focus', id: focus });
+      if (this.graph && sameFolder(folderUri, this.folderUri)) void this.post({ type: 'focus', id: focus });
       else this.pendingFocus = focus;
     }
   }
@@ -247,24 +261,31 @@ export class GraphPanel {
   /** The folder's graph from the server, as the webview gets it; undefined when the server could not say. */
   private async fetchGraph(folderUri: string): Promise<{ graph: GraphModel; panel: PanelModel } | undefined> {
     try {
-      const graph = await this.ctx.client.sendRequest(GraphRequest.type, { folderUri });
-      return graph ? { graph, panel: toPanelModel(graph) } : undefined;
+      return await panelGraphs(this.ctx.client).get(folderUri);
     } catch (error) {
       this.ctx.output.error(`graph panel: could not get the graph of ${folderUri}: ${String(error)}`);
       return undefined;
     }
   }
 
-  private async sendGraph(): Promise<void> {
+  /**
+   * The folder's graph from the server to the page (held by VS Code until a loading page has loaded);
+   * false when the server had none, or a later graph was asked for meanwhile.
+   */
+  private async sendGraph(): Promise<boolean> {
     const folderUri = this.folderUri;
-    const asked = this.prefetched ?? this.fetchGraph(folderUri);
-    this.prefetched = undefined;
-    const fetched = await asked;
-    if (!fetched || folderUri !== this.folderUri) return;
+    const asked = ++this.graphsAsked;
+    const fetched = await this.fetchGraph(folderUri);
+    if (!fetched || folderUri !== this.folderUri || asked !== this.graphsAsked) return false;
     const { graph } = fetched;
     this.graph = graph;
     this.times.graphSent = Date.now();
-    await this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri, opening: this.openingLayout() });
+    const freshPage = this.pageLoaded;
+    const opening = this.openingLayout();
+    const posted = this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri, opening });
+    // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads.
+    if (freshPage && !opening) this.ctx.layouts.layoutAhead(openingInputs(fetched.panel));
+    await posted;
     // An edit changes what is uncommitted: what it affects is asked again.
     if (this.affectedBase) await this.sendAffected(this.affectedBase);
     if (this.pendingFocus) {
@@ -272,6 +293,7 @@ export class GraphPanel {
       this.pendingFocus = undefined;
       await this.post({ type: 'focus', id });
     }
+    return true;
   }
 
   /**
@@ -341,8 +363,10 @@ export class GraphPanel {
   private async layout(id: number, input: LayoutInput): Promise<void> {
     try {
       this.times.layoutAsked = Date.now();
+      const ahead = this.ctx.layouts.answeredAhead;
       const layout = await this.ctx.layouts.layout(input);
       this.times.layoutMade = Date.now();
+      this.times.layoutAhead = this.ctx.layouts.answeredAhead > ahead;
       await this.post({ type: 'layout', id, layout });
     } catch (error) {
       this.ctx.output.warn(`graph panel: layout in the extension host failed: ${String(error)}`);
@@ -367,50 +391,15 @@ export class GraphPanel {
     });
   }
 
-  private async saveExport(format: 'svg' | 'png', data: string): Promise<void> {
-    const folder = vscode.Uri.parse(this.folderUri);
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(folder, `terrace-graph.${format}`),
-      filters: format === 'svg' ? { 'SVG image': ['svg'] } : { 'PNG image': ['png'] },
-      saveLabel: 'Export',
-      title: `Export the graph as ${format.toUpperCase()}`,
-    });
-    if (!target) return;
-    const bytes = format === 'svg' ? new TextEncoder().encode(data) : Buffer.from(data, 'base64');
-    await vscode.workspace.fs.writeFile(target, bytes);
-    void vscode.window.showInformationMessage(
-      `Terrace: saved the graph to ${vscode.workspace.asRelativePath(target)}.`,
-    );
-  }
-
   private updateTitle(): void {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const folder = folders.find((candidate) => sameFolder(candidate.uri.toString(), this.folderUri));
     this.panel.title = folders.length > 1 && folder ? `Terrace Graph: ${folder.name}` : 'Terrace Graph';
   }
-
-  private _getHtmlForWebview(webview: vscode.Webview): string {
-    const dist = vscode.Uri.joinPath(this.ctx.extensionUri, 'dist');
-    const resource = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString();
-    return graphPanelHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      script: distText(dist, 'webview.js'),
-      style: distText(dist, 'webview.css'),
-      worker: resource('layoutWorker.js'),
-      codicons: resource('codicon.css'),
-      hostLayouts: true,
-    });
-  }
 }
 
 /** Per folder, the key of the view its last panel opened with (`openingLayout`). */
 const openingViews = new Map<string, string>();
-
-/** Scripts on; resources only from the extension's `dist/`. */
-function getWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
-}
 
 function warmLayouts(ctx: GraphPanelContext): void {
   ctx.layouts
@@ -425,17 +414,4 @@ function sameFolder(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The page's own script and styles, read once per extension host: every panel's page carries them. */
-const pageFiles = new Map<string, string>();
-
-function distText(dist: vscode.Uri, file: string): string {
-  const full = path.join(dist.fsPath, file);
-  let text = pageFiles.get(full);
-  if (text === undefined) {
-    text = readFileSync(full, 'utf8');
-    pageFiles.set(full, text);
-  }
-  return text;
 }

@@ -1,12 +1,18 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
+import { type Layout, type LayoutInput, layoutKey, shapeKey } from '../../webview/src/layoutGraph';
 import type { LayoutResponse } from '../../webview/src/layoutWorker';
 import { PendingLayouts } from '../../webview/src/pendingLayouts';
+import { LayoutQueue } from './layoutQueue';
 import { LayoutStore } from './layoutStore';
 
 /** How many layouts the host keeps: the views of a few panels, opened and reopened. */
 const KEPT_LAYOUTS = 16;
+/**
+ * How much wider than a page measured its nodes a layout made ahead may draw them (`layoutAhead`):
+ * a few pixels of a 200–360 px box, where laying the view out again would cost the page its wait.
+ */
+const WIDER_BY_AT_MOST = 40;
 
 /**
  * The graph panel's layouts, made in the extension host (`layoutThread.ts`): started with the language
@@ -20,7 +26,14 @@ export class LayoutService {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
   private readonly pending = new PendingLayouts();
+  private readonly queue = new LayoutQueue((input) => this.fromThread(input));
   private readonly kept = new Map<string, Layout>();
+  /** Layouts made ahead of a page's request, by the shape they lay out (`shapeKey`): the last panel's guesses. */
+  private readonly ahead = new Map<string, Promise<Layout | undefined>>();
+  private readonly aheadKeys = new Set<string>();
+  private disposed = false;
+  /** How many requests a layout made ahead answered: read by the extension's tests. */
+  answeredAhead = 0;
 
   constructor(
     private readonly script: string,
@@ -36,6 +49,7 @@ export class LayoutService {
 
   /** Starts the thread (once) and warms elkjs up; a layout asked for meanwhile waits for it. */
   warmUp(): Promise<void> {
+    if (this.disposed) return Promise.reject(new Error('the layout thread was stopped'));
     void this.store?.open();
     this.ready ??= new Promise<void>((resolve, reject) => {
       const worker = new Worker(this.script);
@@ -59,7 +73,25 @@ export class LayoutService {
     return this.ready;
   }
 
-  /** A layout: the one kept for the same view, else a new one from the thread (kept in turn). */
+  /**
+   * Starts laying out views a page is about to ask for (`openingViews.ts`), in turn, while it loads. A
+   * request of the same shape is answered with one (`layout`) if its nodes are as wide as the page
+   * measured them, or a little wider: the page draws the layout's width.
+   */
+  layoutAhead(inputs: readonly LayoutInput[]): void {
+    for (const input of inputs) {
+      const [shape, key] = [shapeKey(input), layoutKey(input)];
+      // Made or being made already (the folder's first graph was laid out ahead of any panel).
+      if (this.ahead.has(shape) && this.aheadKeys.has(key)) continue;
+      const kept = this.kept.get(key);
+      this.ahead.set(shape, kept ? Promise.resolve(kept) : this.make(input, key, false).catch(() => undefined));
+      this.aheadKeys.add(key);
+    }
+    while (this.ahead.size > KEPT_LAYOUTS) this.ahead.delete(this.ahead.keys().next().value!);
+    while (this.aheadKeys.size > KEPT_LAYOUTS) this.aheadKeys.delete(this.aheadKeys.keys().next().value!);
+  }
+
+  /** A layout: the one kept for the same view or made ahead for its shape, else a new one (kept in turn). */
   async layout(input: LayoutInput): Promise<Layout> {
     const key = layoutKey(input);
     const kept = this.kept.get(key);
@@ -67,20 +99,38 @@ export class LayoutService {
       // Most recently used last: the oldest goes first.
       this.kept.delete(key);
       this.kept.set(key, kept);
+      if (this.aheadKeys.has(key)) this.answeredAhead++;
       return { ...kept, ms: 0 };
     }
+    const shape = shapeKey(input);
+    this.queue.hurry(shape);
+    const ahead = await this.ahead.get(shape);
+    if (ahead && fitsWidth(ahead, input)) {
+      this.answeredAhead++;
+      this.keep(key, ahead);
+      return ahead;
+    }
+    return this.make(input, key, true);
+  }
+
+  /** A layout from the workspace's storage, else from the thread (`urgent`: a page waits for it); kept in turn. */
+  private async make(input: LayoutInput, key: string, urgent: boolean): Promise<Layout> {
     const stored = await this.store?.get(key);
     if (stored) {
       this.keep(key, stored);
       return { ...stored, ms: 0 };
     }
-    await this.warmUp();
-    const { id, answer } = this.pending.add();
-    this.worker!.postMessage({ id, input });
-    const layout = await answer;
+    const layout = await this.queue.add(input, urgent);
     this.keep(key, layout);
     void this.store?.put(key, layout);
     return layout;
+  }
+
+  private async fromThread(input: LayoutInput): Promise<Layout> {
+    await this.warmUp();
+    const { id, answer } = this.pending.add();
+    this.worker!.postMessage({ id, input });
+    return answer;
   }
 
   /** The layout kept for a view, if it is kept in this window. */
@@ -100,7 +150,15 @@ export class LayoutService {
   }
 
   dispose(): void {
+    // Layouts still waiting (made ahead for a panel never opened) must not start the thread again.
+    this.disposed = true;
     void this.store?.flush();
     void this.worker?.terminate();
   }
+}
+
+/** A layout made ahead draws a page's view: its nodes are at least as wide as the page measured, and not much wider. */
+function fitsWidth(layout: Layout, input: LayoutInput): boolean {
+  const measured = input.nodeWidth ?? layout.nodeWidth;
+  return layout.nodeWidth >= measured && layout.nodeWidth <= measured + WIDER_BY_AT_MOST;
 }

@@ -483,7 +483,8 @@ export type PanelCommand = 'fit' | 'exportSvg' | 'exportPng';
 
 export type WebviewToPanel =
   /** The webview's script runs; `pageMs`: how long after its page started loading (where its load time goes). */
-  | { type: 'ready'; pageMs?: number }
+  /** `pageMs`: the page's script ran so long after its navigation began; `pageAt`: that beginning, on the machine's clock. */
+  | { type: 'ready'; pageMs?: number; pageAt?: number }
   | { type: 'openModule'; id: string }
   /** Open a read that makes an edge, clicked in the list of an edge's reads: its reader, its file (relative to the reader's folder) and its place. */
   | { type: 'openRead'; from: string; file: string; line: number; character: number }

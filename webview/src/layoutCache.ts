@@ -1,7 +1,6 @@
-import { arrangeColumns, wrapShape } from './columnWrap';
-import { turnBelow } from './firstView';
 import type { LayoutClient, LayoutPlace } from './layoutClient';
-import { type Layout, type LayoutInput, layoutKey } from './layoutGraph';
+import { type Layout, layoutKey } from './layoutGraph';
+import { layoutInput } from './layoutInput';
 import type { ViewGraph } from './viewModel';
 
 const LAYOUT_CACHE_SIZE = 8;
@@ -66,39 +65,4 @@ export class LayoutCache {
     this.layouts.set(key, kept);
     if (this.layouts.size > LAYOUT_CACHE_SIZE) this.layouts.delete(this.layouts.keys().next().value!);
   }
-}
-
-/**
- * Each node in its layout column: its view column, or one of the columns a tall one wraps into
- * (`columnWrap.ts`), filled in the order of the nodes' ids, so that a folder's modules stay together;
- * the columns left to right, or top to bottom where that shows a small view larger (`turnBelow`). With a group
- * expanded, every group gets a band of its own: the expanded ones are boxed.
- */
-function layoutInput(view: ViewGraph, nodeWidth: number, panel: { width: number; height: number }): LayoutInput {
-  const { wraps, direction } = arrangeColumns({ columns: wrapShape(view), nodeWidth, panel }, turnBelow(view));
-  const first = wraps.map((_, i) => wraps.slice(0, i).reduce((sum, sizes) => sum + sizes.length, 0));
-  const levelColumn = wraps.flatMap((sizes, column) => sizes.map(() => column));
-  // Each node's part of its column: the parts' sizes, filled in the order of the nodes' ids.
-  const part = new Map<string, number>();
-  const byColumn = view.columns.map(() => [] as string[]);
-  for (const node of view.nodes) byColumn[node.column]!.push(node.id);
-  byColumn.forEach((ids, column) => {
-    let at = 0;
-    wraps[column]!.forEach((size, j) => {
-      for (const id of ids.sort().slice(at, at + size)) part.set(id, j);
-      at += size;
-    });
-  });
-  const banded = view.nodes.some((node) => node.kind === 'module' && node.group !== null);
-  return {
-    nodes: view.nodes.map((node) => ({
-      id: node.id,
-      column: first[node.column]! + part.get(node.id)!,
-      ...(banded && node.group !== null ? { band: node.group } : {}),
-    })),
-    edges: view.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),
-    nodeWidth,
-    levelColumn,
-    direction,
-  };
 }

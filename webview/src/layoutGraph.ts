@@ -64,6 +64,11 @@ export interface Layout {
 
 /** What makes two layouts the same: the nodes in their columns and bands, the edges, the width and the level bands. */
 export function layoutKey(input: LayoutInput): string {
+  return `${input.nodeWidth} ${shapeKey(input)}`;
+}
+
+/** `layoutKey` but the nodes' width: layouts of one shape differ only in how far apart their columns are. */
+export function shapeKey(input: LayoutInput): string {
   const nodes = input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n');
-  return `${input.nodeWidth} ${input.direction ?? 'right'}\n${input.levelColumn?.join(',') ?? ''}\n${nodes}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
+  return `${input.direction ?? 'right'}\n${input.levelColumn?.join(',') ?? ''}\n${nodes}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
 }

@@ -67,7 +67,7 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
       break;
   }
 });
-post({ type: 'ready', pageMs: Math.round(performance.now()) });
+post({ type: 'ready', pageMs: Math.round(performance.now()), pageAt: Math.round(performance.timeOrigin) });
 
 function isGraph(graph: PackedPanelModel | undefined): graph is PackedPanelModel {
   return !!graph && Array.isArray(graph.modules) && Array.isArray(graph.edges) && Array.isArray(graph.levels);

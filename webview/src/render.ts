@@ -254,12 +254,17 @@ function detailRoom(node: ViewNode, width: number): number {
   return width - TEXT_PADDING - (node.inCycle ? CYCLE_MARK_ROOM : 0);
 }
 
+/** What measures a text's width in a font (`TextFitter` in the page; an estimate where there is no page). */
+export interface TextMeasure {
+  measure(text: string, font: string): number;
+}
+
 /**
  * The width every node of a view gets: its longest title and the longest part of a subtitle that tells
  * a node from its namesakes fit whole (a wider node is better than a cut that hides what tells two nodes
  * apart); `NODE_WIDTH` at least, `MAX_NODE_WIDTH` at most.
  */
-export function nodeWidth(view: ViewGraph, fitter: TextFitter): number {
+export function nodeWidth(view: ViewGraph, fitter: TextMeasure): number {
   let width = NODE_WIDTH;
   for (const node of view.nodes) {
     const title = fitter.measure(node.label, TITLE_FONT) + NODE_WIDTH - titleRoom(node, NODE_WIDTH);

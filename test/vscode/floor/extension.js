@@ -27,13 +27,13 @@ exports.activate = async (ctx) => {
 const s = document.querySelector('svg');
 for (let i = 0; i < 5; i++) { const g = document.createElementNS('http://www.w3.org/2000/svg', 'g'); g.setAttribute('class', 'node');
   const r = document.createElementNS('http://www.w3.org/2000/svg', 'rect'); r.setAttribute('x', 10 + i * 70); r.setAttribute('y', 10); r.setAttribute('width', 60); r.setAttribute('height', 30); g.appendChild(r); s.appendChild(g); }
-acquireVsCodeApi().postMessage({ drawnAt: Date.now(), nodes: document.querySelectorAll('svg g.node').length });
+acquireVsCodeApi().postMessage({ drawnAt: Date.now(), pageAt: Math.round(performance.timeOrigin), nodes: document.querySelectorAll('svg g.node').length });
 </script></body></html>`;
     }),
   );
   return {
     times,
-    /** The next drawing of a webview this extension opens: `{ drawnAt, nodes }`. */
+    /** The next drawing of a webview this extension opens: `{ drawnAt, pageAt, nodes }`. */
     nextDrawn: () => new Promise((resolve) => drawnWaiters.push(resolve)),
   };
 };

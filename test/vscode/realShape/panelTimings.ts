@@ -11,11 +11,14 @@ export interface Timing {
   /** Where they went: to the panel made, to its webview loaded and ready, to the graph sent to it. */
   toPanelMs?: number;
   toReadyMs?: number;
-  /** Of the webview's load, the part after its page started: its own script's. */
+  /** Of the webview's load: the command to its page's navigation begun, and from then its own script's. */
+  toPageMs?: number;
   pageMs?: number;
   toGraphMs?: number;
   /** Of the layout's wait in the webview, the extension host's: from the request to the layout made (its thread's). */
   hostLayoutMs?: number;
+  /** Whether the host had made that layout ahead, while the page loaded. */
+  layoutAhead?: boolean;
   /** Of which the webview's own share, from the graph message to the drawing, and the layout's. */
   inPanelMs: number;
   layoutMs: number;
@@ -50,16 +53,18 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
   const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
   assert.ok(panel, 'Show Graph opened the panel');
   const drawn = await panel.waitForRender(undefined, 60_000);
-  const { created, ready, pageMs, graphSent, layoutAsked, layoutMade } = panel.times;
+  const { created, ready, pageMs, pageAt, graphSent, layoutAsked, layoutMade, layoutAhead } = panel.times;
   return {
     panel,
     timing: {
       ...timing(started, drawn),
       toPanelMs: created - started,
       toReadyMs: (ready ?? created) - started,
+      toPageMs: pageAt !== undefined ? pageAt - started : undefined,
       pageMs,
       toGraphMs: (graphSent ?? created) - started,
       hostLayoutMs: layoutAsked !== undefined && layoutMade !== undefined ? layoutMade - layoutAsked : undefined,
+      layoutAhead,
     },
   };
 }

@@ -26,7 +26,7 @@ interface WindowFigures {
 
 interface FloorApi {
   times: { activatedAt: number; diagnosticsAt: number | undefined };
-  nextDrawn(): Promise<{ drawnAt: number; nodes: number }>;
+  nextDrawn(): Promise<{ drawnAt: number; pageAt: number; nodes: number }>;
 }
 
 async function floorWindow(): Promise<WindowFigures> {
@@ -39,7 +39,7 @@ async function floorWindow(): Promise<WindowFigures> {
   const started = Date.now();
   const drawn = api.nextDrawn();
   await vscode.commands.executeCommand('floor.show');
-  const { drawnAt, nodes } = await drawn;
+  const { drawnAt, pageAt, nodes } = await drawn;
   assert.equal(nodes, 5, 'the floor’s webview drew its five nodes');
   return {
     subject: 'floor',
@@ -50,6 +50,7 @@ async function floorWindow(): Promise<WindowFigures> {
       activated: api.times.activatedAt - OPENED_AT,
       firstDiagnosticsInEditor: diagnosticsAt - OPENED_AT,
     },
+    drawnSteps: { toPageMs: pageAt - started, pageMs: drawnAt - pageAt },
   };
 }
 

@@ -1,0 +1,39 @@
+import type * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { onGraphChanged } from './graphChanges';
+import { GraphPanel } from './graphPanel';
+import type { LayoutService } from './layoutService';
+import { openingInputs } from './openingViews';
+import { panelGraphs } from './panelGraphs';
+
+/**
+ * Above this many modules a folder's graph is not fetched unasked: at 11,000 it is megabytes, and the
+ * server's time, while the window is still starting.
+ */
+const MOST_MODULES = 5_000;
+
+/**
+ * The first panel's layouts made before it is opened: when a folder's first graph is known, the views
+ * a new panel opens with (`openingViews.ts`) are laid out in the layout thread, so that Show Graph at
+ * a fresh window draws without waiting for elkjs. Once per folder, while no panel is open.
+ */
+export function layOutPanelsAhead(
+  client: LanguageClient,
+  layouts: LayoutService,
+  modules: () => number,
+  output: vscode.LogOutputChannel,
+): vscode.Disposable {
+  const done = new Set<string>();
+  // Made first, so that a change forgets a folder's graph before the listener below asks for it.
+  const graphs = panelGraphs(client);
+  return onGraphChanged(client)(async ({ folderUri }) => {
+    if (done.has(folderUri) || GraphPanel.currentPanel || modules() > MOST_MODULES) return;
+    done.add(folderUri);
+    try {
+      const fetched = await graphs.get(folderUri);
+      if (fetched && !GraphPanel.currentPanel) layouts.layoutAhead(openingInputs(fetched.panel));
+    } catch (error) {
+      output.debug(`graph panel: the layouts ahead of ${folderUri} were not made: ${String(error)}`);
+    }
+  });
+}

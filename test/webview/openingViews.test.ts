@@ -1,0 +1,115 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { LayoutService } from '../../client/src/layoutService';
+import { openingInputs } from '../../client/src/openingViews';
+import { toPanelModel } from '../../client/src/panelModel';
+import type { GraphModel } from '../../server/src/protocol';
+import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
+import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
+import { writeTerragruntLive } from '../realShapes/terragruntLive';
+import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
+import { drawnNodes } from './drawnGraph';
+import { dag, realGraph } from './graphModels';
+
+const FOLDER = 'file:///repo';
+const html = (page: string) => page.replace('data-worker=', 'data-layout="host" data-worker=');
+
+/** What the page's first drawing asked of the host, and whether a layout made ahead answered it. */
+interface FirstLayout {
+  ahead: boolean;
+  /** The page's measure of its nodes' width, and the width the answer drew. */
+  measured: number;
+  drawn: number;
+  modules: number;
+  folded: number;
+}
+
+/** A new page on `graph`, its layouts answered by `service` as the extension host answers them. */
+async function firstLayout(
+  browser: WebviewBrowser,
+  service: LayoutService,
+  graph: GraphModel,
+  viewport: { width: number; height: number },
+): Promise<{ page: WebviewPage; first: FirstLayout }> {
+  const page = await browser.open({ html, viewport });
+  const answers: { ahead: boolean; measured: number; drawn: number }[] = [];
+  let seen = 0;
+  const timer = setInterval(() => {
+    for (const message of page.messages.slice(seen)) {
+      seen++;
+      if (message.type !== 'layout') continue;
+      const before = service.answeredAhead;
+      void service.layout(message.input).then((layout) => {
+        answers.push({
+          ahead: service.answeredAhead > before,
+          measured: message.input.nodeWidth ?? 0,
+          drawn: layout.nodeWidth,
+        });
+        page.post({ type: 'layout', id: message.id, layout });
+      });
+    }
+  }, 5);
+  try {
+    const rendered = await page.render({ type: 'graph', graph, folderUri: FOLDER }, 60_000);
+    assert.ok(answers[0], 'the page asked for its first view’s layout');
+    return { page, first: { ...answers[0], modules: rendered.nodes, folded: rendered.groups } };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('the first panel’s layouts, made ahead by the extension host', () => {
+  let browser: WebviewBrowser;
+  let root: string;
+  const graphs = new Map<string, GraphModel>();
+
+  before(async () => {
+    browser = await WebviewBrowser.launch();
+    root = mkdtempSync(path.join(os.tmpdir(), 'terrace-opening-'));
+    writePlainSubscriptions(path.join(root, 'plain'));
+    writeTerragruntLive(path.join(root, 'live'));
+    graphs.set('six modules', dag);
+    graphs.set('the example monorepo (14 roots)', await realGraph(path.join(repoRoot, 'examples', 'monorepo')));
+    graphs.set('50 Azure roots', await realGraph(path.join(root, 'plain')));
+    graphs.set('300 Terragrunt units', await realGraph(path.join(root, 'live')));
+  });
+
+  after(async () => {
+    await browser.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  for (const viewport of [
+    { width: 800, height: 940 },
+    { width: 1200, height: 760 },
+  ]) {
+    test(`a new page's first view is drawn from a layout made before it asked, at ${viewport.width} × ${viewport.height}`, async () => {
+      const script = path.join(repoRoot, 'dist', 'layoutThread.js');
+      for (const [name, graph] of graphs) {
+        const service = new LayoutService(script);
+        try {
+          service.layoutAhead(openingInputs(toPanelModel(graph)));
+          const { page, first } = await firstLayout(browser, service, graph, viewport);
+          console.log(`${name}: ${JSON.stringify(first)}`);
+          assert.ok(first.ahead, `${name}: the first layout was made ahead (${JSON.stringify(first)})`);
+          assert.ok(first.drawn >= first.measured && first.drawn <= first.measured + 40, `${name}: nodes wide enough`);
+          // Drawn as any layout is: every node in the drawing, none overlapping another.
+          const nodes = await drawnNodes(page);
+          assert.equal(nodes.length, first.modules + first.folded);
+          for (const [i, a] of nodes.entries())
+            for (const b of nodes.slice(i + 1))
+              assert.ok(
+                Math.abs(a.x - b.x) >= first.drawn || Math.abs(a.y - b.y) >= NODE_HEIGHT,
+                `${name}: ${a.id} and ${b.id} do not overlap`,
+              );
+          assert.deepEqual(page.errors, []);
+        } finally {
+          service.dispose();
+        }
+      }
+    });
+  }
+});

@@ -35,6 +35,18 @@ const USUAL_PANEL = { width: 800, height: 940 };
  * thread makes them in turn.
  */
 export function openingInputs(graph: PanelModel): LayoutInput[] {
+  // The graph laid out ahead of any panel is the one Show Graph sends (`panelGraphs.ts`): built once.
+  let inputs = made.get(graph);
+  if (!inputs) {
+    inputs = likelyInputs(graph);
+    made.set(graph, inputs);
+  }
+  return inputs;
+}
+
+const made = new WeakMap<PanelModel, LayoutInput[]>();
+
+function likelyInputs(graph: PanelModel): LayoutInput[] {
   const index = new GraphIndex(graph);
   const inputs = new Map<string, LayoutInput>();
   for (const options of openingViews(index).slice(0, MOST_VIEWS)) {

@@ -28,8 +28,22 @@ export interface TerragruntContext {
   read(file: string): Value;
 }
 
-/** Terragrunt's built-in functions in `context`, for `withFunctions`. */
+/**
+ * Terragrunt's built-in functions in `context`, for `withFunctions`: made once per context, not once
+ * per attribute evaluated in it.
+ */
 export function terragruntFunctions(context: TerragruntContext): ExtraFunctions {
+  let functions = made.get(context);
+  if (!functions) {
+    functions = contextFunctions(context);
+    made.set(context, functions);
+  }
+  return functions;
+}
+
+const made = new WeakMap<TerragruntContext, ExtraFunctions>();
+
+function contextFunctions(context: TerragruntContext): ExtraFunctions {
   const configDir = path.dirname(context.configFile);
   const includeDir = (args: readonly Value[]): string | undefined => {
     const name = typeof args[0] === 'string' ? args[0] : undefined;

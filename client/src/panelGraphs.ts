@@ -15,31 +15,33 @@ export interface PanelGraph {
  * the server again (at 300 units, 0.1–1 s of a window still starting). One per language client.
  */
 class PanelGraphs {
-  private readonly fetched = new Map<string, Promise<PanelGraph | undefined>>();
-  /** Changes seen per folder: a graph asked for before the last change is not kept. */
-  private readonly changes = new Map<string, number>();
+  private readonly fetched = new Map<string, { graph: Promise<PanelGraph | undefined>; of: string | undefined }>();
+  /** The version and run states the server last said each folder's graph has. */
+  private readonly said = new Map<string, string>();
 
   constructor(private readonly client: LanguageClient) {
-    onGraphChanged(client)(({ folderUri }) => {
-      this.fetched.delete(folderUri);
-      this.changes.set(folderUri, (this.changes.get(folderUri) ?? 0) + 1);
+    onGraphChanged(client)(({ folderUri, version, states }) => {
+      const now = `${version}:${states}`;
+      this.said.set(folderUri, now);
+      // The server says so again after a run's states were looked at, or another folder changed: the same graph.
+      if (this.fetched.get(folderUri)?.of !== now) this.fetched.delete(folderUri);
     });
   }
 
   /** The folder's graph, fetched now or since its last change; undefined when the server has none. */
   get(folderUri: string): Promise<PanelGraph | undefined> {
     const kept = this.fetched.get(folderUri);
-    if (kept) return kept;
-    const asked = this.changes.get(folderUri) ?? 0;
-    const fetching = this.client.sendRequest(GraphRequest.type, { folderUri }).then(
-      (graph) => (graph ? { graph, panel: toPanelModel(graph) } : undefined),
+    if (kept) return kept.graph;
+    const of = this.said.get(folderUri);
+    const graph = this.client.sendRequest(GraphRequest.type, { folderUri }).then(
+      (model) => (model ? { graph: model, panel: toPanelModel(model) } : undefined),
       (error: unknown) => {
-        if ((this.changes.get(folderUri) ?? 0) === asked) this.fetched.delete(folderUri);
+        if (this.fetched.get(folderUri)?.graph === graph) this.fetched.delete(folderUri);
         throw error;
       },
     );
-    this.fetched.set(folderUri, fetching);
-    return fetching;
+    this.fetched.set(folderUri, { graph, of });
+    return graph;
   }
 }
 

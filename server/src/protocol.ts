@@ -264,6 +264,8 @@ export namespace FileReadersRequest {
 export interface GraphChangedParams {
   folderUri: string;
   version: number;
+  /** The run states' generation: the graph of one version changes with them (its modules' run states). */
+  states: number;
 }
 export namespace GraphChangedNotification {
   export const method = 'terrace/graphChanged';

@@ -14,6 +14,10 @@ const FRESH_MS = 30_000;
 export class RunStateCache {
   private readonly cache = new Map<string, { key: string; at: number; states: Map<string, ModuleRunState> }>();
   private generation = 0;
+  /** Bumped whenever what `forFolder` answers may change (a graph's version aside). */
+  get statesGeneration(): number {
+    return this.generation;
+  }
   /**
    * Module fingerprints hash every plan input on disk. They change only when files change on
    * disk, not with each unsaved edit that bumps the graph's version: kept until `filesChanged`.

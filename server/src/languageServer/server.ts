@@ -474,6 +474,7 @@ function runStatesChanged(): void {
       void connection.sendNotification(GraphChangedNotification.type, {
         folderUri: pathToUri(folder.root),
         version: folder.version,
+        states: runStateCache.statesGeneration,
       });
   }, 200);
 }
@@ -538,6 +539,7 @@ async function folderChanged(folder: FolderState): Promise<void> {
   void connection.sendNotification(GraphChangedNotification.type, {
     folderUri: pathToUri(folder.root),
     version: folder.version,
+    states: runStateCache.statesGeneration,
   });
   if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }

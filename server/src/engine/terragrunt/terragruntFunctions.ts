@@ -24,26 +24,29 @@ export interface TerragruntContext {
   exists(file: string): boolean;
   /** Told each file `find_in_parent_folders` looks for: one added, moved or changed there changes what it finds. */
   lookedFor?(file: string): void;
+  /**
+   * What `find_in_parent_folders` found so far in one unit's evaluation (null: nothing), by folder and name:
+   * its includes and inputs repeat each search, which is made once (what it looked for was told the first time).
+   */
+  searches?: Map<string, string | null>;
   /** `read_terragrunt_config(file)`: the file's locals, inputs and attributes, evaluated for it. */
   read(file: string): Value;
 }
 
-/**
- * Terragrunt's built-in functions in `context`, for `withFunctions`: made once per context, not once
- * per attribute evaluated in it.
- */
+/** Each context's functions, made once: a unit's evaluation asks for them for every expression it evaluates. */
+const functionsOf = new WeakMap<TerragruntContext, ExtraFunctions>();
+
+/** Terragrunt's built-in functions in `context`, for `withFunctions`. */
 export function terragruntFunctions(context: TerragruntContext): ExtraFunctions {
-  let functions = made.get(context);
+  let functions = functionsOf.get(context);
   if (!functions) {
-    functions = contextFunctions(context);
-    made.set(context, functions);
+    functions = functionsIn(context);
+    functionsOf.set(context, functions);
   }
   return functions;
 }
 
-const made = new WeakMap<TerragruntContext, ExtraFunctions>();
-
-function contextFunctions(context: TerragruntContext): ExtraFunctions {
+function functionsIn(context: TerragruntContext): ExtraFunctions {
   const configDir = path.dirname(context.configFile);
   const includeDir = (args: readonly Value[]): string | undefined => {
     const name = typeof args[0] === 'string' ? args[0] : undefined;
@@ -86,6 +89,23 @@ function slashes(relative: string): string {
  */
 function findInParentFolders(context: TerragruntContext, args: readonly Value[]): Value {
   const name = typeof args[0] === 'string' ? args[0] : 'terragrunt.hcl';
+  const key = `${context.configFile}\0${name}`;
+  let found = context.searches?.get(key);
+  if (found === undefined) {
+    found = searchParents(context, name);
+    context.searches?.set(key, found);
+  }
+  if (found !== null) return found;
+  if (args.length > 1) return args[1]!;
+  return {
+    unknown: true,
+    error: true,
+    reasons: [`find_in_parent_folders: no ${name} above this folder in the workspace`],
+  };
+}
+
+/** The first `name` in the folders above the configuration's, up to the workspace's root; null when none. */
+function searchParents(context: TerragruntContext, name: string): string | null {
   let dir = path.dirname(context.configFile);
   while (dir !== context.workspaceRoot && dir.startsWith(context.workspaceRoot)) {
     dir = path.dirname(dir);
@@ -93,12 +113,7 @@ function findInParentFolders(context: TerragruntContext, args: readonly Value[])
     context.lookedFor?.(candidate);
     if (context.exists(candidate)) return candidate;
   }
-  if (args.length > 1) return args[1]!;
-  return {
-    unknown: true,
-    error: true,
-    reasons: [`find_in_parent_folders: no ${name} above this folder in the workspace`],
-  };
+  return null;
 }
 
 function readConfig(context: TerragruntContext, args: readonly Value[]): Value {

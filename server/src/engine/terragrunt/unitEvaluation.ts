@@ -37,6 +37,8 @@ export interface UnitSource {
   exists?(file: string): boolean;
   /** Told each file `find_in_parent_folders` looks for (see `TerragruntContext.lookedFor`). */
   lookedFor?(file: string): void;
+  /** What `find_in_parent_folders` found so far (see `TerragruntContext.searches`): one unit's evaluation keeps one. */
+  searches?: Map<string, string | null>;
 }
 
 /** One Terragrunt unit, its configuration evaluated with everything it includes. */
@@ -109,6 +111,8 @@ interface Layer {
   facts: TerragruntFile;
   scope: EvalScope;
   context: TerragruntContext;
+  /** Its inputs, when evaluated already: an included file's are the unit's `include.<name>.inputs` too. */
+  inputs?: Value;
 }
 
 const EMPTY_SCOPE: EvalScope = new Map();
@@ -129,6 +133,7 @@ export function contextFor(
     repoRoot: repoRootOf(unitDir, source),
     exists: (candidate) => source.configOf(candidate) !== undefined || source.exists?.(candidate) === true,
     ...(source.lookedFor ? { lookedFor: source.lookedFor } : {}),
+    ...(source.searches ? { searches: source.searches } : {}),
     read,
   };
 }
@@ -154,6 +159,7 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
         target: { kind: 'file', path: candidate },
         how: `find_in_parent_folders("${path.basename(candidate)}")`,
       }),
+    searches: new Map(),
   };
   const read = new Set<string>();
   const problems: TerragruntProblem[] = [];
@@ -187,11 +193,9 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
     const includedContext = contextFor(source, file, dir, readConfig, new Map([[name, at]]));
     const base = new Map<string, Value>([['dependency', dependencyNames]]);
     const scope = localsScope(includedFacts, includedContext, base, problems, at);
-    layers.push({ file: at, facts: includedFacts, scope, context: includedContext });
-    exposed[name] = {
-      locals: scope.get('local') ?? {},
-      inputs: evaluateIn(includedContext, includedFacts.inputs, scope),
-    };
+    const inputs = evaluateIn(includedContext, includedFacts.inputs, scope);
+    layers.push({ file: at, facts: includedFacts, scope, context: includedContext, inputs });
+    exposed[name] = { locals: scope.get('local') ?? {}, inputs };
   }
   const ownContext = contextFor(source, file, dir, readConfig, includes);
   const base = new Map<string, Value>([
@@ -362,7 +366,7 @@ function codeDirOf(layers: readonly Layer[], dir: string, problems: TerragruntPr
 function inputsOf(layers: readonly Layer[]): Map<string, Value> {
   const inputs = new Map<string, Value>();
   for (const layer of layers) {
-    const value = evaluateIn(layer.context, layer.facts.inputs, layer.scope);
+    const value = layer.inputs ?? evaluateIn(layer.context, layer.facts.inputs, layer.scope);
     if (isObjectValue(value)) for (const [name, input] of Object.entries(value)) inputs.set(name, input);
   }
   return inputs;

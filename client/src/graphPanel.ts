@@ -6,7 +6,6 @@ import {
   type AffectedResult,
   type GraphModel,
   type PanelCommand,
-  type PanelModel,
   type PanelToWebview,
   type WebviewToPanel,
   type WirePosition,
@@ -19,7 +18,7 @@ import { saveExport } from './graphExport';
 import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
-import { panelGraphs } from './panelGraphs';
+import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { problemTexts } from './panelModel';
 
 /** What the panel needs from the running extension. */
@@ -259,7 +258,7 @@ export class GraphPanel {
   }
 
   /** The folder's graph from the server, as the webview gets it; undefined when the server could not say. */
-  private async fetchGraph(folderUri: string): Promise<{ graph: GraphModel; panel: PanelModel } | undefined> {
+  private async fetchGraph(folderUri: string): Promise<PanelGraph | undefined> {
     try {
       return await panelGraphs(this.ctx.client).get(folderUri);
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { PanelModel } from '../../server/src/protocol';
 import { arrangeColumns, wrapShape } from '../../webview/src/columnWrap';
-import { FOLD_FROM, turnBelow } from '../../webview/src/firstView';
+import { FOLD_FROM, foldedAt, hasStacks, turnBelow } from '../../webview/src/firstView';
 import { GraphIndex } from '../../webview/src/graphIndex';
 import { type Direction, type LayoutInput, shapeKey } from '../../webview/src/layoutGraph';
 import { type Arrangement, arrangedInput, unwrapped } from '../../webview/src/layoutInput';
@@ -64,12 +64,9 @@ function likelyInputs(graph: PanelModel): LayoutInput[] {
 
 /** The views `firstView` may open with: the Stacks boxed, the whole graph, or the graph folded at a depth. */
 function openingViews(index: GraphIndex): ViewOptions[] {
-  if (index.graph.modules.some((module) => module.kind === 'component'))
-    return [{ ...DEFAULT_VIEW, groupBy: STACK_GROUPING }];
+  if (hasStacks(index)) return [{ ...DEFAULT_VIEW, groupBy: STACK_GROUPING }];
   if (index.graph.modules.length <= FOLD_FROM) return [DEFAULT_VIEW];
-  const tree = index.tree;
-  const depths = Array.from({ length: tree.maxDepth }, (_, i) => i + 1);
-  return depths.map((depth) => ({ ...DEFAULT_VIEW, groupBy: FOLDER_GROUPING, collapsed: tree.foldsAt(depth) }));
+  return Array.from({ length: index.tree.maxDepth }, (_, i) => foldedAt(index, i + 1));
 }
 
 /**

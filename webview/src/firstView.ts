@@ -50,18 +50,28 @@ export function turnBelow(view: ViewGraph): number {
  * first depth when none does. A graph of Terraform Stacks starts with a box around each Stack's components.
  */
 export function firstView(index: GraphIndex, panel: { width: number; height: number }): Partial<ViewOptions> {
-  if (index.graph.modules.some((module) => module.kind === 'component')) return { groupBy: STACK_GROUPING };
+  if (hasStacks(index)) return { groupBy: STACK_GROUPING };
   const modules = index.graph.modules.length;
   const capacity = readableCapacity(panel);
   if (modules <= FOLD_FROM || (modules <= capacity && fitsReadably(index, DEFAULT_VIEW, panel))) return {};
   const tree = index.tree;
   for (let depth = tree.maxDepth; depth >= 1; depth--) {
-    const view = { ...DEFAULT_VIEW, groupBy: FOLDER_GROUPING, collapsed: tree.foldsAt(depth) };
+    const view = foldedAt(index, depth);
     // Each fold is a node: past the capacity the view cannot fit, and is not built to find that out.
     if (depth === 1 || (view.collapsed.length <= capacity && fitsReadably(index, view, panel)))
       return { groupBy: view.groupBy, collapsed: view.collapsed };
   }
   return {};
+}
+
+/** Whether the graph has Terraform Stacks' components: it opens with a box around each Stack's. */
+export function hasStacks(index: GraphIndex): boolean {
+  return index.graph.modules.some((module) => module.kind === 'component');
+}
+
+/** The graph folded by folder at `depth` (each folder there holding more than one module is a node). */
+export function foldedAt(index: GraphIndex, depth: number): ViewOptions {
+  return { ...DEFAULT_VIEW, groupBy: FOLDER_GROUPING, collapsed: index.tree.foldsAt(depth) };
 }
 
 /**

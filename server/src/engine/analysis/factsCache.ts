@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { EMPTY_FACTS, type FileFacts } from '../workspace';
 import type { FileProblem } from './analysisResult';
@@ -119,6 +119,9 @@ export class FactsCache {
   }
 }
 
+/** Node's one-shot hash (20.12 and later): several times faster than a `Hash` object on small files. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64') => string }).hash;
+
 export function contentHash(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
+  return oneShotHash ? oneShotHash('sha1', text, 'base64') : crypto.createHash('sha1').update(text).digest('base64');
 }

@@ -23,8 +23,14 @@ export function readSourceFile(file: string): string {
     throw new Error(
       `${Math.round(stat.size / 1024 / 1024)} MB, more than the ${MAX_FILE_BYTES / 1024 / 1024} MB Terrace reads, so not read`,
     );
+  // Node's own decoding, in one call, is the fast path: it replaces what is not UTF-8 and keeps a byte order
+  // mark, so a text with a replacement character is read again and decoded strictly.
+  const text = readFileSync(file, 'utf8');
+  if (!text.includes('\uFFFD')) return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
   return decodeSource(readFileSync(file));
 }
+
+const BYTE_ORDER_MARK = 0xfeff;
 
 /** A file Terraform cannot read for its encoding: it reads UTF-8 only. */
 export class EncodingError extends Error {}

@@ -22,10 +22,49 @@ export function expressionReferences(expr: Expr): ExpressionReference[] {
 /** The distinct names referenced under `root`, e.g. the locals a local depends on. */
 export function referencedNames(expr: Expr, root: string): Set<string> {
   const names = new Set<string>();
-  for (const reference of expressionReferences(expr)) {
-    if (reference.root === root && reference.names[0] !== undefined) names.add(reference.names[0]);
-  }
+  namesUnder(expr, root, false, names);
   return names;
+}
+
+/**
+ * `collect` for one root, keeping only the first name after it: every module's evaluation walks its
+ * expressions so, and references it would drop need not be made. `bound`: a for-expression binds `root`.
+ */
+function namesUnder(expr: Expr, root: string, bound: boolean, names: Set<string>): void {
+  switch (expr.kind) {
+    case 'traversal': {
+      const first = expr.steps[0];
+      if (!bound && expr.root === root && first?.kind === 'attr') names.add(first.name);
+      break;
+    }
+    case 'template':
+      partNamesUnder(expr.parts, root, bound, names);
+      return;
+    case 'for': {
+      namesUnder(expr.collection, root, bound, names);
+      const inner = bound || expr.keyVar === root || expr.valueVar === root;
+      for (const part of [expr.key, expr.value, expr.condition]) if (part) namesUnder(part, root, inner, names);
+      return;
+    }
+  }
+  forEachSubexpression(expr, (inner) => namesUnder(inner, root, bound, names));
+}
+
+function partNamesUnder(parts: readonly TemplatePart[], root: string, bound: boolean, names: Set<string>): void {
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if ('range' in part) {
+      namesUnder(part, root, bound, names);
+    } else if (part.kind === 'if') {
+      namesUnder(part.condition, root, bound, names);
+      partNamesUnder(part.then, root, bound, names);
+      partNamesUnder(part.else, root, bound, names);
+    } else {
+      namesUnder(part.collection, root, bound, names);
+      const inner = bound || part.keyVar === root || part.valueVar === root;
+      partNamesUnder(part.body, root, inner, names);
+    }
+  }
 }
 
 function collect(expr: Expr, bound: ReadonlySet<string>, found: ExpressionReference[]): void {

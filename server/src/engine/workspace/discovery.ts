@@ -209,9 +209,14 @@ export function localPath(source: string): string | undefined {
   return source.startsWith('./') || source.startsWith('../') ? source : undefined;
 }
 
+/** The last pattern's names: every module's summary asks for the same pattern's. */
+let lastPattern: { pattern: string; names: readonly string[] } | undefined;
+
 /** The `{name}` segments of a pattern, in order. */
-export function patternNames(pattern: string): string[] {
-  return pattern.split('/').map((part) => part.replace(/^\{(.*)\}$/, '$1'));
+export function patternNames(pattern: string): readonly string[] {
+  if (lastPattern?.pattern !== pattern)
+    lastPattern = { pattern, names: pattern.split('/').map((part) => part.replace(/^\{(.*)\}$/, '$1')) };
+  return lastPattern.names;
 }
 
 /** A module's named segments: `platform/stage/eu-central-1/ec2/rabbitmq` gives service … module, submodule. */

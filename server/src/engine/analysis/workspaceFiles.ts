@@ -23,6 +23,7 @@ import {
 } from '../workspace';
 import type { FileProblem } from './analysisResult';
 import { contentHash, FactsCache } from './factsCache';
+import { ReadAhead } from './readAhead';
 import { EncodingError, MAX_TYPED_CHARS, readSourceFile } from './sourceFile';
 
 /** What the files tell the analysis that keeps them. */
@@ -101,11 +102,18 @@ export class WorkspaceFiles {
     for (const dir of this.dirs.values()) dir.tfFiles = engineFiles(dir.terraformFiles, dir.tofuFiles, this.engine);
     const all = [...this.dirs.values()].flatMap((dir) => FILE_LISTS.flatMap((list) => dir[list]));
     // Synchronous reads of small files are several times faster than fs.promises (one
-    // thread-pool round trip per open/stat/read/close); batches keep the event loop answering.
-    for (let start = 0; start < all.length; start += LOAD_BATCH) {
-      for (const file of all.slice(start, start + LOAD_BATCH)) this.readAndCache(file);
-      onProgress?.(Math.min(start + LOAD_BATCH, all.length), all.length);
-      await new Promise((resolve) => setImmediate(resolve));
+    // thread-pool round trip per open/stat/read/close), and a second thread reads ahead of them
+    // in a large workspace; batches keep the event loop answering.
+    const ahead = ReadAhead.start(all);
+    try {
+      for (let start = 0; start < all.length; start += LOAD_BATCH) {
+        const end = Math.min(start + LOAD_BATCH, all.length);
+        for (let n = start; n < end; n++) this.readAndCache(all[n]!, false, true, ahead?.take(n));
+        onProgress?.(end, all.length);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      ahead?.stop();
     }
   }
 
@@ -287,11 +295,12 @@ export class WorkspaceFiles {
   /**
    * Reads a file and caches its facts; true when what the analysis knows of it changed. `whole`:
    * parse even a file the fast path would skim (see `factsOfText`); `listed`: a file of the workspace's
-   * folders, whose facts may decide which nodes there are (not one of a folder outside it).
+   * folders, whose facts may decide which nodes there are (not one of a folder outside it); `text`: the file's
+   * text as `readSourceFile` gives it, read already.
    */
-  private readAndCache(file: string, whole = false, listed = true): boolean {
+  private readAndCache(file: string, whole = false, listed = true, text?: string): boolean {
     try {
-      const changed = this.cache(file, readSourceFile(file), undefined, whole, listed);
+      const changed = this.cache(file, text ?? readSourceFile(file), undefined, whole, listed);
       return this.readProblems.delete(file) || changed;
     } catch (error) {
       if (error instanceof EncodingError) {

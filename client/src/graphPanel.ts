@@ -54,6 +54,9 @@ export class GraphPanel {
     /** When the page's navigation began (the page's clock, the machine's). */
     pageAt?: number;
     graphSent?: number;
+    /** The graph sent last: when it was asked of the server (maybe before the panel), and answered. */
+    graphAsked?: number;
+    graphAnswered?: number;
     /** The last layout the webview asked for: its request here, and its answer made (the layout thread's wait and work). */
     layoutAsked?: number;
     layoutMade?: number;
@@ -279,6 +282,8 @@ export class GraphPanel {
     const { graph } = fetched;
     this.graph = graph;
     this.times.graphSent = Date.now();
+    this.times.graphAsked = fetched.askedAt;
+    this.times.graphAnswered = fetched.answeredAt;
     const freshPage = this.pageLoaded;
     const opening = this.openingLayout();
     const posted = this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri, opening });

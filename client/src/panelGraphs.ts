@@ -7,6 +7,9 @@ import { toPanelModel } from './panelModel';
 export interface PanelGraph {
   graph: GraphModel;
   panel: PanelModel;
+  /** When it was asked of the server, and when its answer was in (the graph panel's timings). */
+  askedAt: number;
+  answeredAt: number;
 }
 
 /**
@@ -33,8 +36,9 @@ class PanelGraphs {
     const kept = this.fetched.get(folderUri);
     if (kept) return kept.graph;
     const of = this.said.get(folderUri);
+    const askedAt = Date.now();
     const graph = this.client.sendRequest(GraphRequest.type, { folderUri }).then(
-      (model) => (model ? { graph: model, panel: toPanelModel(model) } : undefined),
+      (model) => (model ? { graph: model, panel: toPanelModel(model), askedAt, answeredAt: Date.now() } : undefined),
       (error: unknown) => {
         if (this.fetched.get(folderUri)?.graph === graph) this.fetched.delete(folderUri);
         throw error;

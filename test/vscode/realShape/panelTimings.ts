@@ -15,6 +15,9 @@ export interface Timing {
   toPageMs?: number;
   pageMs?: number;
   toGraphMs?: number;
+  /** The graph sent: asked of the server and answered, from the command (negative: before it, laid out ahead). */
+  toGraphAskedMs?: number;
+  toGraphAnsweredMs?: number;
   /** Of the layout's wait in the webview, the extension host's: from the request to the layout made (its thread's). */
   hostLayoutMs?: number;
   /** Whether the host had made that layout ahead, while the page loaded. */
@@ -53,7 +56,8 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
   const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
   assert.ok(panel, 'Show Graph opened the panel');
   const drawn = await panel.waitForRender(undefined, 60_000);
-  const { created, ready, pageMs, pageAt, graphSent, layoutAsked, layoutMade, layoutAhead } = panel.times;
+  const { created, ready, pageMs, pageAt, graphSent, graphAsked, graphAnswered, layoutAsked, layoutMade, layoutAhead } =
+    panel.times;
   return {
     panel,
     timing: {
@@ -63,6 +67,8 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
       toPageMs: pageAt !== undefined ? pageAt - started : undefined,
       pageMs,
       toGraphMs: (graphSent ?? created) - started,
+      toGraphAskedMs: graphAsked !== undefined ? graphAsked - started : undefined,
+      toGraphAnsweredMs: graphAnswered !== undefined ? graphAnswered - started : undefined,
       hostLayoutMs: layoutAsked !== undefined && layoutMade !== undefined ? layoutMade - layoutAsked : undefined,
       layoutAhead,
     },

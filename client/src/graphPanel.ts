@@ -1,23 +1,15 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import {
-  AffectedRequest,
-  type AffectedResult,
-  type GraphModel,
-  type PanelCommand,
-  type PanelToWebview,
-  type WebviewToPanel,
-  type WirePosition,
-} from '../../server/src/protocol';
+import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel, WirePosition } from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
-import { packGraph } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { saveExport } from './graphExport';
 import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
+import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { problemTexts } from './panelModel';
 
@@ -64,9 +56,7 @@ export class GraphPanel {
     layoutAhead?: boolean;
   } = { created: Date.now() };
   private pendingFocus: string | undefined;
-  /** The base ref whose changes the panel shows the effect of, while it does. */
-  private affectedBase: string | undefined;
-  private lastBaseRef = 'origin/main';
+  private readonly affected: PanelAffected;
   /** The page has just loaded: its first graph comes with the opening layout, and the view it opens with is noted. */
   private pageLoaded = true;
   private notingOpening = false;
@@ -136,6 +126,12 @@ export class GraphPanel {
     focus: string | undefined,
   ) {
     this.pendingFocus = focus;
+    this.affected = new PanelAffected(
+      ctx.client,
+      ctx.output,
+      () => this.folderUri,
+      (message) => this.post(message),
+    );
     this.updateTitle();
     panel.webview.html = graphPanelPage(panel.webview, ctx.extensionUri);
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
@@ -170,7 +166,7 @@ export class GraphPanel {
           );
         break;
       case 'affected':
-        await this.toggleAffected(message.on);
+        await this.affected.toggle(message.on);
         break;
       case 'problems':
         await this.post({
@@ -246,11 +242,7 @@ export class GraphPanel {
   private show(folderUri: string, focus: string | undefined): void {
     if (!sameFolder(folderUri, this.folderUri)) {
       this.folderUri = folderUri;
-      // Another folder, another repository: its changes are not asked for unasked.
-      if (this.affectedBase) {
-        this.affectedBase = undefined;
-        void this.post({ type: 'affected', affected: null });
-      }
+      this.affected.forget();
       this.updateTitle();
       void this.sendGraph();
     }
@@ -286,12 +278,13 @@ export class GraphPanel {
     this.times.graphAnswered = fetched.answeredAt;
     const freshPage = this.pageLoaded;
     const opening = this.openingLayout();
-    const posted = this.post({ type: 'graph', graph: packGraph(fetched.panel), folderUri, opening });
-    // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads.
-    if (freshPage && !opening) this.ctx.layouts.layoutAhead(openingInputs(fetched.panel));
+    const posted = this.post({ type: 'graph', graph: fetched.packed, folderUri, opening });
+    // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
+    // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
+    // choosing the views to lay out takes 0.2 s at 3,000 units).
+    if (freshPage && !opening) setTimeout(() => this.ctx.layouts.layoutAhead(openingInputs(fetched.panel)), 0);
     await posted;
-    // An edit changes what is uncommitted: what it affects is asked again.
-    if (this.affectedBase) await this.sendAffected(this.affectedBase);
+    await this.affected.graphSent();
     if (this.pendingFocus) {
       const id = this.pendingFocus;
       this.pendingFocus = undefined;
@@ -317,50 +310,6 @@ export class GraphPanel {
 
   private post(message: PanelToWebview): Thenable<boolean> {
     return this.panel.webview.postMessage(message);
-  }
-
-  /**
-   * Shows what the changes since a base ref affect (asked for, the last one offered again), or stops:
-   * the server answers with the engine's changed-only modules and their dependents.
-   */
-  async toggleAffected(on: boolean, baseRef?: string): Promise<void> {
-    if (!on) {
-      this.affectedBase = undefined;
-      await this.post({ type: 'affected', affected: null });
-      return;
-    }
-    const base =
-      baseRef ??
-      (await vscode.window.showInputBox({
-        title: 'Terrace: what do the changes since which ref affect?',
-        prompt: 'Modules changed since the merge base with this ref (and uncommitted changes), and their dependents',
-        value: this.lastBaseRef,
-        validateInput: (value) => (value.trim() ? undefined : 'a branch, tag or commit, e.g. origin/main'),
-      }));
-    if (!base) {
-      await this.post({ type: 'affected', affected: null });
-      return;
-    }
-    this.lastBaseRef = base.trim();
-    this.affectedBase = this.lastBaseRef;
-    await this.sendAffected(this.lastBaseRef);
-  }
-
-  private async sendAffected(baseRef: string): Promise<void> {
-    let result: AffectedResult;
-    try {
-      result = await this.ctx.client.sendRequest(AffectedRequest.type, { folderUri: this.folderUri, baseRef });
-    } catch (error) {
-      result = { kind: 'error', message: String(error) };
-    }
-    if (result.kind === 'error') {
-      this.affectedBase = undefined;
-      this.ctx.output.warn(`graph panel: affected modules: ${result.message}`);
-      await this.post({ type: 'affected', affected: null, error: result.message });
-      void vscode.window.showWarningMessage(`Terrace: cannot show what the changes affect: ${result.message}`);
-      return;
-    }
-    await this.post({ type: 'affected', affected: result });
   }
 
   /** Lays a view out for the webview, in the extension host's layout thread. */

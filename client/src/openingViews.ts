@@ -50,8 +50,10 @@ function likelyInputs(graph: PanelModel): LayoutInput[] {
   const index = new GraphIndex(graph);
   const inputs = new Map<string, LayoutInput>();
   for (const options of openingViews(index).slice(0, MOST_VIEWS)) {
-    const view = buildView(index, options);
     const most = options.groupBy === FOLDER_GROUPING ? MOST_FOLDED_NODES : MOST_NODES;
+    // Each fold is a node: a view with more folds than that is not built to learn it has too many (50 ms at 3,000 units).
+    if (options.collapsed.length > most) continue;
+    const view = buildView(index, options);
     if (view.nodes.length === 0 || view.nodes.length > most) continue;
     const width = nodeWidth(view, estimatedText);
     for (const arrangement of arrangements(view, width)) {

@@ -1,5 +1,6 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { type GraphModel, GraphRequest, type PanelModel } from '../../server/src/protocol';
+import { type GraphModel, GraphRequest, type PackedPanelModel, type PanelModel } from '../../server/src/protocol';
+import { packGraph } from '../../webview/src/packedGraph';
 import { onGraphChanged } from './graphChanges';
 import { toPanelModel } from './panelModel';
 
@@ -7,6 +8,8 @@ import { toPanelModel } from './panelModel';
 export interface PanelGraph {
   graph: GraphModel;
   panel: PanelModel;
+  /** The panel's graph as the page gets it (`packedGraph.ts`): made with the fetch, ahead of a panel's. */
+  packed: PackedPanelModel;
   /** When it was asked of the server, and when its answer was in (the graph panel's timings). */
   askedAt: number;
   answeredAt: number;
@@ -38,7 +41,11 @@ class PanelGraphs {
     const of = this.said.get(folderUri);
     const askedAt = Date.now();
     const graph = this.client.sendRequest(GraphRequest.type, { folderUri }).then(
-      (model) => (model ? { graph: model, panel: toPanelModel(model), askedAt, answeredAt: Date.now() } : undefined),
+      (model) => {
+        if (!model) return undefined;
+        const panel = toPanelModel(model);
+        return { graph: model, panel, packed: packGraph(panel), askedAt, answeredAt: Date.now() };
+      },
       (error: unknown) => {
         if (this.fetched.get(folderUri)?.graph === graph) this.fetched.delete(folderUri);
         throw error;

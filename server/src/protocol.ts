@@ -444,23 +444,33 @@ export type PanelEdge = Omit<GraphEdge, 'location' | 'address' | 'assumed'> & {
   line: number;
   character: number;
 };
-/**
- * An edge as it crosses to the webview: its reader and writer by their index in `modules`, a few bytes
- * where their ids take a hundred (a third of the message at 3,000 units).
- */
-export type PackedPanelEdge = Omit<PanelEdge, 'from' | 'to'> & { from: number; to: number };
 /** An unresolved or ambiguous reference's text, for a hover card. */
 export type PanelProblem = Omit<GraphProblem, 'location'> & { kind: 'unresolved' | 'ambiguous' };
 export type PanelModel = Omit<GraphModel, 'modules' | 'edges' | 'unresolved' | 'ambiguous'> & {
   modules: PanelModule[];
   edges: PanelEdge[];
 };
-/** The panel's graph as the host posts it (`webview/src/packedGraph.ts`). */
-export type PackedPanelModel = Omit<PanelModel, 'edges' | 'levels'> & {
-  edges: PackedPanelEdge[];
-  /** Each level's modules by their index in `modules` too. */
+/**
+ * The panel's graph as the host posts it (`webview/src/packedGraph.ts`): modules and edges by column,
+ * repeated strings by their index in `strings`, each edge's and level's modules by their index in `modules`.
+ */
+export type PackedPanelModel = Omit<PanelModel, 'modules' | 'edges' | 'levels'> & {
+  modules: PackedRows;
+  edges: PackedRows;
   levels: number[][];
+  strings: string[];
 };
+/** Objects by column: each key's values, for the rows that have it (`present`, else all but `absent`). */
+export interface PackedRows {
+  count: number;
+  columns: Record<string, PackedColumn>;
+}
+export type PackedColumn = (
+  | { strings: number[] }
+  | { flags: string }
+  | { stringLists: number[][] }
+  | { values: unknown[] }
+) & { present?: number[]; absent?: number[] };
 
 /** Messages between the graph panel's host (client) and its webview. */
 export type PanelToWebview =

@@ -231,7 +231,7 @@ function isServerGraph(graph: GraphModel | PanelModel): graph is GraphModel {
   return graph.modules.some((module) => 'location' in module) || graph.edges.some((edge) => 'location' in edge);
 }
 
-/** Packed, an edge names its modules by index. */
+/** Packed, the modules and edges are columns. */
 function isPacked(graph: GraphModel | PanelModel | PackedPanelModel): graph is PackedPanelModel {
-  return graph.edges.some((edge) => typeof edge.from === 'number');
+  return !Array.isArray(graph.edges);
 }

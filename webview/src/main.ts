@@ -70,5 +70,9 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
 post({ type: 'ready', pageMs: Math.round(performance.now()), pageAt: Math.round(performance.timeOrigin) });
 
 function isGraph(graph: PackedPanelModel | undefined): graph is PackedPanelModel {
-  return !!graph && Array.isArray(graph.modules) && Array.isArray(graph.edges) && Array.isArray(graph.levels);
+  const rows = (packed: PackedPanelModel['modules'] | undefined) =>
+    !!packed && typeof packed.count === 'number' && !!packed.columns;
+  return (
+    !!graph && rows(graph.modules) && rows(graph.edges) && Array.isArray(graph.levels) && Array.isArray(graph.strings)
+  );
 }

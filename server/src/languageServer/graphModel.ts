@@ -11,7 +11,16 @@ export function toGraphModel(result: AnalysisResult, version: number, contracts:
   result.cycleMembers.forEach((members, index) => {
     for (const id of members) cycleOf.set(id, index);
   });
-  const uri = (file: string) => pathToFileURL(file).href;
+  // A file's URI made once: a module's reads name its few files, thousands of times at 3,000 units.
+  const uris = new Map<string, string>();
+  const uri = (file: string): string => {
+    let made = uris.get(file);
+    if (made === undefined) {
+      made = pathToFileURL(file).href;
+      uris.set(file, made);
+    }
+    return made;
+  };
   const problem = (item: AnalysisResult['unresolved'][number]) => ({
     from: item.from,
     location: { uri: uri(item.reference.file), range: item.reference.headerRange },

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { toPanelModel } from '../../client/src/panelModel';
+import { loadWorkspace } from '../../server/src/engine/analysis';
+import { loadAnalysisOptions } from '../../server/src/engine/config';
+import { toGraphModel } from '../../server/src/languageServer/graphModel';
+import type { PanelModel } from '../../server/src/protocol';
+import { packGraph, unpackGraph } from '../../webview/src/packedGraph';
+import { writeTerragruntLive } from '../realShapes/terragruntLive';
+
+const fixtures = path.resolve(__dirname, '../fixtures');
+
+const temporary: string[] = [];
+after(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+}
+
+const backend = (key: string) => `terraform {
+  backend "s3" {
+    bucket = "acme-state"
+    key    = "${key}"
+    region = "eu-west-1"
+  }
+}
+`;
+
+const read = (name: string, key: string) => `data "terraform_remote_state" "${name}" {
+  backend = "s3"
+  config = {
+    bucket = "acme-state"
+    key    = "${key}"
+    region = "eu-west-1"
+  }
+}
+`;
+
+async function panelModel(root: string): Promise<PanelModel> {
+  const analysis = await loadWorkspace(root, await loadAnalysisOptions(root));
+  return toPanelModel(toGraphModel(analysis.result(), 1, analysis.contracts()));
+}
+
+/** The panel's edges as `reader -> writer file:line`: where a click on an edge's read opens. */
+async function panelReads(root: string): Promise<string[]> {
+  const panel = await panelModel(root);
+  return panel.edges.map((edge) => `${edge.from} -> ${edge.to} ${edge.file}:${edge.line + 1}`).sort();
+}
+
+describe('the panel model: each read’s file, relative to its reader', () => {
+  test('folder and file names URIs escape come back as written', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-panel-model-'));
+    temporary.push(root);
+    write(root, {
+      'net work/main.tf': backend('network.tfstate'),
+      '100% app/main.tf': backend('app.tfstate'),
+      '100% app/remote #1.tf': `\n${read('network', 'network.tfstate')}`,
+      'ünïcode?/main.tf': `${backend('ui.tfstate')}${read('app', 'app.tfstate')}`,
+    });
+    assert.deepEqual(await panelReads(root), ['100% app -> net work remote #1.tf:2', 'ünïcode? -> 100% app main.tf:8']);
+  });
+
+  test('a read written in a file outside the reader’s folder: the path up to it', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-panel-model-'));
+    temporary.push(root);
+    write(root, {
+      'root.hcl': `remote_state {
+  backend = "s3"
+  config = {
+    bucket = "acme-state"
+    key    = "\${path_relative_to_include()}/terraform.tfstate"
+    region = "eu-west-1"
+  }
+}
+`,
+      '_env/app.hcl': `dependency "vpc" {\n  config_path = "\${get_terragrunt_dir()}/../vpc"\n}\n`,
+      'live/vpc/terragrunt.hcl': 'include "root" {\n  path = find_in_parent_folders("root.hcl")\n}\n',
+      'live/app/terragrunt.hcl': `include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+include "env" {
+  path = "\${get_repo_root()}/_env/app.hcl"
+}
+`,
+    });
+    assert.deepEqual(await panelReads(root), ['live/app -> live/vpc ../../_env/app.hcl:1']);
+  });
+});
+
+describe('the panel model as the host posts it: packed by column', () => {
+  test('comes back whole: cycles, modules waiting for them, problems counted, run states, instances', async () => {
+    for (const fixture of ['cycle-elsewhere', 'ambiguous-writers', 'for-each-and-count', 'terraform-stacks']) {
+      const graph = await panelModel(path.join(fixtures, fixture));
+      // A run state on one module only: a key most rows lack.
+      graph.modules[0]!.runState = {
+        state: 'PlanNeeded',
+        reason: 'never planned',
+        counts: { add: 1, change: 0, destroy: 0, import: 0, outputs: 2 },
+      };
+      const packed = JSON.parse(JSON.stringify(packGraph(graph)));
+      assert.deepEqual(unpackGraph(packed), graph, fixture);
+      assert.ok(graph.edges.length > 0, `${fixture} has edges`);
+    }
+    const waiting = await panelModel(path.join(fixtures, 'cycle-elsewhere'));
+    assert.ok(
+      waiting.modules.some((module) => module.waitsForCycle === true),
+      'a module waits for a cycle',
+    );
+    assert.ok(
+      waiting.modules.some((module) => !('waitsForCycle' in module)),
+      'others do not say so',
+    );
+  });
+
+  test('300 Terragrunt units: the message is under half the objects’ size, and the same graph', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-panel-pack-'));
+    temporary.push(root);
+    writeTerragruntLive(root, { units: 300 });
+    const graph = await panelModel(root);
+    const packed = JSON.stringify(packGraph(graph));
+    const objects = JSON.stringify({ ...graph, edges: graph.edges.map((edge) => ({ ...edge, from: 0, to: 0 })) });
+    assert.equal(graph.modules.length, 300);
+    assert.ok(packed.length < objects.length / 2, `${packed.length} bytes packed, ${objects.length} as objects`);
+    assert.deepEqual(unpackGraph(JSON.parse(packed)), graph);
+  });
+});

@@ -33,7 +33,9 @@ export type FunctionScope = ReadonlyMap<string, Value>;
 type Fn = (args: readonly Value[], scope: FunctionScope) => Value;
 
 /** Functions a configuration language built on HCL adds to Terraform's (Terragrunt's), by name. */
-export type ExtraFunctions = ReadonlyMap<string, (args: readonly Value[]) => Value>;
+export interface ExtraFunctions {
+  get(name: string): ((args: readonly Value[]) => Value) | undefined;
+}
 
 let extraFunctions: ExtraFunctions | undefined;
 

@@ -33,50 +33,54 @@ export interface TerragruntContext {
   read(file: string): Value;
 }
 
-/** Each context's functions, made once: a unit's evaluation asks for them for every expression it evaluates. */
-const functionsOf = new WeakMap<TerragruntContext, ExtraFunctions>();
+/** A Terragrunt built-in: its answer depends on where the configuration is evaluated. */
+type TerragruntFunction = (context: TerragruntContext, args: readonly Value[]) => Value;
 
 /** Terragrunt's built-in functions in `context`, for `withFunctions`. */
 export function terragruntFunctions(context: TerragruntContext): ExtraFunctions {
-  let functions = functionsOf.get(context);
-  if (!functions) {
-    functions = functionsIn(context);
-    functionsOf.set(context, functions);
-  }
-  return functions;
+  // One table for every context: a unit's evaluation makes several contexts, and calls a few functions.
+  return {
+    get(name) {
+      const fn = FUNCTIONS.get(name);
+      return fn && ((args) => fn(context, args));
+    },
+  };
 }
 
-function functionsIn(context: TerragruntContext): ExtraFunctions {
-  const configDir = path.dirname(context.configFile);
-  const includeDir = (args: readonly Value[]): string | undefined => {
-    const name = typeof args[0] === 'string' ? args[0] : undefined;
-    const file = name !== undefined ? context.includes.get(name) : context.includes.values().next().value;
-    return file === undefined ? undefined : path.dirname(file);
-  };
-  return new Map<string, (args: readonly Value[]) => Value>([
-    ['find_in_parent_folders', (args) => findInParentFolders(context, args)],
-    ['read_terragrunt_config', (args) => readConfig(context, args)],
-    ['get_terragrunt_dir', () => configDir],
-    ['get_original_terragrunt_dir', () => context.unitDir],
-    ['get_parent_terragrunt_dir', (args) => includeDir(args) ?? configDir],
-    ['path_relative_to_include', (args) => slashes(path.relative(includeDir(args) ?? configDir, configDir))],
-    ['path_relative_from_include', (args) => slashes(path.relative(configDir, includeDir(args) ?? configDir))],
-    ['get_repo_root', () => context.repoRoot],
-    ['get_path_to_repo_root', () => slashes(path.relative(configDir, context.repoRoot))],
-    ['get_path_from_repo_root', () => slashes(path.relative(context.repoRoot, configDir))],
-    ['get_env', getEnv],
-    // What it marks is read (see `TERRAGRUNT_FILE_FUNCTIONS`); the function gives the path back.
-    ['mark_as_read', (args) => args[0] ?? null],
-    ['get_terraform_commands_that_need_vars', () => [...NEED_VARS]],
-    ['get_terraform_commands_that_need_locking', () => [...NEED_LOCKING]],
-    ['get_terraform_commands_that_need_input', () => ['apply', 'import', 'init', 'plan', 'refresh']],
-    ['get_terraform_commands_that_need_parallelism', () => ['apply', 'plan', 'destroy']],
-    ...RUN_TIME.map((name): [string, () => Value] => [
-      name,
-      () => unknown(`${name}() is only known where terragrunt runs`),
-    ]),
-  ]);
+const configDir = (context: TerragruntContext): string => path.dirname(context.configFile);
+
+/** The folder of the include named by the first argument (the first include without one), else undefined. */
+function includeDir(context: TerragruntContext, args: readonly Value[]): string | undefined {
+  const name = typeof args[0] === 'string' ? args[0] : undefined;
+  const file = name !== undefined ? context.includes.get(name) : context.includes.values().next().value;
+  return file === undefined ? undefined : path.dirname(file);
 }
+
+const FUNCTIONS = new Map<string, TerragruntFunction>([
+  ['find_in_parent_folders', findInParentFolders],
+  ['read_terragrunt_config', readConfig],
+  ['get_terragrunt_dir', configDir],
+  ['get_original_terragrunt_dir', (context) => context.unitDir],
+  ['get_parent_terragrunt_dir', (context, args) => includeDir(context, args) ?? configDir(context)],
+  [
+    'path_relative_to_include',
+    (context, args) => slashes(path.relative(includeDir(context, args) ?? configDir(context), configDir(context))),
+  ],
+  [
+    'path_relative_from_include',
+    (context, args) => slashes(path.relative(configDir(context), includeDir(context, args) ?? configDir(context))),
+  ],
+  ['get_repo_root', (context) => context.repoRoot],
+  ['get_path_to_repo_root', (context) => slashes(path.relative(configDir(context), context.repoRoot))],
+  ['get_path_from_repo_root', (context) => slashes(path.relative(context.repoRoot, configDir(context)))],
+  ['get_env', (_context, args) => getEnv(args)],
+  // What it marks is read (see `TERRAGRUNT_FILE_FUNCTIONS`); the function gives the path back.
+  ['mark_as_read', (_context, args) => args[0] ?? null],
+  ['get_terraform_commands_that_need_vars', () => [...NEED_VARS]],
+  ['get_terraform_commands_that_need_locking', () => [...NEED_LOCKING]],
+  ['get_terraform_commands_that_need_input', () => ['apply', 'import', 'init', 'plan', 'refresh']],
+  ['get_terraform_commands_that_need_parallelism', () => ['apply', 'plan', 'destroy']],
+]);
 
 /** `path.relative` as Terragrunt prints it: `/` separators, `.` for the same folder. */
 function slashes(relative: string): string {
@@ -149,3 +153,5 @@ const RUN_TIME = [
   'sops_decrypt_file',
   'local_exec',
 ];
+
+for (const name of RUN_TIME) FUNCTIONS.set(name, () => unknown(`${name}() is only known where terragrunt runs`));

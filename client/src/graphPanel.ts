@@ -1,7 +1,14 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { GraphModel, PanelCommand, PanelToWebview, WebviewToPanel, WirePosition } from '../../server/src/protocol';
+import type {
+  GraphMessage,
+  GraphModel,
+  PanelCommand,
+  PanelToWebview,
+  WebviewToPanel,
+  WirePosition,
+} from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
@@ -46,6 +53,8 @@ export class GraphPanel {
     /** When the page's navigation began (the page's clock, the machine's). */
     pageAt?: number;
     graphSent?: number;
+    /** Whether the first graph came in the page's HTML (fetched before the panel), not in a message. */
+    graphInPage?: boolean;
     /** The graph sent last: when it was asked of the server (maybe before the panel), and answered. */
     graphAsked?: number;
     graphAnswered?: number;
@@ -133,11 +142,23 @@ export class GraphPanel {
       (message) => this.post(message),
     );
     this.updateTitle();
-    panel.webview.html = graphPanelPage(panel.webview, ctx.extensionUri);
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
     panel.webview.onDidReceiveMessage((message: WebviewToPanel) => this.receive(message), null, this.disposables);
-    // Asked of the server while the webview loads (a few hundred milliseconds at 3,000 units), not after.
-    this.firstGraph = this.sendGraph();
+    // A graph fetched already (laid out ahead, or for the last panel) comes in the page itself: it draws it as its
+    // script runs, not once VS Code passes it a message after its load (0.05-0.1 s).
+    const kept = panelGraphs(ctx.client).fetchedNow(folderUri);
+    let inPage: GraphMessage | undefined;
+    if (kept) {
+      this.graphsAsked++;
+      this.times.graphInPage = true;
+      this.firstGraph = this.deliver(kept, (message) => {
+        inPage = message;
+        return undefined;
+      }).then(() => true);
+    }
+    panel.webview.html = graphPanelPage(panel.webview, ctx.extensionUri, inPage);
+    // Else asked of the server while the webview loads (a few hundred milliseconds at 3,000 units), not after.
+    this.firstGraph ??= this.sendGraph();
     this.disposables.push(
       onGraphChanged(ctx.client)((params) => {
         if (sameFolder(params.folderUri, this.folderUri)) void this.sendGraph();
@@ -153,7 +174,7 @@ export class GraphPanel {
         this.times.ready = Date.now();
         this.times.pageMs = message.pageMs;
         this.times.pageAt = message.pageAt;
-        await this.pageReady();
+        await this.pageReady(message.graphInPage === true);
         break;
       case 'openModule':
         await this.openModule(message.id);
@@ -231,10 +252,12 @@ export class GraphPanel {
   }
 
   /** A page said it was ready: the first has its graph unless the server had none; a page loaded again is sent it. */
-  private async pageReady(): Promise<void> {
+  private async pageReady(drewInPage: boolean): Promise<void> {
     const first = this.firstGraph;
     this.firstGraph = undefined;
-    if (first && (await first)) return;
+    // A page restored with a saved state does not draw the graph in its HTML: it is sent it.
+    const inPage = this.times.graphInPage === true;
+    if (first && (await first) && (!inPage || drewInPage)) return;
     this.pageLoaded = true;
     await this.sendGraph();
   }
@@ -271,26 +294,33 @@ export class GraphPanel {
     const asked = ++this.graphsAsked;
     const fetched = await this.fetchGraph(folderUri);
     if (!fetched || folderUri !== this.folderUri || asked !== this.graphsAsked) return false;
-    const { graph } = fetched;
-    this.graph = graph;
+    await this.deliver(fetched, (message) => this.post(message));
+    return true;
+  }
+
+  /**
+   * Gives the page a graph (`send`: posts it, or puts it in a new page's HTML), then what follows it: what the
+   * changes affect, a module to focus.
+   */
+  private async deliver(fetched: PanelGraph, send: (message: GraphMessage) => Thenable<boolean> | undefined) {
+    this.graph = fetched.graph;
     this.times.graphSent = Date.now();
     this.times.graphAsked = fetched.askedAt;
     this.times.graphAnswered = fetched.answeredAt;
     const freshPage = this.pageLoaded;
     const opening = this.openingLayout();
-    const posted = this.post({ type: 'graph', graph: fetched.packed, folderUri, opening });
+    const sent = send({ type: 'graph', graph: fetched.packed, folderUri: this.folderUri, opening });
     // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
     // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
     // choosing the views to lay out takes 0.2 s at 3,000 units).
     if (freshPage && !opening) setTimeout(() => this.ctx.layouts.layoutAhead(openingInputs(fetched.panel)), 0);
-    await posted;
+    await sent;
     await this.affected.graphSent();
     if (this.pendingFocus) {
       const id = this.pendingFocus;
       this.pendingFocus = undefined;
       await this.post({ type: 'focus', id });
     }
-    return true;
   }
 
   /**

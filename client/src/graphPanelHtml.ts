@@ -1,3 +1,5 @@
+import type { GraphMessage } from '../../server/src/protocol';
+
 /**
  * The graph panel's HTML, and nothing else: no `vscode` import, so the webview tests serve the very
  * same page. Its script and styles are in the page, run and applied only with the nonce: loaded
@@ -17,6 +19,8 @@ export interface GraphPanelResources {
   codicons: string;
   /** The extension host lays the graph out on request (`layout` messages); else the webview's worker does. */
   hostLayouts?: boolean;
+  /** The graph the page draws as it starts, as the host would post it. */
+  graph?: GraphMessage;
 }
 
 export function graphPanelHtml(resources: GraphPanelResources): string {
@@ -41,7 +45,7 @@ export function graphPanelHtml(resources: GraphPanelResources): string {
 </head>
 <body>
 <div id="app" role="application" aria-label="Terraform module dependency graph"></div>
-<script nonce="${nonce}" data-worker="${attribute(resources.worker)}"${resources.hostLayouts ? ' data-layout="host"' : ''}>${inPage(resources.script)}</script>
+${resources.graph ? `<script type="application/json" id="graph">${inJson(resources.graph)}</script>\n` : ''}<script nonce="${nonce}" data-worker="${attribute(resources.worker)}"${resources.hostLayouts ? ' data-layout="host"' : ''}>${inPage(resources.script)}</script>
 <link href="${attribute(resources.codicons)}" rel="stylesheet">
 </body>
 </html>`;
@@ -57,6 +61,11 @@ export function makeNonce(): string {
 /** Script or style text as an element's content: nothing in it may close the element early. */
 function inPage(text: string): string {
   return text.replace(/<\/(script|style)/gi, '<\\/$1');
+}
+
+/** Data as a JSON script's content: `<` escaped, so that no text in it (a folder's name) ends the element or starts markup. */
+function inJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 function attribute(value: string): string {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { GraphMessage } from '../../server/src/protocol';
 import { graphPanelHtml, makeNonce } from './graphPanelHtml';
 
 /** Scripts on; resources only from the extension's `dist/`. */
@@ -8,8 +9,11 @@ export function getWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanel
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
 }
 
-/** The graph panel's page for a webview: its HTML (`graphPanelHtml.ts`) with the built script, styles and resources. */
-export function graphPanelPage(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+/**
+ * The graph panel's page for a webview: its HTML (`graphPanelHtml.ts`) with the built script, styles and
+ * resources, and the graph it starts with when the host has it already.
+ */
+export function graphPanelPage(webview: vscode.Webview, extensionUri: vscode.Uri, graph?: GraphMessage): string {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const resource = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString();
   return graphPanelHtml({
@@ -20,6 +24,7 @@ export function graphPanelPage(webview: vscode.Webview, extensionUri: vscode.Uri
     worker: resource('layoutWorker.js'),
     codicons: resource('codicon.css'),
     hostLayouts: true,
+    graph,
   });
 }
 

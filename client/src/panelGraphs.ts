@@ -21,7 +21,10 @@ export interface PanelGraph {
  * the server again (at 300 units, 0.1–1 s of a window still starting). One per language client.
  */
 class PanelGraphs {
-  private readonly fetched = new Map<string, { graph: Promise<PanelGraph | undefined>; of: string | undefined }>();
+  private readonly fetched = new Map<
+    string,
+    { graph: Promise<PanelGraph | undefined>; of: string | undefined; answer?: PanelGraph }
+  >();
   /** The version and run states the server last said each folder's graph has. */
   private readonly said = new Map<string, string>();
 
@@ -34,6 +37,11 @@ class PanelGraphs {
     });
   }
 
+  /** The folder's graph if it was fetched since its last change and has come: one a new panel can start with. */
+  fetchedNow(folderUri: string): PanelGraph | undefined {
+    return this.fetched.get(folderUri)?.answer;
+  }
+
   /** The folder's graph, fetched now or since its last change; undefined when the server has none. */
   get(folderUri: string): Promise<PanelGraph | undefined> {
     const kept = this.fetched.get(folderUri);
@@ -44,7 +52,10 @@ class PanelGraphs {
       (model) => {
         if (!model) return undefined;
         const panel = toPanelModel(model);
-        return { graph: model, panel, packed: packGraph(panel), askedAt, answeredAt: Date.now() };
+        const answer = { graph: model, panel, packed: packGraph(panel), askedAt, answeredAt: Date.now() };
+        const kept = this.fetched.get(folderUri);
+        if (kept?.graph === graph) kept.answer = answer;
+        return answer;
       },
       (error: unknown) => {
         if (this.fetched.get(folderUri)?.graph === graph) this.fetched.delete(folderUri);

@@ -492,11 +492,16 @@ export type PanelToWebview =
   | { type: 'layout'; id: number; layout: Layout }
   | { type: 'layout'; id: number; error: string };
 export type PanelCommand = 'fit' | 'exportSvg' | 'exportPng';
+/** The graph to draw, posted to the page or, for a new page, in its HTML (`graphPanelHtml.ts`). */
+export type GraphMessage = Extract<PanelToWebview, { type: 'graph' }>;
 
 export type WebviewToPanel =
   /** The webview's script runs; `pageMs`: how long after its page started loading (where its load time goes). */
-  /** `pageMs`: the page's script ran so long after its navigation began; `pageAt`: that beginning, on the machine's clock. */
-  | { type: 'ready'; pageMs?: number; pageAt?: number }
+  /**
+   * `pageMs`: the page's script ran so long after its navigation began; `pageAt`: that beginning, on the machine's
+   * clock; `graphInPage`: it drew the graph its HTML carried.
+   */
+  | { type: 'ready'; pageMs?: number; pageAt?: number; graphInPage?: boolean }
   | { type: 'openModule'; id: string }
   /** Open a read that makes an edge, clicked in the list of an edge's reads: its reader, its file (relative to the reader's folder) and its place. */
   | { type: 'openRead'; from: string; file: string; line: number; character: number }

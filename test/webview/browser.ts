@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
 import { problemTexts, toPanelModel } from '../../client/src/panelModel';
 import type {
+  GraphMessage,
   GraphModel,
   PackedPanelModel,
   PanelModel,
@@ -25,15 +26,18 @@ export const resultsDir = path.join(repoRoot, 'test-results', 'webview');
 const ORIGIN = 'https://terrace-webview.test';
 const NONCE = 'test-nonce-0123456789';
 
-/** The panel's real HTML, with its Content-Security-Policy, loading the built files from dist/. */
-const PAGE = graphPanelHtml({
-  cspSource: ORIGIN,
-  nonce: NONCE,
-  script: readFileSync(path.join(repoRoot, 'dist', 'webview.js'), 'utf8'),
-  style: readFileSync(path.join(repoRoot, 'dist', 'webview.css'), 'utf8'),
-  worker: `${ORIGIN}/dist/layoutWorker.js`,
-  codicons: `${ORIGIN}/dist/codicon.css`,
-});
+/** The panel's real HTML, with its Content-Security-Policy, loading the built files from dist/; with a graph in it, if given. */
+function panelPage(graph?: GraphMessage): string {
+  return graphPanelHtml({
+    cspSource: ORIGIN,
+    nonce: NONCE,
+    script: readFileSync(path.join(repoRoot, 'dist', 'webview.js'), 'utf8'),
+    style: readFileSync(path.join(repoRoot, 'dist', 'webview.css'), 'utf8'),
+    worker: `${ORIGIN}/dist/layoutWorker.js`,
+    codicons: `${ORIGIN}/dist/codicon.css`,
+    graph,
+  });
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript',
@@ -62,6 +66,8 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
   /** Changes the page's HTML (its Content-Security-Policy, say) before it is served. */
   html?: (page: string) => string;
+  /** A graph in the page's HTML, as the host puts one it has already (the server's model, packed as the host packs it). */
+  graph?: GraphModel;
 }
 
 /** The headless browser shared by a test file; `open` gives a fresh page with the webview loaded. */
@@ -88,9 +94,13 @@ export class WebviewBrowser {
     await page.addInitScript({ content: VSCODE_API_STUB });
     // VS Code puts the theme's colours on <html> and its kind on <body> before the page's scripts run.
     await page.addInitScript({ content: themeScript(options.theme ?? themes.dark) });
+    const served = panelPage(
+      options.graph && { type: 'graph', graph: packGraph(toPanelModel(options.graph)), folderUri: 'file:///repo' },
+    );
     await page.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url());
-      if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: options.html?.(PAGE) ?? PAGE });
+      if (url.pathname === '/')
+        return route.fulfill({ contentType: 'text/html', body: options.html?.(served) ?? served });
       if (url.pathname.startsWith('/dist/')) {
         const file = path.join(repoRoot, 'dist', path.basename(url.pathname));
         try {

@@ -113,3 +113,58 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     });
   }
 });
+
+describe('a graph the host has already, in the new page itself', () => {
+  let browser: WebviewBrowser;
+  before(async () => {
+    browser = await WebviewBrowser.launch();
+  });
+  after(async () => {
+    await browser.close();
+  });
+
+  // Names are data in the page's HTML too: none may end its element or start markup.
+  const named = (id: string) => `apps/${id}`;
+  const hostile = {
+    ...dag,
+    modules: dag.modules.map((module, i) =>
+      i === 0 ? { ...module, id: named('</script><script>document.title="run"</script><!--') } : module,
+    ),
+    edges: dag.edges.map((edge) => ({
+      ...edge,
+      from: edge.from === dag.modules[0]!.id ? named('</script><script>document.title="run"</script><!--') : edge.from,
+      to: edge.to === dag.modules[0]!.id ? named('</script><script>document.title="run"</script><!--') : edge.to,
+    })),
+    levels: dag.levels.map((level) =>
+      level.map((id) => (id === dag.modules[0]!.id ? named('</script><script>document.title="run"</script><!--') : id)),
+    ),
+  };
+
+  test('is drawn as the page starts, without a message, its names as written', async () => {
+    const page = await browser.open({ graph: hostile });
+    const ready = await page.waitForMessage('ready');
+    assert.equal(ready.graphInPage, true, 'the page said it drew the graph in its HTML');
+    const rendered = await page.waitForMessage('rendered', 0, 30_000);
+    assert.equal(rendered.nodes, hostile.modules.length);
+    const titles = (await drawnNodes(page)).map((node) => node.id).sort();
+    assert.deepEqual(titles, hostile.modules.map((module) => module.id).sort());
+    assert.equal(await page.page.title(), 'Terrace Graph', 'nothing in a name ran');
+    assert.deepEqual(page.errors, []);
+  });
+
+  test('a page loaded again, with its saved state, waits for the graph the host sends', async () => {
+    const page = await browser.open({ graph: hostile, state: { folderUri: FOLDER } });
+    const ready = await page.waitForMessage('ready');
+    assert.equal(ready.graphInPage, false);
+    const two = {
+      ...dag,
+      modules: dag.modules.slice(0, 2),
+      edges: [],
+      levels: [[dag.modules[0]!.id, dag.modules[1]!.id]],
+    };
+    const rendered = await page.render({ type: 'graph', graph: two, folderUri: FOLDER });
+    assert.equal(page.messages.filter((message) => message.type === 'rendered').length, 1, 'drawn once');
+    assert.equal(rendered.nodes, 2);
+    assert.deepEqual(page.errors, []);
+  });
+});

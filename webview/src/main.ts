@@ -43,8 +43,15 @@ const view = new GraphPanelView(app, layouts, {
   savedState: vscode.getState() as PanelState | undefined,
 });
 
-window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) => {
-  const message = event.data;
+window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) => receive(event.data));
+// A graph the host had already comes in the page: drawn as the script runs, not after a message. A page
+// loaded again (hidden, then shown) has the same HTML and its saved state: its graph comes again in a message.
+const inPage = document.getElementById('graph')?.textContent;
+const graphInPage = !!inPage && !vscode.getState();
+if (graphInPage) receive(JSON.parse(inPage) as PanelToWebview);
+post({ type: 'ready', pageMs: Math.round(performance.now()), pageAt: Math.round(performance.timeOrigin), graphInPage });
+
+function receive(message: PanelToWebview | null): void {
   if (!message || typeof message !== 'object') return;
   switch (message.type) {
     case 'graph':
@@ -66,8 +73,7 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
       problems.answered(message);
       break;
   }
-});
-post({ type: 'ready', pageMs: Math.round(performance.now()), pageAt: Math.round(performance.timeOrigin) });
+}
 
 function isGraph(graph: PackedPanelModel | undefined): graph is PackedPanelModel {
   const rows = (packed: PackedPanelModel['modules'] | undefined) =>

@@ -81,6 +81,10 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
       reopened.every((t) => t.layoutMs === 0),
       'reopened, the layout kept in the extension host',
     );
+    assert.ok(
+      reopened.every((t) => t.graphInPage),
+      'reopened, the graph kept in the host comes in the page',
+    );
 
     // An edit that removes one dependency of a unit: the panel redraws the new graph.
     const panel = first.panel;

@@ -22,6 +22,8 @@ export interface Timing {
   hostLayoutMs?: number;
   /** Whether the host had made that layout ahead, while the page loaded. */
   layoutAhead?: boolean;
+  /** Whether the graph came in the page's HTML (the host had it when the panel opened), not in a message. */
+  graphInPage?: boolean;
   /** Of which the webview's own share, from the graph message to the drawing, and the layout's. */
   inPanelMs: number;
   layoutMs: number;
@@ -56,8 +58,8 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
   const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
   assert.ok(panel, 'Show Graph opened the panel');
   const drawn = await panel.waitForRender(undefined, 60_000);
-  const { created, ready, pageMs, pageAt, graphSent, graphAsked, graphAnswered, layoutAsked, layoutMade, layoutAhead } =
-    panel.times;
+  const { created, ready, pageMs, pageAt, graphSent, graphAsked, graphAnswered, graphInPage } = panel.times;
+  const { layoutAsked, layoutMade, layoutAhead } = panel.times;
   return {
     panel,
     timing: {
@@ -71,6 +73,7 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
       toGraphAnsweredMs: graphAnswered !== undefined ? graphAnswered - started : undefined,
       hostLayoutMs: layoutAsked !== undefined && layoutMade !== undefined ? layoutMade - layoutAsked : undefined,
       layoutAhead,
+      graphInPage: graphInPage === true,
     },
   };
 }

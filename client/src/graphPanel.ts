@@ -302,7 +302,10 @@ export class GraphPanel {
    * Gives the page a graph (`send`: posts it, or puts it in a new page's HTML), then what follows it: what the
    * changes affect, a module to focus.
    */
-  private async deliver(fetched: PanelGraph, send: (message: GraphMessage) => Thenable<boolean> | undefined) {
+  private async deliver(
+    fetched: PanelGraph,
+    send: (message: GraphMessage) => Thenable<boolean> | undefined,
+  ): Promise<void> {
     this.graph = fetched.graph;
     this.times.graphSent = Date.now();
     this.times.graphAsked = fetched.askedAt;

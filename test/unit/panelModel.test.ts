@@ -109,6 +109,12 @@ describe('the panel model as the host posts it: packed by column', () => {
       assert.deepEqual(unpackGraph(packed), graph, fixture);
       assert.ok(graph.edges.length > 0, `${fixture} has edges`);
     }
+    // A key set to undefined is absent once packed, as JSON has it.
+    const graph = await panelModel(path.join(fixtures, 'cycle-elsewhere'));
+    graph.modules[1]!.runState = undefined;
+    const unpacked = unpackGraph(JSON.parse(JSON.stringify(packGraph(graph))));
+    assert.deepEqual(unpacked, JSON.parse(JSON.stringify(graph)));
+    assert.ok(!('runState' in unpacked.modules[1]!));
     const waiting = await panelModel(path.join(fixtures, 'cycle-elsewhere'));
     assert.ok(
       waiting.modules.some((module) => module.waitsForCycle === true),

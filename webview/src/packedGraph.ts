@@ -59,8 +59,8 @@ class StringTable {
 /**
  * Objects as columns, one per key, in the order the keys first come, each holding the values of the rows
  * that have the key: strings (or nulls) as indexes in the table (-1: null), string lists as lists of indexes,
- * booleans as a string of 0s and 1s, any other value as it is. A key some rows lack lists the rows it is in,
- * or those it is not in, whichever is shorter: absent stays absent.
+ * booleans as a string of 0s and 1s, any other value as it is. A key some rows lack (or hold undefined)
+ * lists the rows it is in, or those it is not in, whichever is shorter: absent stays absent.
  */
 function packRows(rows: readonly object[], strings: StringTable): PackedRows {
   const keys: string[] = [];
@@ -77,9 +77,11 @@ function packRows(rows: readonly object[], strings: StringTable): PackedRows {
     const present: number[] = [];
     const absent: number[] = [];
     rows.forEach((row, n) => {
-      if (key in row) {
+      // An undefined value is absent, as JSON has it.
+      const value = (row as Record<string, unknown>)[key];
+      if (value !== undefined) {
         present.push(n);
-        values.push((row as Record<string, unknown>)[key]);
+        values.push(value);
       } else absent.push(n);
     });
     const which = absent.length === 0 ? {} : present.length <= absent.length ? { present } : { absent };

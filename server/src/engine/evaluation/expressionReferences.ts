@@ -1,4 +1,11 @@
-import { type Expr, forEachSubexpression, type Range, type TemplatePart, type TraversalStep } from '../hcl';
+import {
+  type Expr,
+  forEachSubexpression,
+  type Range,
+  type TemplatePart,
+  type TraversalExpr,
+  type TraversalStep,
+} from '../hcl';
 
 /** One variable reference in an expression: `local.env` is root `local`, names `["env"]`. */
 export interface ExpressionReference {
@@ -15,89 +22,63 @@ export interface ExpressionReference {
  */
 export function expressionReferences(expr: Expr): ExpressionReference[] {
   const found: ExpressionReference[] = [];
-  collect(expr, new Set(), found);
+  walkReferences(expr, NONE_BOUND, (traversal) =>
+    found.push({ root: traversal.root, names: leadingNames(traversal.steps), range: traversal.range }),
+  );
   return found;
 }
 
-/** The distinct names referenced under `root`, e.g. the locals a local depends on. */
+/**
+ * The distinct names referenced under `root`, e.g. the locals a local depends on: every module's evaluation
+ * asks, and the references it would drop are not made.
+ */
 export function referencedNames(expr: Expr, root: string): Set<string> {
   const names = new Set<string>();
-  namesUnder(expr, root, false, names);
+  walkReferences(expr, NONE_BOUND, (traversal) => {
+    const first = traversal.steps[0];
+    if (traversal.root === root && first?.kind === 'attr') names.add(first.name);
+  });
   return names;
 }
 
-/**
- * `collect` for one root, keeping only the first name after it: every module's evaluation walks its
- * expressions so, and references it would drop need not be made. `bound`: a for-expression binds `root`.
- */
-function namesUnder(expr: Expr, root: string, bound: boolean, names: Set<string>): void {
-  switch (expr.kind) {
-    case 'traversal': {
-      const first = expr.steps[0];
-      if (!bound && expr.root === root && first?.kind === 'attr') names.add(first.name);
-      break;
-    }
-    case 'template':
-      partNamesUnder(expr.parts, root, bound, names);
-      return;
-    case 'for': {
-      namesUnder(expr.collection, root, bound, names);
-      const inner = bound || expr.keyVar === root || expr.valueVar === root;
-      for (const part of [expr.key, expr.value, expr.condition]) if (part) namesUnder(part, root, inner, names);
-      return;
-    }
-  }
-  forEachSubexpression(expr, (inner) => namesUnder(inner, root, bound, names));
-}
+const NONE_BOUND: ReadonlySet<string> = new Set();
 
-function partNamesUnder(parts: readonly TemplatePart[], root: string, bound: boolean, names: Set<string>): void {
-  for (const part of parts) {
-    if (typeof part === 'string') continue;
-    if ('range' in part) {
-      namesUnder(part, root, bound, names);
-    } else if (part.kind === 'if') {
-      namesUnder(part.condition, root, bound, names);
-      partNamesUnder(part.then, root, bound, names);
-      partNamesUnder(part.else, root, bound, names);
-    } else {
-      namesUnder(part.collection, root, bound, names);
-      const inner = bound || part.keyVar === root || part.valueVar === root;
-      partNamesUnder(part.body, root, inner, names);
-    }
-  }
-}
-
-function collect(expr: Expr, bound: ReadonlySet<string>, found: ExpressionReference[]): void {
+/** Each traversal of a variable root in `expr`, in source order, but those of a name `bound` there. */
+function walkReferences(expr: Expr, bound: ReadonlySet<string>, visit: (traversal: TraversalExpr) => void): void {
   switch (expr.kind) {
     case 'traversal':
-      if (!bound.has(expr.root)) found.push({ root: expr.root, names: leadingNames(expr.steps), range: expr.range });
+      if (!bound.has(expr.root)) visit(expr);
       break;
     // The names a for-expression or a `%{ for }` directive binds are not references inside its body.
     case 'template':
-      collectParts(expr.parts, bound, found);
+      walkParts(expr.parts, bound, visit);
       return;
     case 'for': {
-      collect(expr.collection, bound, found);
+      walkReferences(expr.collection, bound, visit);
       const inner = withBound(bound, expr.keyVar, expr.valueVar);
-      for (const part of [expr.key, expr.value, expr.condition]) if (part) collect(part, inner, found);
+      for (const part of [expr.key, expr.value, expr.condition]) if (part) walkReferences(part, inner, visit);
       return;
     }
   }
-  forEachSubexpression(expr, (inner) => collect(inner, bound, found));
+  forEachSubexpression(expr, (inner) => walkReferences(inner, bound, visit));
 }
 
-function collectParts(parts: readonly TemplatePart[], bound: ReadonlySet<string>, found: ExpressionReference[]): void {
+function walkParts(
+  parts: readonly TemplatePart[],
+  bound: ReadonlySet<string>,
+  visit: (traversal: TraversalExpr) => void,
+): void {
   for (const part of parts) {
     if (typeof part === 'string') continue;
     if ('range' in part) {
-      collect(part, bound, found);
+      walkReferences(part, bound, visit);
     } else if (part.kind === 'if') {
-      collect(part.condition, bound, found);
-      collectParts(part.then, bound, found);
-      collectParts(part.else, bound, found);
+      walkReferences(part.condition, bound, visit);
+      walkParts(part.then, bound, visit);
+      walkParts(part.else, bound, visit);
     } else {
-      collect(part.collection, bound, found);
-      collectParts(part.body, withBound(bound, part.keyVar, part.valueVar), found);
+      walkReferences(part.collection, bound, visit);
+      walkParts(part.body, withBound(bound, part.keyVar, part.valueVar), visit);
     }
   }
 }

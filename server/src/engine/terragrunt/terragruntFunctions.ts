@@ -56,6 +56,21 @@ function includeDir(context: TerragruntContext, args: readonly Value[]): string 
   return file === undefined ? undefined : path.dirname(file);
 }
 
+/** Functions whose value comes from the machine or the cloud account terragrunt runs in. */
+const RUN_TIME = [
+  'get_aws_account_id',
+  'get_aws_account_alias',
+  'get_aws_caller_identity_arn',
+  'get_aws_caller_identity_user_id',
+  'get_platform',
+  'get_terraform_command',
+  'get_terraform_cli_args',
+  'get_working_dir',
+  'run_cmd',
+  'sops_decrypt_file',
+  'local_exec',
+];
+
 const FUNCTIONS = new Map<string, TerragruntFunction>([
   ['find_in_parent_folders', findInParentFolders],
   ['read_terragrunt_config', readConfig],
@@ -80,6 +95,10 @@ const FUNCTIONS = new Map<string, TerragruntFunction>([
   ['get_terraform_commands_that_need_locking', () => [...NEED_LOCKING]],
   ['get_terraform_commands_that_need_input', () => ['apply', 'import', 'init', 'plan', 'refresh']],
   ['get_terraform_commands_that_need_parallelism', () => ['apply', 'plan', 'destroy']],
+  ...RUN_TIME.map((name): [string, TerragruntFunction] => [
+    name,
+    () => unknown(`${name}() is only known where terragrunt runs`),
+  ]),
 ]);
 
 /** `path.relative` as Terragrunt prints it: `/` separators, `.` for the same folder. */
@@ -138,20 +157,3 @@ function getEnv(args: readonly Value[]): Value {
 
 const NEED_VARS = ['apply', 'console', 'destroy', 'import', 'plan', 'push', 'refresh'];
 const NEED_LOCKING = ['apply', 'destroy', 'import', 'init', 'plan', 'refresh', 'taint', 'untaint'];
-
-/** Functions whose value comes from the machine or the cloud account terragrunt runs in. */
-const RUN_TIME = [
-  'get_aws_account_id',
-  'get_aws_account_alias',
-  'get_aws_caller_identity_arn',
-  'get_aws_caller_identity_user_id',
-  'get_platform',
-  'get_terraform_command',
-  'get_terraform_cli_args',
-  'get_working_dir',
-  'run_cmd',
-  'sops_decrypt_file',
-  'local_exec',
-];
-
-for (const name of RUN_TIME) FUNCTIONS.set(name, () => unknown(`${name}() is only known where terragrunt runs`));

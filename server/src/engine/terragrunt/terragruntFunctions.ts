@@ -29,8 +29,16 @@ export interface TerragruntContext {
    * its includes and inputs repeat each search, which is made once (what it looked for was told the first time).
    */
   searches?: Map<string, string | null>;
+  /** What the folders above found, shared by units evaluated together (see `UnitSource.parentSearches`). */
+  parentSearches?: Map<string, ParentSearch>;
   /** `read_terragrunt_config(file)`: the file's locals, inputs and attributes, evaluated for it. */
   read(file: string): Value;
+}
+
+/** `find_in_parent_folders(name)` above one folder: the file found (null: none), and every file looked for on the way. */
+export interface ParentSearch {
+  found: string | null;
+  lookedFor: readonly string[];
 }
 
 /** A Terragrunt built-in: its answer depends on where the configuration is evaluated. */
@@ -129,14 +137,29 @@ function findInParentFolders(context: TerragruntContext, args: readonly Value[])
 
 /** The first `name` in the folders above the configuration's, up to the workspace's root; null when none. */
 function searchParents(context: TerragruntContext, name: string): string | null {
-  let dir = path.dirname(context.configFile);
-  while (dir !== context.workspaceRoot && dir.startsWith(context.workspaceRoot)) {
-    dir = path.dirname(dir);
-    const candidate = path.join(dir, name);
-    context.lookedFor?.(candidate);
-    if (context.exists(candidate)) return candidate;
+  const search = searchAbove(path.dirname(context.configFile), name, context);
+  if (context.lookedFor) for (const file of search.lookedFor) context.lookedFor(file);
+  return search.found;
+}
+
+const NOTHING_ABOVE: ParentSearch = { found: null, lookedFor: [] };
+
+/** The search from the folder above `dir` upwards: each folder's answer kept, so sibling units share those above them. */
+function searchAbove(dir: string, name: string, context: TerragruntContext): ParentSearch {
+  if (dir === context.workspaceRoot || !dir.startsWith(context.workspaceRoot)) return NOTHING_ABOVE;
+  const key = `${dir}\0${name}`;
+  const known = context.parentSearches?.get(key);
+  if (known) return known;
+  const parent = path.dirname(dir);
+  const candidate = path.join(parent, name);
+  let search: ParentSearch;
+  if (context.exists(candidate)) search = { found: candidate, lookedFor: [candidate] };
+  else {
+    const above = searchAbove(parent, name, context);
+    search = { found: above.found, lookedFor: [candidate, ...above.lookedFor] };
   }
-  return null;
+  context.parentSearches?.set(key, search);
+  return search;
 }
 
 function readConfig(context: TerragruntContext, args: readonly Value[]): Value {

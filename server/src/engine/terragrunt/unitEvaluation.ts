@@ -20,7 +20,7 @@ import {
   type TerragruntAttribute,
   type TerragruntFile,
 } from './terragruntFile';
-import { type TerragruntContext, terragruntFunctions } from './terragruntFunctions';
+import { type ParentSearch, type TerragruntContext, terragruntFunctions } from './terragruntFunctions';
 import { extraArgumentReads, fileCallReads } from './unitReads';
 
 /** What a unit's evaluation reads: the workspace's Terragrunt files by absolute path. */
@@ -39,6 +39,11 @@ export interface UnitSource {
   lookedFor?(file: string): void;
   /** What `find_in_parent_folders` found so far (see `TerragruntContext.searches`): one unit's evaluation keeps one. */
   searches?: Map<string, string | null>;
+  /**
+   * What `find_in_parent_folders` found above each folder, by folder and name, for units evaluated together
+   * while no file changes: sibling units look in the folders above them once.
+   */
+  parentSearches?: Map<string, ParentSearch>;
 }
 
 /** One Terragrunt unit, its configuration evaluated with everything it includes. */
@@ -134,6 +139,7 @@ export function contextFor(
     exists: (candidate) => source.configOf(candidate) !== undefined || source.exists?.(candidate) === true,
     ...(source.lookedFor ? { lookedFor: source.lookedFor } : {}),
     ...(source.searches ? { searches: source.searches } : {}),
+    ...(source.parentSearches ? { parentSearches: source.parentSearches } : {}),
     read,
   };
 }
@@ -154,11 +160,14 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
       lookedIn.add(path.dirname(candidate));
       return files.configOf(candidate);
     },
-    lookedFor: (candidate) =>
+    // Where it looked, as `configOf` notes it: a search kept from another unit asks nothing of `configOf`.
+    lookedFor: (candidate) => {
+      lookedIn.add(path.dirname(candidate));
       fileReads.add({
         target: { kind: 'file', path: candidate },
         how: `find_in_parent_folders("${path.basename(candidate)}")`,
-      }),
+      });
+    },
     searches: new Map(),
   };
   const read = new Set<string>();

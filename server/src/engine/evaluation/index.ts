@@ -12,6 +12,7 @@ export {
   type ReadTarget,
   readKey,
 } from './fileReads';
+export { folderRelative } from './folderRelative';
 export { type ExtraFunctions, formatValue, withFunctions } from './functions';
 export { evaluateNamed } from './locals';
 export {

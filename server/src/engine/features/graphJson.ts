@@ -221,11 +221,6 @@ export function problemLine(
   return `${relativeFile(root, problem.file)}:${(problem.range?.start.line ?? 0) + 1}: ${problem.message}`;
 }
 
-/** `file` from the folder `from`, `/`-separated, with `../` for a file outside it; `.` for the folder itself. */
-export function relativePath(from: string, file: string): string {
-  return path.relative(from, file).split(path.sep).join('/') || '.';
-}
-
 export function relativeFile(root: string, file: string): string {
   const relative = path.relative(root, file);
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');

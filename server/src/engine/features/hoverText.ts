@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../analysis';
-import type { FileRead } from '../evaluation';
+import { type FileRead, folderRelative } from '../evaluation';
 import { formatAge, type ModuleRunState } from '../run';
 import { describeAssumed, type MatchedEdge, unreadableNote } from '../state';
 import { referenceLabel } from '../workspace';
-import { relativeFile, relativePath } from './graphJson';
+import { relativeFile } from './graphJson';
 import { markdownCode, markdownLink, markdownMessage, markdownText } from './markdownText';
 import { cycleOf, moduleById, moduleLocation, neighbours, type ReferenceOutcome } from './navigation';
 
@@ -102,12 +102,12 @@ function readLink(result: AnalysisResult, read: FileRead): string {
   const { target } = read;
   const at = read.at ? `${pathToFileURL(read.at.file).href}#L${read.at.line}` : undefined;
   if (target.kind === 'file')
-    return markdownLink(relativePath(result.root, target.path), pathToFileURL(target.path).href);
+    return markdownLink(folderRelative(result.root, target.path), pathToFileURL(target.path).href);
   if (target.kind === 'folder') {
-    const folder = `${relativePath(result.root, target.dir)}/`;
+    const folder = `${folderRelative(result.root, target.dir)}/`;
     return at ? markdownLink(folder, at) : markdownCode(folder);
   }
-  return markdownCode(relativePath(result.root, target.shown));
+  return markdownCode(folderRelative(result.root, target.shown));
 }
 
 /** What the node is; a root module of an OpenTofu workspace says so (OpenTofu reads its files, and runs it). */

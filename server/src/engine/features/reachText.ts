@@ -1,6 +1,5 @@
 import type { AnalysisResult, ChangeReach, ReachedModule, ReachReason } from '../analysis';
-import type { ReadTarget } from '../evaluation';
-import { relativePath } from './graphJson';
+import { folderRelative, type ReadTarget } from '../evaluation';
 
 /**
  * Why each module a change reaches is in it, as a person reads it: the changed files it reads and how
@@ -33,14 +32,14 @@ export function reachedText(root: string, dir: string, reached: ReachedModule): 
 }
 
 function reasonText(root: string, dir: string, { file, read, link }: ReachReason): string {
-  const changed = relativePath(root, file);
+  const changed = folderRelative(root, file);
   if (link !== undefined) {
     const through = read.how === 'its own files' ? '' : `, ${read.how}`;
-    return `reads ${changed} (through the link ${relativePath(dir, link)}${through})`;
+    return `reads ${changed} (through the link ${folderRelative(dir, link)}${through})`;
   }
-  if (read.how === 'its own files') return `its own file ${relativePath(dir, file)}`;
+  if (read.how === 'its own files') return `its own file ${folderRelative(dir, file)}`;
   const details = [read.how];
-  if (read.at) details.push(`${relativePath(dir, read.at.file)}:${read.at.line}`);
+  if (read.at) details.push(`${folderRelative(dir, read.at.file)}:${read.at.line}`);
   const known = inPart(root, read.target);
   if (known) details.push(`a path known in part: ${known}`);
   return `reads ${changed} (${details.join(', ')})`;
@@ -49,5 +48,5 @@ function reasonText(root: string, dir: string, { file, read, link }: ReachReason
 /** A read's path as written, where only part of it is known. */
 function inPart(root: string, target: ReadTarget): string | undefined {
   if (target.kind !== 'pattern') return undefined;
-  return relativePath(root, target.shown);
+  return folderRelative(root, target.shown);
 }

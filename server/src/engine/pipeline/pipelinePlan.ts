@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import {
   type AnalysisResult,
   BrokenModulesError,
@@ -9,6 +8,7 @@ import {
   skippedAsBroken,
 } from '../analysis';
 import type { ConfigRecord } from '../config';
+import { folderRelative } from '../evaluation';
 import { compareIds, cyclesAmong } from '../graph';
 
 /**
@@ -107,7 +107,7 @@ export function planPipeline(
     (module): PlannedModule => ({
       id: module.id,
       kind: module.kind,
-      ...(module.stackDir !== undefined ? { stackPath: relativeId(result.root, module.stackDir) } : {}),
+      ...(module.stackDir !== undefined ? { stackPath: folderRelative(result.root, module.stackDir) } : {}),
       path: module.id,
       slug: slugs.get(module.id)!,
       level: module.level,
@@ -147,11 +147,6 @@ export function selectionCycles(
 
 /** A module a pipeline can run: a root module or a Terragrunt unit. */
 type RunnableModule = ModuleSummary & { kind: 'module' | 'unit' };
-
-function relativeId(root: string, dir: string): string {
-  const relative = path.relative(root, dir).split(path.sep).join('/');
-  return relative === '' ? '.' : relative;
-}
 
 /** The plan's modules grouped by execution level, lowest first (`modules` is sorted that way). */
 export function modulesByLevel(plan: PipelinePlan): { level: number; modules: PlannedModule[] }[] {

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { isUnknown } from '../evaluation';
+import { folderRelative, isUnknown } from '../evaluation';
 import type { EvaluatedModule, Reference } from '../workspace';
 import type { MatchResult } from './match';
 
@@ -17,7 +16,7 @@ export function withDependencies(
   const result: MatchResult = { edges: [...own.edges], unresolved: [...own.unresolved], ambiguous: own.ambiguous };
   for (const dependency of module.dependencies) {
     const target = dependency.dir;
-    const written = isUnknown(target) ? undefined : relativePath(module.dir, target);
+    const written = isUnknown(target) ? undefined : folderRelative(module.dir, target);
     const reference: Reference = {
       name: dependency.name,
       file: dependency.file,
@@ -76,9 +75,4 @@ export function withDependencies(
 
 function label(kind: 'dependency' | 'dependencies', name: string): string {
   return kind === 'dependency' ? `dependency "${name}"` : 'a dependencies path';
-}
-
-function relativePath(from: string, to: string): string {
-  const relative = path.relative(from, to).split(path.sep).join('/');
-  return relative === '' ? '.' : relative;
 }

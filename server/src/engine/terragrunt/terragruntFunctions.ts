@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type ExtraFunctions, FILE_FUNCTIONS, unknown, type Value } from '../evaluation';
+import { type ExtraFunctions, FILE_FUNCTIONS, folderRelative, unknown, type Value } from '../evaluation';
 
 /** The functions of a Terragrunt configuration that read a file: Terraform's, `sops_decrypt_file` and `mark_as_read`. */
 export const TERRAGRUNT_FILE_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -87,15 +87,15 @@ const FUNCTIONS = new Map<string, TerragruntFunction>([
   ['get_parent_terragrunt_dir', (context, args) => includeDir(context, args) ?? configDir(context)],
   [
     'path_relative_to_include',
-    (context, args) => slashes(path.relative(includeDir(context, args) ?? configDir(context), configDir(context))),
+    (context, args) => folderRelative(includeDir(context, args) ?? configDir(context), configDir(context)),
   ],
   [
     'path_relative_from_include',
-    (context, args) => slashes(path.relative(configDir(context), includeDir(context, args) ?? configDir(context))),
+    (context, args) => folderRelative(configDir(context), includeDir(context, args) ?? configDir(context)),
   ],
   ['get_repo_root', (context) => context.repoRoot],
-  ['get_path_to_repo_root', (context) => slashes(path.relative(configDir(context), context.repoRoot))],
-  ['get_path_from_repo_root', (context) => slashes(path.relative(context.repoRoot, configDir(context)))],
+  ['get_path_to_repo_root', (context) => folderRelative(configDir(context), context.repoRoot)],
+  ['get_path_from_repo_root', (context) => folderRelative(context.repoRoot, configDir(context))],
   ['get_env', (_context, args) => getEnv(args)],
   // What it marks is read (see `TERRAGRUNT_FILE_FUNCTIONS`); the function gives the path back.
   ['mark_as_read', (_context, args) => args[0] ?? null],
@@ -108,11 +108,6 @@ const FUNCTIONS = new Map<string, TerragruntFunction>([
     () => unknown(`${name}() is only known where terragrunt runs`),
   ]),
 ]);
-
-/** `path.relative` as Terragrunt prints it: `/` separators, `.` for the same folder. */
-function slashes(relative: string): string {
-  return relative === '' ? '.' : relative.split(path.sep).join('/');
-}
 
 /**
  * `find_in_parent_folders(name = "terragrunt.hcl", fallback)`: the first `name` in the folders

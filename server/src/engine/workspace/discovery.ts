@@ -1,7 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
-import type { Value } from '../evaluation';
+import { folderRelative, type Value } from '../evaluation';
 import {
   type EvaluatedUnit,
   evaluateUnit,
@@ -171,7 +171,7 @@ function stackUnits(
     if (sources.has(file)) continue;
     problems.push(...expansion.problems);
     for (const unit of expansion.units) {
-      const id = path.relative(source.workspaceRoot, unit.dir).split(path.sep).join('/');
+      const id = folderRelative(source.workspaceRoot, unit.dir);
       if (!onDisk.has(id)) generated.set(id, unit);
     }
   }

@@ -5,6 +5,7 @@ import {
   evaluate,
   evaluateNamed,
   expressionReferences,
+  folderRelative,
   hole,
   type ObjectValue,
   objectOrUnknown,
@@ -196,7 +197,7 @@ function undefinedVariable(name: string): Unknown {
 /** `var`, `local`, `path` and `terraform` for one module. */
 function moduleScope(context: ModuleContext, problems: ModuleProblem[]): EvalScope {
   const base = new Map<string, Value>([
-    ['path', { module: relativeModulePath(context), root: '.', cwd: context.rootDir }],
+    ['path', { module: folderRelative(context.rootDir, context.dir), root: '.', cwd: context.rootDir }],
     ['terraform', terraformObject(context)],
   ]);
   const vars: Record<string, Value> = {};
@@ -266,11 +267,6 @@ function reachedLocals(
   }
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) use(reached.get(name));
   return reached;
-}
-
-function relativeModulePath(context: ModuleContext): string {
-  const relative = path.relative(context.rootDir, context.dir);
-  return relative === '' ? '.' : relative.split(path.sep).join('/');
 }
 
 /** One reference per `for_each` key or `count` index, or one for a plain block. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { EvalScope } from '../../evaluation';
+import { type EvalScope, folderRelative } from '../../evaluation';
 import {
   componentGraph,
   componentInputs,
@@ -113,7 +113,7 @@ export class StackComponentKind implements NodeKind {
   describe(module: EvaluatedModule): NodeDescription {
     if (!module.component) return { folder: module.id, shown: { firstFile: module.problems[0]?.file ?? module.dir } };
     return {
-      folder: path.relative(this.workspace.root, module.dir).split(path.sep).join('/') || '.',
+      folder: folderRelative(this.workspace.root, module.dir),
       shown: { firstFile: module.component.file, component: componentSummary(module.component) },
     };
   }

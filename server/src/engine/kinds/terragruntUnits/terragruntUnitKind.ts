@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { folderRelative } from '../../evaluation';
 import { type MatchResult, withDependencies } from '../../state';
 import {
   type EvaluatedUnit,
@@ -108,8 +109,7 @@ export class TerragruntUnitKind implements NodeKind {
     if (cached && cached.numbers === numbers) return cached.result;
     const units = this.units.ids;
     const unitAt = (dir: string): string | undefined => {
-      const relative = path.relative(this.workspace.root, dir).split(path.sep).join('/');
-      const id = relative === '' ? '.' : relative;
+      const id = folderRelative(this.workspace.root, dir);
       return units.has(id) && numbers.has(id) ? id : undefined;
     };
     const result = withDependencies(module, own, unitAt);

@@ -104,15 +104,27 @@ describe('language server (node dist/server.js --stdio)', () => {
         writeFileSync(path.join(folder, module, 'main.tf'), VPC_TF.replace('network/prod/eu-west-1/vpc', module));
       }
       const client = start();
-      client.settings = { discovery: { exclude: [] } };
+      const atStart = { discovery: { exclude: ['legacy/**'] } };
+      client.settings = atStart;
       const uri = pathToFileURL(folder).href;
-      await client.initialize(folder, {
-        initializationOptions: { settings: { [uri]: { discovery: { exclude: ['legacy/**'] } } } },
-      });
+      await client.initialize(folder, { initializationOptions: { settings: { [uri]: atStart } } });
       const first = await client.waitForNotification(ServerStatusNotification.type, (s) => s.health === 'ready');
       assert.equal(first.modules, 1, 'legacy/ left out, as the settings at start say');
       assert.equal(client.configurationAsked, 0, 'nothing asked before the first diagnostics');
 
+      // VS Code's client says the settings changed as it starts, with those it started the server with: nothing to do.
+      const analysed = () => client.notifications.filter((n) => n.method === GraphChangedNotification.method).length;
+      await client.waitForNotification(GraphChangedNotification.type);
+      const before = analysed();
+      await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+      for (const deadline = Date.now() + 5000; client.configurationAsked < 1; ) {
+        assert.ok(Date.now() < deadline, 'the settings were asked for');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(analysed(), before, 'the same settings: the folder is not indexed again');
+
+      client.settings = { discovery: { exclude: [] } };
       const since = client.notifications.length;
       await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
       await client.waitForNotification(

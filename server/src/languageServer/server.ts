@@ -134,8 +134,11 @@ const runStateCache = new RunStateCache(
 const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 let runStateTimer: NodeJS.Timeout | undefined;
 
-/** Each folder's settings as the client started the server, until they change: the first indexing asks nothing. */
-const startSettings = new Map<string, ReceivedSettings>();
+/**
+ * Each folder's settings as last known: as the client started the server (the first indexing asks nothing),
+ * then as read after each change. A folder the client did not name is asked once, then kept.
+ */
+const knownSettings = new Map<string, ReceivedSettings>();
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   startup.initializedAt = Date.now();
@@ -151,7 +154,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   );
   for (const [uri, raw] of Object.entries(options.settings ?? {})) {
     const root = uriToPath(uri);
-    if (root) startSettings.set(root, receivedSettings(raw));
+    if (root) knownSettings.set(root, receivedSettings(raw));
   }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   canReadConfiguration = params.capabilities.workspace?.configuration === true;
@@ -217,22 +220,44 @@ connection.onInitialized(() => {
 });
 
 /**
- * The one place the server reads the editor's settings: a folder's `terrace` section. Once they have
- * changed, every read asks again, so a change applies live: discovery through the re-indexing below,
- * `planMaxAge` at the next run states.
+ * The one place the server reads the editor's settings: a folder's `terrace` section, kept up to date by
+ * `settingsChanged`, so a change applies live: discovery through re-indexing, `planMaxAge` at the next run states.
  */
 async function editorSettings(root: string): Promise<ReceivedSettings> {
-  const atStart = startSettings.get(root);
-  if (atStart) return atStart;
+  const known = knownSettings.get(root);
+  if (known) return known;
   if (!canReadConfiguration) return {};
+  const settings = await askSettings(root);
+  knownSettings.set(root, settings);
+  return settings;
+}
+
+async function askSettings(root: string): Promise<ReceivedSettings> {
   const raw: unknown = await connection.workspace.getConfiguration({ scopeUri: pathToUri(root), section: 'terrace' });
   return receivedSettings(raw);
 }
 
-connection.onDidChangeConfiguration(() => {
-  startSettings.clear();
-  folders.reindexAll();
-});
+connection.onDidChangeConfiguration(() => void settingsChanged());
+
+/**
+ * The editor's settings may have changed: each folder whose `terrace` settings did is indexed again. VS Code's
+ * client says so as it starts too, with the settings it started the server with: indexing then again cost a
+ * fresh window a second analysis of the whole workspace, which Show Graph and every request waited for.
+ */
+async function settingsChanged(): Promise<void> {
+  if (!canReadConfiguration) {
+    folders.reindexAll();
+    return;
+  }
+  for (const folder of folders.all()) {
+    const root = folder.root;
+    const before = knownSettings.get(root);
+    const now = await askSettings(root);
+    knownSettings.set(root, now);
+    // Not read yet (its indexing has not started): it reads the settings just kept.
+    if (before !== undefined && JSON.stringify(now) !== JSON.stringify(before) && folders.get(root)) folders.add(root);
+  }
+}
 connection.onNotification(WorkspaceTrustedNotification.type, () => folders.trust());
 
 documents.onDidChangeContent((event) => {
@@ -668,6 +693,7 @@ function engineNote(tofu: number, folderCount: number): string {
 
 function forgetFolder(root: string): void {
   folders.remove(root);
+  knownSettings.delete(root);
   runStateCache.forget(root);
   publisher.forget(root);
   sendStatus();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { receivedSettings } from '../../server/src/languageServer/editorSettings';
+import { FolderSettings, receivedSettings } from '../../server/src/languageServer/editorSettings';
 
 /** The `terrace.*` settings package.json contributes, with their defaults, as the editor sends them. */
 function contributedDefaults(): Record<string, unknown> {
@@ -43,5 +43,44 @@ describe('editor settings the server receives', () => {
   test('no settings at all (a client that cannot answer, or answers null)', () => {
     assert.deepEqual(receivedSettings(null), {});
     assert.deepEqual(receivedSettings([]), {});
+  });
+});
+
+describe('each folder’s settings as the server knows them', () => {
+  test('the settings a folder started with are read without asking; a change asks, and names the folders whose differ', async () => {
+    const answers = new Map<string, unknown>([
+      ['/a', { discovery: { exclude: ['legacy/**'] } }],
+      ['/b', { planMaxAge: 24 }],
+    ]);
+    const asked: string[] = [];
+    const settings = new FolderSettings(async (root) => {
+      asked.push(root);
+      return answers.get(root);
+    });
+    settings.started('/a', { discovery: { exclude: ['legacy/**'] } });
+    settings.started('/b', { planMaxAge: 24 });
+    assert.deepEqual(await settings.of('/a'), { discovery: { exclude: ['legacy/**'] } });
+    assert.deepEqual(asked, []);
+    // The editor says the settings changed as it starts, with the same settings: no folder to index again.
+    assert.deepEqual(await settings.changed(['/a', '/b']), []);
+    assert.deepEqual(asked, ['/a', '/b']);
+    answers.set('/b', { planMaxAge: 1 });
+    assert.deepEqual(await settings.changed(['/a', '/b']), ['/b']);
+    assert.deepEqual(await settings.of('/b'), { planMaxAge: 1 });
+  });
+
+  test('a folder the client did not name is asked once; without a client to ask, every change counts', async () => {
+    let asked = 0;
+    const settings = new FolderSettings(async () => {
+      asked++;
+      return { parallelism: 4 };
+    });
+    assert.deepEqual(await settings.changed(['/new']), [], 'not read yet: it reads them when it needs them');
+    assert.deepEqual(await settings.of('/new'), { parallelism: 4 });
+    await settings.of('/new');
+    assert.equal(asked, 1);
+    const deaf = new FolderSettings(undefined);
+    assert.deepEqual(await deaf.of('/a'), {});
+    assert.deepEqual(await deaf.changed(['/a', '/b']), ['/a', '/b']);
   });
 });

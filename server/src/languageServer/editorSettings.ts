@@ -29,6 +29,51 @@ export function receivedSettings(raw: unknown): ReceivedSettings {
   return settings;
 }
 
+/**
+ * Each folder's settings as last known: as the client started the server (its first indexing asks nothing),
+ * then as read after each change. A folder the client did not name is asked once, then kept.
+ */
+export class FolderSettings {
+  private readonly known = new Map<string, ReceivedSettings>();
+
+  /** `ask`: the client's `terrace` section for a folder (`workspace/configuration`); undefined when it cannot say. */
+  constructor(private readonly ask: ((root: string) => Promise<unknown>) | undefined) {}
+
+  /** What the client started the server with for a folder (its initialization options). */
+  started(root: string, raw: unknown): void {
+    this.known.set(root, receivedSettings(raw));
+  }
+
+  async of(root: string): Promise<ReceivedSettings> {
+    const known = this.known.get(root);
+    if (known || !this.ask) return known ?? {};
+    const settings = receivedSettings(await this.ask(root));
+    this.known.set(root, settings);
+    return settings;
+  }
+
+  /**
+   * The client says the settings changed: each folder's asked again, and those whose settings differ from
+   * what was known (a folder not read yet reads them when it needs them) returned. All of them when the
+   * client cannot be asked.
+   */
+  async changed(roots: readonly string[]): Promise<string[]> {
+    if (!this.ask) return [...roots];
+    const changed: string[] = [];
+    for (const root of roots) {
+      const before = this.known.get(root);
+      const now = receivedSettings(await this.ask(root));
+      this.known.set(root, now);
+      if (before !== undefined && JSON.stringify(now) !== JSON.stringify(before)) changed.push(root);
+    }
+    return changed;
+  }
+
+  forget(root: string): void {
+    this.known.delete(root);
+  }
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -77,7 +77,7 @@ import {
 } from '../protocol';
 import { affectedFor } from './affectedRequest';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
-import { type ReceivedSettings, receivedSettings } from './editorSettings';
+import { FolderSettings } from './editorSettings';
 import { fileReadersOf } from './fileReadersRequest';
 import { toGraphModel, toGraphModule } from './graphModel';
 import { toCompletionItem, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
@@ -129,16 +129,13 @@ const startup = {
 
 /** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
 const runStateCache = new RunStateCache(
-  async (root) => (await editorSettings(root)).planMaxAge ?? DEFAULT_PLAN_MAX_AGE_HOURS,
+  async (root) => (await settings.of(root)).planMaxAge ?? DEFAULT_PLAN_MAX_AGE_HOURS,
 );
 const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 let runStateTimer: NodeJS.Timeout | undefined;
 
-/**
- * Each folder's settings as last known: as the client started the server (the first indexing asks nothing),
- * then as read after each change. A folder the client did not name is asked once, then kept.
- */
-const knownSettings = new Map<string, ReceivedSettings>();
+/** The editor's `terrace` settings of each folder: the one place the server reads them (see `settingsChanged`). */
+let settings = new FolderSettings(undefined);
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   startup.initializedAt = Date.now();
@@ -149,15 +146,20 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       progress: (root, done, total) => reportProgress(root, done, total),
       changed: (folder) => void folderChanged(folder),
     },
-    (root) => editorSettings(root),
+    (root) => settings.of(root),
     options.trusted !== false,
+  );
+  canReadConfiguration = params.capabilities.workspace?.configuration === true;
+  settings = new FolderSettings(
+    canReadConfiguration
+      ? (root) => connection.workspace.getConfiguration({ scopeUri: pathToUri(root), section: 'terrace' })
+      : undefined,
   );
   for (const [uri, raw] of Object.entries(options.settings ?? {})) {
     const root = uriToPath(uri);
-    if (root) knownSettings.set(root, receivedSettings(raw));
+    if (root) settings.started(root, raw);
   }
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-  canReadConfiguration = params.capabilities.workspace?.configuration === true;
   canRefreshCodeLens = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   initialFolders = (params.workspaceFolders ?? []).flatMap((folder) => uriToPath(folder.uri) ?? []);
   const root = params.rootUri ? uriToPath(params.rootUri) : undefined;
@@ -219,24 +221,6 @@ connection.onInitialized(() => {
   sendStatus();
 });
 
-/**
- * The one place the server reads the editor's settings: a folder's `terrace` section, kept up to date by
- * `settingsChanged`, so a change applies live: discovery through re-indexing, `planMaxAge` at the next run states.
- */
-async function editorSettings(root: string): Promise<ReceivedSettings> {
-  const known = knownSettings.get(root);
-  if (known) return known;
-  if (!canReadConfiguration) return {};
-  const settings = await askSettings(root);
-  knownSettings.set(root, settings);
-  return settings;
-}
-
-async function askSettings(root: string): Promise<ReceivedSettings> {
-  const raw: unknown = await connection.workspace.getConfiguration({ scopeUri: pathToUri(root), section: 'terrace' });
-  return receivedSettings(raw);
-}
-
 connection.onDidChangeConfiguration(() => void settingsChanged());
 
 /**
@@ -245,19 +229,11 @@ connection.onDidChangeConfiguration(() => void settingsChanged());
  * fresh window a second analysis of the whole workspace, which Show Graph and every request waited for.
  */
 async function settingsChanged(): Promise<void> {
-  if (!canReadConfiguration) {
-    folders.reindexAll();
-    return;
-  }
-  for (const folder of folders.all()) {
-    const root = folder.root;
-    const before = knownSettings.get(root);
-    const now = await askSettings(root);
-    knownSettings.set(root, now);
-    // Not read yet (its indexing has not started): it reads the settings just kept.
-    if (before !== undefined && JSON.stringify(now) !== JSON.stringify(before) && folders.get(root)) folders.add(root);
-  }
+  const changed = await settings.changed(folders.all().map((folder) => folder.root));
+  // A folder removed meanwhile stays removed.
+  for (const root of changed) if (folders.get(root)) folders.add(root);
 }
+
 connection.onNotification(WorkspaceTrustedNotification.type, () => folders.trust());
 
 documents.onDidChangeContent((event) => {
@@ -693,7 +669,7 @@ function engineNote(tofu: number, folderCount: number): string {
 
 function forgetFolder(root: string): void {
   folders.remove(root);
-  knownSettings.delete(root);
+  settings.forget(root);
   runStateCache.forget(root);
   publisher.forget(root);
   sendStatus();

@@ -98,8 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   );
   await started;
   startup.clientRunningAt = Date.now();
-  // The layout thread starts and warms up while the server reads, not when the first panel waits for it.
-  layouts.warmUp().catch((error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`));
+  // The layout thread starts, elkjs loaded, while the server reads, not when the first panel waits for it.
+  layouts.start().catch((error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`));
   void environments.restore();
   return {
     client: running,

@@ -85,8 +85,8 @@ export class GraphPanel {
     folderUri?: string,
     focus?: string,
   ): Promise<GraphPanel | undefined> {
-    // elkjs warms up in its thread while the webview loads.
-    warmLayouts(ctx);
+    // The layout thread starts (if it has not) while the webview loads.
+    startLayouts(ctx);
     const folder = folderUri ?? (await chooseFolder('Show the graph of which folder?'));
     if (!folder) {
       void vscode.window.showInformationMessage('Terrace: open a folder with Terraform modules to see its graph.');
@@ -121,7 +121,7 @@ export class GraphPanel {
   static registerSerializer(ctx: GraphPanelContext): vscode.Disposable {
     return vscode.window.registerWebviewPanelSerializer(GraphPanel.viewType, {
       async deserializeWebviewPanel(panel, state) {
-        warmLayouts(ctx);
+        startLayouts(ctx);
         panel.webview.options = getWebviewOptions(ctx.extensionUri);
         GraphPanel.revive(panel, ctx, state);
       },
@@ -387,9 +387,9 @@ export class GraphPanel {
 /** Per folder, the key of the view its last panel opened with (`openingLayout`). */
 const openingViews = new Map<string, string>();
 
-function warmLayouts(ctx: GraphPanelContext): void {
+function startLayouts(ctx: GraphPanelContext): void {
   ctx.layouts
-    .warmUp()
+    .start()
     .catch((error: unknown) => ctx.output.warn(`graph panel: the layout thread did not start: ${String(error)}`));
 }
 

@@ -16,8 +16,8 @@ const WIDER_BY_AT_MOST = 40;
 
 /**
  * The graph panel's layouts, made in the extension host (`layoutThread.ts`): started with the language
- * client (or, at the latest, when a panel is about to open), so elkjs is warm before the first webview has
- * loaded, and kept for the next panel and, in
+ * client (or, at the latest, when a panel is about to open), so elkjs is loaded before the first webview has
+ * loaded (and warmed by the views laid out ahead of it), and kept for the next panel and, in
  * the workspace's storage (`layoutStore.ts`), for the next window. A panel opened on the same view
  * (same nodes, columns and edges) is drawn from the kept layout at once, without elkjs. One per
  * extension host.
@@ -47,8 +47,8 @@ export class LayoutService {
     return new LayoutService(script, store);
   }
 
-  /** Starts the thread (once) and warms elkjs up; a layout asked for meanwhile waits for it. */
-  warmUp(): Promise<void> {
+  /** Starts the thread (once), elkjs loaded in it; a layout asked for meanwhile waits for it. */
+  start(): Promise<void> {
     if (this.disposed) return Promise.reject(new Error('the layout thread was stopped'));
     void this.store?.open();
     this.ready ??= new Promise<void>((resolve, reject) => {
@@ -127,7 +127,7 @@ export class LayoutService {
   }
 
   private async fromThread(input: LayoutInput): Promise<Layout> {
-    await this.warmUp();
+    await this.start();
     const { id, answer } = this.pending.add();
     this.worker!.postMessage({ id, input });
     return answer;

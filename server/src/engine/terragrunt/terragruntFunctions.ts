@@ -25,11 +25,9 @@ export interface TerragruntContext {
   /** Told each file `find_in_parent_folders` looks for: one added, moved or changed there changes what it finds. */
   lookedFor?(file: string): void;
   /**
-   * What `find_in_parent_folders` found so far in one unit's evaluation (null: nothing), by folder and name:
-   * its includes and inputs repeat each search, which is made once (what it looked for was told the first time).
+   * What `find_in_parent_folders` found above each folder, by folder and name: a unit's includes and inputs
+   * repeat each search, and units evaluated together share one (see `UnitSource.parentSearches`).
    */
-  searches?: Map<string, string | null>;
-  /** What the folders above found, shared by units evaluated together (see `UnitSource.parentSearches`). */
   parentSearches?: Map<string, ParentSearch>;
   /** `read_terragrunt_config(file)`: the file's locals, inputs and attributes, evaluated for it. */
   read(file: string): Value;
@@ -115,12 +113,7 @@ const FUNCTIONS = new Map<string, TerragruntFunction>([
  */
 function findInParentFolders(context: TerragruntContext, args: readonly Value[]): Value {
   const name = typeof args[0] === 'string' ? args[0] : 'terragrunt.hcl';
-  const key = `${context.configFile}\0${name}`;
-  let found = context.searches?.get(key);
-  if (found === undefined) {
-    found = searchParents(context, name);
-    context.searches?.set(key, found);
-  }
+  const found = searchParents(context, name);
   if (found !== null) return found;
   if (args.length > 1) return args[1]!;
   return {

@@ -37,11 +37,9 @@ export interface UnitSource {
   exists?(file: string): boolean;
   /** Told each file `find_in_parent_folders` looks for (see `TerragruntContext.lookedFor`). */
   lookedFor?(file: string): void;
-  /** What `find_in_parent_folders` found so far (see `TerragruntContext.searches`): one unit's evaluation keeps one. */
-  searches?: Map<string, string | null>;
   /**
    * What `find_in_parent_folders` found above each folder, by folder and name, for units evaluated together
-   * while no file changes: sibling units look in the folders above them once.
+   * while no file changes: sibling units look in the folders above them once. Else each unit keeps its own.
    */
   parentSearches?: Map<string, ParentSearch>;
 }
@@ -138,7 +136,6 @@ export function contextFor(
     repoRoot: repoRootOf(unitDir, source),
     exists: (candidate) => source.configOf(candidate) !== undefined || source.exists?.(candidate) === true,
     ...(source.lookedFor ? { lookedFor: source.lookedFor } : {}),
-    ...(source.searches ? { searches: source.searches } : {}),
     ...(source.parentSearches ? { parentSearches: source.parentSearches } : {}),
     read,
   };
@@ -168,7 +165,7 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
         how: `find_in_parent_folders("${path.basename(candidate)}")`,
       });
     },
-    searches: new Map(),
+    parentSearches: files.parentSearches ?? new Map(),
   };
   const read = new Set<string>();
   const problems: TerragruntProblem[] = [];

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import {
   type AnalysisResult,
   baseRefProblem,
@@ -10,6 +9,7 @@ import {
   type WorkspaceAnalysis,
 } from '../engine/analysis';
 import { loadWorkspaceConfig, type WorkspaceConfig } from '../engine/config';
+import { folderRelative } from '../engine/evaluation';
 import { reachExplanations } from '../engine/features';
 
 /** What the changes since a base ref reach: the changed files, the modules they reach and why. */
@@ -103,7 +103,6 @@ export async function affectedCommand(root: string, flags: AffectedFlags, io: Af
 
 /** The JSON of `affected`: every affected module with why, and the reads that the changed files match. */
 function affectedJson(result: AnalysisResult, changed: ChangedReach) {
-  const relative = (from: string, file: string) => path.relative(from, file).split(path.sep).join('/') || '.';
   return {
     baseRef: changed.baseRef,
     files: changed.files,
@@ -119,9 +118,9 @@ function affectedJson(result: AnalysisResult, changed: ChangedReach) {
             ? {
                 changedFiles: reached.files,
                 reads: reached.reasons.map(({ file, read }) => ({
-                  file: relative(result.root, file),
+                  file: folderRelative(result.root, file),
                   how: read.how,
-                  ...(read.at ? { at: `${relative(module.dir, read.at.file)}:${read.at.line}` } : {}),
+                  ...(read.at ? { at: `${folderRelative(module.dir, read.at.file)}:${read.at.line}` } : {}),
                 })),
               }
             : {}),

@@ -53,11 +53,18 @@ describe('a server publishing the problems of thousands of files', () => {
           .map((p) => p.uri);
       await client.initialize(workspace);
       await client.waitForNotification('textDocument/publishDiagnostics', () => true, 60_000);
+      // The client stops reading while the server takes the hover, as a busy editor might: the server's
+      // publishing then waits on the full pipe, and where the answer lands among the problems depends on
+      // the server (does it take a request between its slices?), not on how fast each process happens to be.
+      client.process.stdout.pause();
       const uri = pathToFileURL(path.join(workspace, 'roots', 'r7', 'main.tf')).href;
-      const hover = (await client.connection.sendRequest('textDocument/hover', {
+      const asked = client.connection.sendRequest('textDocument/hover', {
         textDocument: { uri },
         position: { line: 8, character: 10 },
-      })) as Hover | null;
+      }) as Promise<Hover | null>;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      client.process.stdout.resume();
+      const hover = await asked;
       const answeredAfter = published().length;
       assert.ok(hover, 'the hover answered');
       // Polled: a waiter's test over thousands of notifications, run at each one, would be quadratic.

@@ -1,7 +1,8 @@
 // One cold analysis in a fresh process: first the floor — walking the tree and reading every file
 // into memory — then the analysis (discovery, parse, evaluate, match, levels), then the contracts
 // between states (every read of an output resolved and checked). Prints one JSON line.
-// Run: node --import tsx test/bench/coldAnalysis.ts <dir>
+// Run: bundled by `npm run bench` (as the CLI ships), or node --import tsx test/bench/coldAnalysis.ts <dir>
+// (slower: tsx loads in the read-ahead thread too).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -15,6 +15,7 @@ import {
   type Range,
   type SourceText,
   snapshotSyntax,
+  TextRange,
 } from '../../server/src/engine/hcl';
 import { withTree } from './hclParser';
 
@@ -31,7 +32,7 @@ function parseWithSource(parser: Parser, text: SourceText, options: ParseOptions
       const body = readFile(cursor, { source, keepBody: options.keepBody ?? keepAll });
       const errors: HclSyntaxError[] = [];
       if (tree.rootNode.hasError) collectErrors(tree.rootNode, source, errors);
-      errors.push(...(source.problems ?? []));
+      errors.push(...(source.problems ?? []).map((problem) => ({ ...problem, range: plainRange(problem.range) })));
       return { body, errors: errors.sort(byStart) };
     } finally {
       cursor.delete();
@@ -52,7 +53,9 @@ export function parseHclExpression(parser: Parser, text: string): Expr {
     text: wrapped.text,
     range: (start, end) => {
       const range = wrapped.range(start, end);
-      return { start: shift(range.start), end: shift(range.end) };
+      const from = shift(range.start);
+      const to = shift(range.end);
+      return new TextRange(from.line, from.character, to.line, to.character);
     },
   };
   const document = parseWithSource(parser, source, {});
@@ -212,14 +215,14 @@ function collectErrors(node: Node, source: SourceText, errors: HclSyntaxError[])
     const what = MISSING_NAMES[node.type] ?? `'${node.type}'`;
     // An unterminated string or heredoc is reported from where it starts, not where the file ends.
     const opened = UNTERMINATED.has(node.type) ? (node.parent?.startIndex ?? node.startIndex) : node.startIndex;
-    errors.push({ range: source.range(opened, node.endIndex), message: `syntax error: missing ${what}` });
+    errors.push({ range: plainRange(source.range(opened, node.endIndex)), message: `syntax error: missing ${what}` });
     return;
   }
   if (node.type === 'ERROR') {
     const text = source.text.slice(node.startIndex, node.endIndex);
     const snippet = text.length > 30 ? `${text.slice(0, 30)}…` : text;
     errors.push({
-      range: source.range(node.startIndex, node.endIndex),
+      range: plainRange(source.range(node.startIndex, node.endIndex)),
       message: `syntax error: unexpected ${JSON.stringify(snippet)}`,
     });
     return;
@@ -246,7 +249,19 @@ export function sourceText(text: string): SourceText {
     }
     return { line: last, character: offset - starts[last] };
   };
-  return { text, range: (start, end) => ({ start: position(start), end: position(end) }) };
+  // As the parser makes them: syntax errors' ranges plain (`plainRange`), the rest one object each.
+  return {
+    text,
+    range: (start, end) => {
+      const from = position(start);
+      const to = position(end);
+      return new TextRange(from.line, from.character, to.line, to.character);
+    },
+  };
+}
+
+function plainRange(range: Range): Range {
+  return { start: range.start, end: range.end };
 }
 
 function rangeOfText(text: string): Range {

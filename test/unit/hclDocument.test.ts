@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Parser } from 'web-tree-sitter';
-import type { Expr, HclBlock, Range } from '../../server/src/engine/hcl';
+import { type Expr, type HclBlock, type Range, TextRange } from '../../server/src/engine/hcl';
 import { parseHclDocument, parseHclExpression } from '../treeSitter/hclDocument';
 import { hclParser } from '../treeSitter/hclParser';
 
@@ -14,7 +14,12 @@ before(async () => {
   parser = await hclParser();
 });
 
+/** A node's range as the parsers make it (syntax errors' ranges are plain: `plain`). */
 function range(startLine: number, startChar: number, endLine: number, endChar: number): Range {
+  return new TextRange(startLine, startChar, endLine, endChar);
+}
+
+function plain(startLine: number, startChar: number, endLine: number, endChar: number): Range {
   return { start: { line: startLine, character: startChar }, end: { line: endLine, character: endChar } };
 }
 
@@ -230,15 +235,15 @@ describe('syntax errors', () => {
     assert.deepEqual(
       errors.map((error) => [error.range, error.message]),
       [
-        [range(1, 6, 2, 4), 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc'],
-        [range(3, 6, 4, 2), 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc'],
+        [plain(1, 6, 2, 4), 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc'],
+        [plain(3, 6, 4, 2), 'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc'],
       ],
     );
   });
 
   test('an attribute defined twice in one body', () => {
     const { body, errors } = parseHclDocument(parser, 'locals {\n  a = 1\n  a = 2\n}\n');
-    assert.deepEqual(errors, [{ range: range(2, 2, 2, 3), message: 'attribute "a" is already defined on line 2' }]);
+    assert.deepEqual(errors, [{ range: plain(2, 2, 2, 3), message: 'attribute "a" is already defined on line 2' }]);
     assert.equal(body.blocks[0].body?.attributes.length, 2);
   });
 

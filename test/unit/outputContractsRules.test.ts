@@ -279,7 +279,11 @@ describe('outputs of a Terragrunt dependency', () => {
     ]);
     const account = contracts.outputs.get('live/vpc')!.find((output) => output.name === 'account_id')!;
     assert.deepEqual(
-      [path.relative(root, account.file), account.nameRange, account.valueRange?.start],
+      [
+        path.relative(root, account.file),
+        { start: account.nameRange.start, end: account.nameRange.end },
+        account.valueRange?.start,
+      ],
       [
         'root.hcl',
         { start: { line: 13, character: 11 }, end: { line: 13, character: 23 } },

@@ -11,7 +11,7 @@ import {
 import { HclLexer, Token as LexerToken, type TokenKind } from './hclLexer';
 import { OPERATOR, PRECEDENCE } from './hclOperators';
 import { findLine, lineStarts } from './lineIndex';
-import type { Position, Range } from './position';
+import { type Position, type Range, TextRange } from './position';
 
 /**
  * HCL's native syntax parsed by recursive descent straight into the engine's document model,
@@ -178,7 +178,8 @@ class HclSyntaxParser {
     body.attributes.push(attribute);
     if (!earlier) return;
     const message = `attribute "${attribute.name}" is already defined on line ${earlier.range.start.line + 1}`;
-    this.errors.push({ range: attribute.nameRange, message });
+    // Plain, as every syntax error's range.
+    this.errors.push({ range: { start: attribute.nameRange.start, end: attribute.nameRange.end }, message });
   }
 
   /** A block after its type: labels, then the body, kept or only checked as `keepBody` says. */
@@ -916,19 +917,33 @@ class HclSyntaxParser {
 
   private range(start: number, end: number): Range {
     if (!this.building) return NO_RANGE;
-    return { start: this.position(start), end: this.position(end) };
+    if (this.positionOf) {
+      const from = this.positionOf(start);
+      const to = this.positionOf(end);
+      return new TextRange(from.line, from.character, to.line, to.character);
+    }
+    const startLine = this.lineOf(start);
+    const endLine = this.lineOf(end);
+    const starts = this.lineStarts;
+    return new TextRange(startLine, start - starts[startLine]!, endLine, end - starts[endLine]!);
   }
 
-  /** Offsets to LSP positions (UTF-16 columns, as JS strings index). Offsets come mostly in order. */
+  /** Syntax errors' ranges stay plain objects: few, and compared as such. */
   private position(offset: number): Position {
     if (this.positionOf) return this.positionOf(offset);
+    const line = this.lineOf(offset);
+    return { line, character: offset - this.lineStarts[line]! };
+  }
+
+  /** An offset's line (LSP positions: UTF-16 columns, as JS strings index). Offsets come mostly in order. */
+  private lineOf(offset: number): number {
     const starts = this.lineStarts;
     let line = this.lastLine;
-    if (offset < starts[line] || (line + 1 < starts.length && offset >= starts[line + 1])) {
+    if (offset < starts[line]! || (line + 1 < starts.length && offset >= starts[line + 1]!)) {
       line = findLine(starts, offset);
       this.lastLine = line;
     }
-    return { line, character: offset - starts[line] };
+    return line;
   }
 }
 

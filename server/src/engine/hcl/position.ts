@@ -10,6 +10,33 @@ export interface Range {
   end: Position;
 }
 
+/**
+ * A range as the parser makes it: its four numbers in one object, each position made when asked for. A
+ * workspace's facts keep hundreds of thousands of ranges (640,000 at 10,000 modules), and as three objects each
+ * they were a quarter of the heap, copied by every young-generation collection while a cold analysis ran.
+ * JSON (the protocol, `terrace graph`) writes it as any other range.
+ */
+export class TextRange implements Range {
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
+
+  get start(): Position {
+    return { line: this.startLine, character: this.startCharacter };
+  }
+
+  get end(): Position {
+    return { line: this.endLine, character: this.endCharacter };
+  }
+
+  toJSON(): Range {
+    return { start: this.start, end: this.end };
+  }
+}
+
 /** A range in a named file; `file` is an absolute path. */
 export interface Location {
   file: string;

@@ -71,6 +71,30 @@ describe('Terragrunt configuration evaluated like Terragrunt', () => {
     assert.deepEqual(Object.fromEntries(unit.inputs), { region: 'eu-west-1', other: 'none', unit: 'app', up: '..' });
   });
 
+  test('units sharing an include each evaluate its locals in their own folder, and each is told of its cycle', () => {
+    // One parsed root.hcl for both units, as the analysis shares one file's facts: the order of its locals is
+    // worked out once, their values and problems are each unit's.
+    const files = source({
+      'root.hcl': `locals {
+  name = basename(get_terragrunt_dir())
+  key  = "\${local.name}/terraform.tfstate"
+  a    = local.b
+  b    = local.a
+}
+inputs = { key = local.key }`,
+      'live/vpc/terragrunt.hcl': 'include "root" { path = find_in_parent_folders("root.hcl") }',
+      'live/eks/terragrunt.hcl': 'include "root" { path = find_in_parent_folders("root.hcl") }',
+    });
+    for (const name of ['vpc', 'eks']) {
+      const unit = evaluateUnit(`/repo/live/${name}/terragrunt.hcl`, files);
+      assert.equal(unit.inputs.get('key'), `${name}/terraform.tfstate`);
+      assert.deepEqual(
+        unit.problems.map((problem) => [problem.file, problem.range.start.line, problem.message]),
+        [['/repo/root.hcl', 3, 'local.a -> local.b -> local.a is a cycle']],
+      );
+    }
+  });
+
   test('an include that finds nothing, and get_env without a default, are said on their lines', () => {
     const unit = evaluateUnit(
       '/repo/app/terragrunt.hcl',

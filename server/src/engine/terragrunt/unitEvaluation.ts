@@ -294,7 +294,9 @@ function localsScope(
   file: string,
 ): EvalScope {
   const exprs = new Map<string, Expr>(facts.locals.map((local) => [local.name, local.expr]));
-  const { values, cycles } = withFunctions(terragruntFunctions(context), () => evaluateNamed(exprs, 'local', base));
+  const { values, cycles } = withFunctions(terragruntFunctions(context), () =>
+    evaluateNamed(exprs, 'local', base, facts.locals),
+  );
   for (const cycle of cycles) {
     const first = facts.locals.find((local) => local.name === cycle[0]);
     if (first)

@@ -12,6 +12,7 @@ import {
   lineStarts,
   type ParseOptions,
   type Position,
+  plainRange,
   type Range,
   type SourceText,
   snapshotSyntax,
@@ -258,10 +259,6 @@ export function sourceText(text: string): SourceText {
       return new TextRange(from.line, from.character, to.line, to.character);
     },
   };
-}
-
-function plainRange(range: Range): Range {
-  return { start: range.start, end: range.end };
 }
 
 function rangeOfText(text: string): Range {

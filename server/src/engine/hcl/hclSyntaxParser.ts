@@ -12,7 +12,7 @@ import { HclLexer, Token as LexerToken, type TokenKind } from './hclLexer';
 import { OPERATOR, PRECEDENCE } from './hclOperators';
 import { keptText } from './keptText';
 import { findLine, lineStarts } from './lineIndex';
-import { type Position, type Range, TextRange } from './position';
+import { type Position, plainRange, type Range, TextRange } from './position';
 
 /**
  * HCL's native syntax parsed by recursive descent straight into the engine's document model,
@@ -179,8 +179,7 @@ class HclSyntaxParser {
     body.attributes.push(attribute);
     if (!earlier) return;
     const message = `attribute "${attribute.name}" is already defined on line ${earlier.range.start.line + 1}`;
-    // Plain, as every syntax error's range.
-    this.errors.push({ range: { start: attribute.nameRange.start, end: attribute.nameRange.end }, message });
+    this.errors.push({ range: plainRange(attribute.nameRange), message });
   }
 
   /** A block after its type: labels, then the body, kept or only checked as `keepBody` says. */

@@ -20,6 +20,6 @@ export { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } fro
 export { parseHcl } from './hclSyntaxParser';
 export { findLine, lineStarts } from './lineIndex';
 export type { Location, Position, Range } from './position';
-export { FILE_START, TextRange } from './position';
+export { FILE_START, plainRange, TextRange } from './position';
 export { startTerraformSyntax, type TerraformSyntaxError, terraformSyntaxErrors } from './terraformSyntax';
 export { tfJsonDocument } from './tfJsonDocument';

@@ -33,8 +33,13 @@ export class TextRange implements Range {
   }
 
   toJSON(): Range {
-    return { start: this.start, end: this.end };
+    return plainRange(this);
   }
+}
+
+/** A range as two plain positions: how syntax errors keep theirs, and how JSON writes a `TextRange`. */
+export function plainRange(range: Range): Range {
+  return { start: range.start, end: range.end };
 }
 
 /** A range in a named file; `file` is an absolute path. */

@@ -10,6 +10,7 @@ import type {
   WirePosition,
 } from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
+import { packOutputs } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { saveExport } from './graphExport';
@@ -19,6 +20,7 @@ import { openingInputs } from './openingViews';
 import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { problemTexts } from './panelModel';
+import { PanelReports } from './panelReports';
 
 /** What the panel needs from the running extension. */
 export interface GraphPanelContext {
@@ -27,8 +29,6 @@ export interface GraphPanelContext {
   readonly extensionUri: vscode.Uri;
   readonly layouts: LayoutService;
 }
-
-export type RenderedReport = Extract<WebviewToPanel, { type: 'rendered' }>;
 
 /**
  * The graph panel (`Terrace: Show Graph`): one webview panel at a time, showing one workspace folder's
@@ -39,10 +39,8 @@ export class GraphPanel {
   static readonly viewType = 'terrace.graph';
   static currentPanel: GraphPanel | undefined;
 
-  /** The drawings the webview reported (the last 50), newest last: read by the extension's tests. */
-  readonly renders: RenderedReport[] = [];
-  private readonly renderedEmitter = new vscode.EventEmitter<RenderedReport>();
-  readonly onDidRender = this.renderedEmitter.event;
+  /** What its webview reports it has shown (its drawings): read by the panel's timings and the extension's tests. */
+  readonly reports = new PanelReports();
   private readonly disposables: vscode.Disposable[] = [];
   private graph: GraphModel | undefined;
   /** When the panel was made, its webview last said it was ready, and the graph was last sent: where its time goes. */
@@ -203,9 +201,10 @@ export class GraphPanel {
         break;
       case 'rendered':
         this.notingOpening = false;
-        this.renders.push(message);
-        if (this.renders.length > 50) this.renders.splice(0, this.renders.length - 50);
-        this.renderedEmitter.fire(message);
+        this.reports.received(message);
+        break;
+      case 'outputsShown':
+        this.reports.received(message);
         break;
       case 'export':
         await saveExport(vscode.Uri.parse(this.folderUri), message.format, message.data);
@@ -221,24 +220,6 @@ export class GraphPanel {
     void this.post({ type: 'command', command });
   }
 
-  /** The next drawing the webview reports for which `accept` holds (or one already reported). */
-  waitForRender(accept: (report: RenderedReport) => boolean = () => true, timeoutMs = 30_000): Promise<RenderedReport> {
-    const found = this.renders.find(accept);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        listener.dispose();
-        reject(new Error(`the graph panel did not report a drawing within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const listener = this.onDidRender((report) => {
-        if (!accept(report)) return;
-        clearTimeout(timer);
-        listener.dispose();
-        resolve(report);
-      });
-    });
-  }
-
   /** The graph last sent to the webview. */
   get currentGraph(): GraphModel | undefined {
     return this.graph;
@@ -247,7 +228,7 @@ export class GraphPanel {
   dispose(): void {
     if (GraphPanel.currentPanel === this) GraphPanel.currentPanel = undefined;
     this.panel.dispose();
-    this.renderedEmitter.dispose();
+    this.reports.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 
@@ -317,12 +298,25 @@ export class GraphPanel {
     // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
     // choosing the views to lay out takes 0.2 s at 3,000 units).
     if (freshPage && !opening) setTimeout(() => this.ctx.layouts.layoutAhead(openingInputs(fetched.panel)), 0);
+    if (!fetched.hasOutputs) void this.sendOutputsLater(fetched);
     await sent;
     await this.affected.graphSent();
     if (this.pendingFocus) {
       const id = this.pendingFocus;
       this.pendingFocus = undefined;
       await this.post({ type: 'focus', id });
+    }
+  }
+
+  /** The outputs read along the edges of a graph sent without them, once the server has them. */
+  private async sendOutputsLater(fetched: PanelGraph): Promise<void> {
+    try {
+      const outputs = await fetched.outputs;
+      const version = fetched.graph.version;
+      if (outputs && this.graph === fetched.graph)
+        await this.post({ type: 'outputs', version, outputs: packOutputs(outputs) });
+    } catch (error) {
+      this.ctx.output.warn(`graph panel: the outputs read along the edges did not come: ${String(error)}`);
     }
   }
 

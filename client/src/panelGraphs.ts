@@ -1,5 +1,11 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { type GraphModel, GraphRequest, type PackedPanelModel, type PanelModel } from '../../server/src/protocol';
+import {
+  EdgeOutputsRequest,
+  type GraphModel,
+  GraphRequest,
+  type PackedPanelModel,
+  type PanelModel,
+} from '../../server/src/protocol';
 import { packGraph } from '../../webview/src/packedGraph';
 import { onGraphChanged } from './graphChanges';
 import { toPanelModel } from './panelModel';
@@ -10,6 +16,13 @@ export interface PanelGraph {
   panel: PanelModel;
   /** The panel's graph as the page gets it (`packedGraph.ts`): made with the fetch, ahead of a panel's. */
   packed: PackedPanelModel;
+  /**
+   * The outputs read along the edges, asked of the server with the graph and answered once the contracts
+   * between states are known, after it: then in `panel` and `packed` too. Undefined if the server had none.
+   */
+  outputs: Promise<string[][] | undefined>;
+  /** Whether `panel` and `packed` have the edges' outputs yet. */
+  hasOutputs: boolean;
   /** When it was asked of the server, and when its answer was in (the graph panel's timings). */
   askedAt: number;
   answeredAt: number;
@@ -52,7 +65,19 @@ class PanelGraphs {
       (model) => {
         if (!model) return undefined;
         const panel = toPanelModel(model);
-        const answer = { graph: model, panel, packed: packGraph(panel), askedAt, answeredAt: Date.now() };
+        const answer: PanelGraph = {
+          graph: model,
+          panel,
+          packed: packGraph(panel),
+          outputs: this.client
+            .sendRequest(EdgeOutputsRequest.type, { folderUri, version: model.version })
+            .then((outputs) => withOutputs(answer, outputs)),
+          hasOutputs: false,
+          askedAt,
+          answeredAt: Date.now(),
+        };
+        // Its failure is the panel's to report (`GraphPanel`), if one is open to show them.
+        answer.outputs.catch(() => undefined);
         const kept = this.fetched.get(folderUri);
         if (kept?.graph === graph) kept.answer = answer;
         return answer;
@@ -65,6 +90,18 @@ class PanelGraphs {
     this.fetched.set(folderUri, { graph, of });
     return graph;
   }
+}
+
+/** The outputs along a fetched graph's edges put in its panel's model, if they are its. */
+function withOutputs(answer: PanelGraph, outputs: string[][] | null): string[][] | undefined {
+  const { panel } = answer;
+  if (!outputs || outputs.length !== panel.edges.length) return undefined;
+  panel.edges.forEach((edge, at) => {
+    edge.outputs = outputs[at]!;
+  });
+  answer.packed = packGraph(panel);
+  answer.hasOutputs = true;
+  return outputs;
 }
 
 const graphs = new WeakMap<LanguageClient, PanelGraphs>();

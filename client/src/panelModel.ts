@@ -4,9 +4,10 @@ import type { GraphModel, GraphProblem, PanelModel, PanelProblem } from '../../s
 
 /**
  * The graph as the panel's webview gets it (see `PanelModel`): the server's model less what only the host
- * uses, and each module's unresolved and ambiguous references counted (their texts: `problemTexts`).
+ * uses, and each module's unresolved and ambiguous references counted (their texts: `problemTexts`); with
+ * the outputs read along each edge when they are known (`EdgeOutputsRequest`), else none yet.
  */
-export function toPanelModel(graph: GraphModel): PanelModel {
+export function toPanelModel(graph: GraphModel, outputs?: readonly string[][]): PanelModel {
   const unresolved = countByReader(graph.unresolved);
   const ambiguous = countByReader(graph.ambiguous);
   // Each reader's folder as a URI once: its reads' files are under it (10,000 edges at 3,000 units).
@@ -31,8 +32,9 @@ export function toPanelModel(graph: GraphModel): PanelModel {
       ...(unresolved.has(module.id) ? { unresolved: unresolved.get(module.id) } : {}),
       ...(ambiguous.has(module.id) ? { ambiguous: ambiguous.get(module.id) } : {}),
     })),
-    edges: graph.edges.map(({ location, address: _address, assumed: _assumed, ...edge }) => ({
+    edges: graph.edges.map(({ location, address: _address, assumed: _assumed, ...edge }, at) => ({
       ...edge,
+      outputs: outputs?.[at] ?? [],
       file: fileOf(edge.from, location.uri),
       line: location.range.start.line,
       character: location.range.start.character,

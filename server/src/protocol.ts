@@ -90,8 +90,6 @@ export interface GraphEdge {
   /** What an inferred or ambiguous edge assumes of the unknown parts: each hole's value, null if unknown. */
   assumed: Record<string, string | null>;
   inCycle: boolean;
-  /** The writer's outputs the reader reads along this edge, sorted: the contract between their states. */
-  outputs: string[];
 }
 
 export interface GraphProblem {
@@ -200,6 +198,21 @@ export interface GraphParams {
 export namespace GraphRequest {
   export const method = 'terrace/graph';
   export const type = new RequestType<GraphParams, GraphModel | null, void>(method);
+}
+
+/**
+ * The outputs read along each edge of a folder's graph at `version`, by the edge's place in its `edges`: each
+ * the writer's outputs the reader reads, sorted (the contract between their states). Answered once the
+ * contracts are known, which the graph does not wait for; null when the graph is no longer at `version`.
+ * Client → server.
+ */
+export interface EdgeOutputsParams {
+  folderUri: string;
+  version: number;
+}
+export namespace EdgeOutputsRequest {
+  export const method = 'terrace/edgeOutputs';
+  export const type = new RequestType<EdgeOutputsParams, string[][] | null, void>(method);
 }
 
 /** A folder's environments (configured in `.terrace.yaml` or named by its files) and the one analysed. Client → server. */
@@ -438,6 +451,8 @@ export type PanelModule = Omit<GraphModule, 'uri' | 'location'> & {
   ambiguous?: number;
 };
 export type PanelEdge = Omit<GraphEdge, 'location' | 'address' | 'assumed'> & {
+  /** The writer's outputs the reader reads along it, sorted (`EdgeOutputsRequest`); empty until they are known. */
+  outputs: string[];
   /** The reading file, relative to the reader's folder (`from`), with `/`: `main.tf`, `../modules/x/main.tf`. */
   file: string;
   /** Zero-based, where the reading block starts. */
@@ -460,6 +475,11 @@ export type PackedPanelModel = Omit<PanelModel, 'modules' | 'edges' | 'levels'> 
   levels: number[][];
   strings: string[];
 };
+/** Lists of names, each name by its index in `strings`. */
+export interface PackedOutputs {
+  lists: number[][];
+  strings: string[];
+}
 /** Objects by column: each key's values, for the rows that have it (`present`, else all but `absent`). */
 export interface PackedRows {
   count: number;
@@ -480,6 +500,11 @@ export type PanelToWebview =
    * the host keeps it: a panel reopened on the same graph draws without asking for it.
    */
   | { type: 'graph'; graph: PackedPanelModel; folderUri: string; opening?: { key: string; layout: Layout } }
+  /**
+   * The outputs read along the edges of the graph at `version` (`EdgeOutputsRequest`), when they came after it:
+   * each edge's list, by its place in the graph's `edges`, its names by their index in `strings`.
+   */
+  | { type: 'outputs'; version: number; outputs: PackedOutputs }
   /** Select a module and show only its neighbourhood (the code lens's "show module"). */
   | { type: 'focus'; id: string }
   /** A panel command from the editor title bar. */
@@ -521,6 +546,8 @@ export type WebviewToPanel =
       /** Folded nodes drawn (a folder or group each). */
       groups: number;
       edges: number;
+      /** Edges drawn whose tooltip names outputs read along them (none until the outputs come: `outputsShown`). */
+      outputEdges: number;
       /** Columns drawn: execution levels, spans of them where folds are, and those of modules with no level. */
       levels: number;
       /** The drawing's size and the panel's drawing area's, in CSS pixels: their shapes compared. */
@@ -546,6 +573,8 @@ export type WebviewToPanel =
       /** The groups drawn as boxes around their modules (expanded groups; each Stack, grouped by Stack). */
       boxes: string[];
     }
+  /** The edges' outputs that came after the graph are on its drawn edges (also a test hook): how many name some. */
+  | { type: 'outputsShown'; version: number; edges: number }
   /** Save the current view as a file: SVG text or base64 PNG; the host asks where. */
   | { type: 'export'; format: 'svg' | 'png'; data: string }
   /** Something went wrong in the webview; the host logs it. */

@@ -17,7 +17,7 @@ async function both(folder: string) {
   const root = path.join(repo, folder);
   const analysis = await loadWorkspace(root, await loadAnalysisOptions(root));
   const result = analysis.result();
-  return { model: toGraphModel(result, 1, analysis.contracts()), cli: graphJson(result) };
+  return { model: toGraphModel(result, 1), cli: graphJson(result) };
 }
 
 describe('Show Execution Levels', () => {

@@ -46,7 +46,7 @@ const read = (name: string, key: string) => `data "terraform_remote_state" "${na
 
 async function panelModel(root: string): Promise<PanelModel> {
   const analysis = await loadWorkspace(root, await loadAnalysisOptions(root));
-  return toPanelModel(toGraphModel(analysis.result(), 1, analysis.contracts()));
+  return toPanelModel(toGraphModel(analysis.result(), 1));
 }
 
 /** The panel's edges as `reader -> writer file:line`: where a click on an edge's read opens. */

@@ -26,7 +26,7 @@ const FOLDER = 'file:///repo';
 async function analysed(folder: string): Promise<{ graph: GraphModel; cli: GraphJson }> {
   const analysis = await loadWorkspace(folder, await loadAnalysisOptions(folder));
   return {
-    graph: toGraphModel(analysis.result(), 1, analysis.contracts()),
+    graph: toGraphModel(analysis.result(), 1),
     cli: graphJson(analysis.result(), analysis.contracts()),
   };
 }

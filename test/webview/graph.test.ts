@@ -5,9 +5,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { LayoutStore } from '../../client/src/layoutStore';
+import { toPanelModel } from '../../client/src/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { layoutKey, type Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
+import { packOutputs } from '../../webview/src/packedGraph';
 import { TITLE_SIZE } from '../../webview/src/render';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
 import { writeTerragruntLive } from '../realShapes/terragruntLive';
@@ -25,6 +27,7 @@ import {
   RDS,
   rdsAffected,
   realGraph,
+  realGraphAndOutputs,
   synthetic,
   VPC,
   WORKER,
@@ -749,17 +752,37 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  const VPC_READS_TITLE =
+    '2 reads; outputs read: availability_zones, azs, nat_gateway_id, private_subnet_ids, private_subnet_idz, public_subnet_ids, vpc_id, zone_id';
+  const apiEdgeTitle = (webview: WebviewPage, to: string) =>
+    webview.page.locator(`path.edge[data-from="app/api"][data-to="${to}"] > title`).allTextContents();
+
   test('an edge says which outputs flow along it: in its tooltip, and under each read it lists', async () => {
-    const graph = await realGraph(path.join(repoRoot, 'test', 'fixtures', 'output-contracts'));
+    const { graph, outputs } = await realGraphAndOutputs(path.join(repoRoot, 'test', 'fixtures', 'output-contracts'));
+    const webview = await browser.open();
+    // A panel opened once the outputs are known gets them with the graph.
+    await webview.render({ type: 'graph', graph: toPanelModel(graph, outputs), folderUri: FOLDER });
+    assert.deepEqual(await apiEdgeTitle(webview, 'network/vpc'), [VPC_READS_TITLE]);
+    assert.deepEqual(await apiEdgeTitle(webview, 'network/dns'), ['outputs read: zone_id']);
+    await clickEdge(webview, 'app/api', 'network/dns');
+    assert.deepEqual(await webview.page.locator('.edge-read-outputs').allTextContents(), ['zone_id']);
+    assert.deepEqual(webview.errors, []);
+  });
+
+  test('outputs that come after the graph go into the drawn edges’ tooltips and their reads’ list', async () => {
+    const { graph, outputs } = await realGraphAndOutputs(path.join(repoRoot, 'test', 'fixtures', 'output-contracts'));
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph, folderUri: FOLDER });
-    const title = (to: string) =>
-      webview.page.locator(`path.edge[data-from="app/api"][data-to="${to}"] > title`).textContent();
-    assert.equal(
-      await title('network/vpc'),
-      '2 reads; outputs read: availability_zones, azs, nat_gateway_id, private_subnet_ids, private_subnet_idz, public_subnet_ids, vpc_id, zone_id',
+    assert.deepEqual(await apiEdgeTitle(webview, 'network/vpc'), ['2 reads']);
+    assert.deepEqual(await apiEdgeTitle(webview, 'network/dns'), []);
+    // Outputs of another version of the graph are not this one's.
+    await webview.post({ type: 'outputs', version: graph.version + 1, outputs: packOutputs(outputs) });
+    await webview.post({ type: 'outputs', version: graph.version, outputs: packOutputs(outputs) });
+    await webview.page.waitForFunction(
+      () => document.querySelector('path.edge[data-from="app/api"][data-to="network/dns"] > title') !== null,
     );
-    assert.equal(await title('network/dns'), 'outputs read: zone_id');
+    assert.deepEqual(await apiEdgeTitle(webview, 'network/vpc'), [VPC_READS_TITLE]);
+    assert.deepEqual(await apiEdgeTitle(webview, 'network/dns'), ['outputs read: zone_id']);
     await clickEdge(webview, 'app/api', 'network/dns');
     assert.deepEqual(await webview.page.locator('.edge-read-outputs').allTextContents(), ['zone_id']);
     assert.deepEqual(webview.errors, []);

@@ -1,6 +1,6 @@
 import { loadWorkspace } from '../../server/src/engine/analysis';
 import { loadAnalysisOptions } from '../../server/src/engine/config';
-import { toGraphModel } from '../../server/src/languageServer/graphModel';
+import { toEdgeOutputs, toGraphModel } from '../../server/src/languageServer/graphModel';
 import type { GraphEdge, GraphModel, GraphModule } from '../../server/src/protocol';
 import { seededRandom } from '../seededRandom';
 
@@ -39,7 +39,6 @@ export function edge(from: string, to: string, inCycle = false): GraphEdge {
     match: 'exact',
     assumed: {},
     inCycle,
-    outputs: [],
   };
 }
 
@@ -176,6 +175,12 @@ export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks',
 
 /** The graph of a folder as the real engine sees it, as the language server sends it to the panel. */
 export async function realGraph(folder: string): Promise<GraphModel> {
+  return (await realGraphAndOutputs(folder)).graph;
+}
+
+/** The same graph, and the outputs read along its edges as the server answers `terrace/edgeOutputs`. */
+export async function realGraphAndOutputs(folder: string): Promise<{ graph: GraphModel; outputs: string[][] }> {
   const analysis = await loadWorkspace(folder, await loadAnalysisOptions(folder));
-  return toGraphModel(analysis.result(), 1, analysis.contracts());
+  const result = analysis.result();
+  return { graph: toGraphModel(result, 1), outputs: toEdgeOutputs(result, analysis.contracts()) };
 }

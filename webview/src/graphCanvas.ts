@@ -4,10 +4,19 @@ import { h } from './dom';
 import type { GraphIndex } from './graphIndex';
 import type { Layout } from './layoutGraph';
 import { plural } from './plural';
-import { type Drawing, draw, drawMarkers, GROUP_COLOURS, nodeWidth, svgElement, TextFitter } from './render';
+import {
+  type Drawing,
+  draw,
+  drawMarkers,
+  GROUP_COLOURS,
+  nodeWidth,
+  setEdgeTitle,
+  svgElement,
+  TextFitter,
+} from './render';
 import { RUN_DISPLAY_NAMES } from './runDisplay';
 import { columnTitle } from './viewColumns';
-import type { ViewGraph, ViewNode, ViewOptions } from './viewModel';
+import { fillEdgeOutputs, type ViewGraph, type ViewNode, type ViewOptions } from './viewModel';
 import type { Transform } from './viewport';
 
 /** Past this many edges they are drawn fainter. */
@@ -68,6 +77,21 @@ export class GraphCanvas {
     this.svg.classList.toggle('many-edges', view.edges.length > MANY_EDGES);
     for (const node of view.nodes) drawing.nodes.get(node.id)!.setAttribute('aria-label', describe(node, index));
     return this.shown;
+  }
+
+  /** The outputs read along the drawn edges, come after the view was built: in their tooltips. */
+  showEdgeOutputs(graph: PanelModel): void {
+    const shown = this.shown;
+    if (!shown) return;
+    fillEdgeOutputs(shown.view, graph);
+    shown.view.edges.forEach((edge, at) => {
+      setEdgeTitle(shown.drawing.edges[at]!.element, edge);
+    });
+  }
+
+  /** How many drawn edges name outputs read along them. */
+  outputEdges(): number {
+    return this.shown?.view.edges.filter((edge) => edge.outputs.length > 0).length ?? 0;
   }
 
   /** The note in place of an empty drawing: why there is nothing to show. */

@@ -63,6 +63,10 @@ export class GraphPanelView {
   private readonly affected: AffectedView;
   /** Increases with each update; a layout that finishes after a newer update started is dropped. */
   private generation = 0;
+  /** Increases when the edges' outputs come: a view built before draws them once drawn. */
+  private outputsCame = 0;
+  /** The graph whose view is drawn. */
+  private drawnGraph: PanelModel | undefined;
   private fitNext: boolean;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** Once a resize has stopped: the arrangement chosen again for the panel's new shape. */
@@ -198,6 +202,23 @@ export class GraphPanelView {
     void this.update();
   }
 
+  /** The outputs read along the graph's edges, come after it (`EdgeOutputsRequest`): in the drawn edges' tooltips and reads. */
+  showOutputs(version: number, outputs: readonly string[][]): void {
+    const graph = this.graph;
+    if (!graph || graph.version !== version || outputs.length !== graph.edges.length) return;
+    graph.edges.forEach((edge, at) => {
+      edge.outputs = outputs[at]!;
+    });
+    this.outputsCame++;
+    // A drawing of an earlier graph is left as it is: the one on its way takes them once drawn.
+    if (this.drawnGraph === graph) this.showOutputsDrawn(graph);
+  }
+
+  private showOutputsDrawn(graph: PanelModel): void {
+    this.canvas.showEdgeOutputs(graph);
+    this.host.post({ type: 'outputsShown', version: graph.version, edges: this.canvas.outputEdges() });
+  }
+
   /** What the changes since a base ref affect, from the host; null: off. */
   showAffected(message: Extract<PanelToWebview, { type: 'affected' }>): void {
     if (message.error) this.status.say(`Affected modules: ${message.error}`);
@@ -237,9 +258,11 @@ export class GraphPanelView {
 
   private async update(): Promise<void> {
     const index = this.index;
-    if (!index) return;
+    const graph = this.graph;
+    if (!index || !graph) return;
     const generation = ++this.generation;
     const started = performance.now();
+    const outputsCame = this.outputsCame;
     const view = buildView(index, this.state.view);
     const viewBuilt = performance.now();
     const lookup = this.layoutCache.lookup(
@@ -265,6 +288,8 @@ export class GraphPanelView {
     if (generation !== this.generation) return;
     const laidOut = performance.now();
     this.canvas.draw(view, kept.layout, index);
+    this.drawnGraph = graph;
+    if (outputsCame !== this.outputsCame) this.showOutputsDrawn(graph);
     this.afterDraw();
     const drawn = performance.now();
     await nextFrame();
@@ -275,10 +300,11 @@ export class GraphPanelView {
     const drawnBounds = this.canvas.shown!.drawing.bounds;
     this.host.post({
       type: 'rendered',
-      version: this.graph?.version ?? 0,
+      version: graph.version,
       nodes: modules,
       groups: view.nodes.length - modules,
       edges: view.edges.length,
+      outputEdges: this.canvas.outputEdges(),
       levels: view.columns.length,
       drawing: { width: Math.round(drawnBounds.width), height: Math.round(drawnBounds.height) },
       panel: this.drawingArea(),

@@ -3,7 +3,7 @@ import { GraphPanelView } from './graphPanelView';
 import { HostLayouts } from './hostLayouts';
 import { HostProblems } from './hostProblems';
 import { LayoutClient } from './layoutClient';
-import { unpackGraph } from './packedGraph';
+import { unpackGraph, unpackOutputs } from './packedGraph';
 import type { PanelState } from './panelState';
 
 /**
@@ -56,6 +56,10 @@ function receive(message: PanelToWebview | null): void {
   switch (message.type) {
     case 'graph':
       if (isGraph(message.graph)) view.showGraph(unpackGraph(message.graph), message.folderUri, message.opening);
+      break;
+    case 'outputs':
+      if (Array.isArray(message.outputs?.lists) && Array.isArray(message.outputs.strings))
+        view.showOutputs(message.version, unpackOutputs(message.outputs));
       break;
     case 'focus':
       view.focusModule(message.id);

@@ -1,4 +1,4 @@
-import type { PackedColumn, PackedPanelModel, PackedRows, PanelModel } from '../../server/src/protocol';
+import type { PackedColumn, PackedOutputs, PackedPanelModel, PackedRows, PanelModel } from '../../server/src/protocol';
 
 /**
  * The panel's graph as the host posts it: its modules and edges by column, not as objects (the keys of
@@ -38,6 +38,16 @@ export function unpackGraph(graph: PackedPanelModel): PanelModel {
     strings,
   ).map((edge) => ({ ...edge, from: ids[edge.from]!, to: ids[edge.to]! }));
   return { ...rest, modules, edges, levels: levels.map((level) => level.map((at) => ids[at]!)) };
+}
+
+/** The outputs read along each edge, as the host posts them when they come after the graph. */
+export function packOutputs(lists: readonly (readonly string[])[]): PackedOutputs {
+  const strings = new StringTable();
+  return { lists: lists.map((names) => names.map((name) => strings.at(name))), strings: strings.list };
+}
+
+export function unpackOutputs(packed: PackedOutputs): string[][] {
+  return packed.lists.map((names) => names.map((at) => packed.strings[at]!));
 }
 
 /** Strings by their index, each once. */

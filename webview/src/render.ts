@@ -15,6 +15,7 @@ export const GROUP_COLOURS = 6;
 
 export interface Drawing {
   nodes: Map<string, SVGGElement>;
+  /** In the order of the view's edges. */
   edges: { element: SVGPathElement; from: string; to: string }[];
   /** The drawing's extent, in drawing coordinates. */
   bounds: { x: number; y: number; width: number; height: number };
@@ -176,8 +177,7 @@ export function draw(
       },
       edgeLayer,
     );
-    const title = edgeTitle(edge);
-    if (title) svgElement('title', {}, path).textContent = title;
+    setEdgeTitle(path, edge);
     if (edge.count > 1) {
       // Between folded nodes: thicker with the number of reads it stands for, which it says at its reader's end.
       path.setAttribute('stroke-width', String(Math.min(6, 1 + Math.log2(edge.count))));
@@ -458,6 +458,14 @@ function num(value: number): string {
 
 /** How many output names an edge's tooltip lists before it counts the rest. */
 const TITLE_OUTPUTS = 8;
+
+/** An edge's tooltip on its path, made, changed or taken away (`Drawing.edges` are in the view's order). */
+export function setEdgeTitle(path: SVGPathElement, edge: ViewEdge): void {
+  const title = edgeTitle(edge);
+  const element = path.querySelector<SVGTitleElement>(':scope > title');
+  if (!title) element?.remove();
+  else (element ?? svgElement('title', {}, path)).textContent = title;
+}
 
 /** An edge's tooltip: how many reads it stands for, and the outputs that flow along it. */
 export function edgeTitle(edge: ViewEdge): string | undefined {

@@ -267,7 +267,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
     if (!from || !to) continue;
     // Inside one folded node: only a module reading its own state stays a (self) edge.
     if (from === to && edge.from !== edge.to) continue;
-    const id = `${from}\u2192${to}`;
+    const id = edgeId(from, to);
     const existing = edges.get(id);
     if (existing) {
       existing.count++;
@@ -287,6 +287,26 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
         .map(([name, modules]) => ({ name, modules, collapsed: collapsed.has(name) }))
     : [];
   return { nodes, edges: [...edges.values()], columns: spans, headings: columnHeadings(spans), groups };
+}
+
+/**
+ * Each of a view's edges' outputs again, from the graph's edges it stands for: for outputs that came
+ * after the view was built (`EdgeOutputsRequest`).
+ */
+export function fillEdgeOutputs(view: ViewGraph, graph: PanelModel): void {
+  const nodeOf = new Map(view.nodes.flatMap((node) => node.members.map((member) => [member, node.id] as const)));
+  const byId = new Map(view.edges.map((edge) => [edge.id, edge]));
+  for (const edge of view.edges) edge.outputs = [];
+  for (const edge of graph.edges) {
+    const from = nodeOf.get(edge.from);
+    const to = nodeOf.get(edge.to);
+    const shown = from && to && edge.outputs.length > 0 ? byId.get(edgeId(from, to)) : undefined;
+    if (shown) shown.outputs = mergedNames(shown.outputs, edge.outputs);
+  }
+}
+
+function edgeId(from: string, to: string): string {
+  return `${from}\u2192${to}`;
 }
 
 /** Two sorted lists of names as one, sorted, each once. */

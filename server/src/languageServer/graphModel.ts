@@ -5,8 +5,11 @@ import { moduleLocation } from '../engine/features';
 import { assumedValues } from '../engine/state';
 import type { GraphModel, GraphModule } from '../protocol';
 
-/** The analysis as the protocol's graph model: what the client and the graph panel receive. */
-export function toGraphModel(result: AnalysisResult, version: number, contracts: OutputContracts): GraphModel {
+/**
+ * The analysis as the protocol's graph model: what the client and the graph panel receive. The outputs read
+ * along its edges come apart (`EdgeOutputsRequest`): the graph does not wait for the contracts between states.
+ */
+export function toGraphModel(result: AnalysisResult, version: number): GraphModel {
   const cycleOf = new Map<string, number>();
   result.cycleMembers.forEach((members, index) => {
     for (const id of members) cycleOf.set(id, index);
@@ -43,7 +46,6 @@ export function toGraphModel(result: AnalysisResult, version: number, contracts:
       match: edge.match,
       assumed: assumedValues(edge.assumed),
       inCycle: cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
-      outputs: [...contracts.outputsAlong(edge)],
     })),
     levels: result.levels,
     cycles: result.cycles,
@@ -51,6 +53,11 @@ export function toGraphModel(result: AnalysisResult, version: number, contracts:
     unresolved: result.unresolved.map(problem),
     ambiguous: result.ambiguous.map(problem),
   };
+}
+
+/** The outputs read along each of the graph's edges, in its `edges`' order (`EdgeOutputsRequest`). */
+export function toEdgeOutputs(result: AnalysisResult, contracts: OutputContracts): string[][] {
+  return result.edges.map((edge) => [...contracts.outputsAlong(edge)]);
 }
 
 /** `waitsForCycle`: the module depends on a cycle's (the analysis's `waitingForCycles`). */

@@ -58,6 +58,7 @@ import {
 import { isConfigurationFile } from '../engine/workspace';
 import {
   AffectedRequest,
+  EdgeOutputsRequest,
   EnvironmentsRequest,
   type EnvironmentsResult,
   FileReadersRequest,
@@ -76,7 +77,9 @@ import {
   WorkspaceTrustedNotification,
 } from '../protocol';
 import { affectedFor } from './affectedRequest';
+import { contractsInTurn } from './contractsInTurn';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
+import { edgeOutputsFor } from './edgeOutputsRequest';
 import { FolderSettings } from './editorSettings';
 import { fileReadersOf } from './fileReadersRequest';
 import { toGraphModel, toGraphModule } from './graphModel';
@@ -382,10 +385,15 @@ connection.onRequest(GraphRequest.type, async (params) => {
   const folder = params.folderUri ? folderAt(params.folderUri) : folders.all()[0];
   if (!folder) return null;
   await folder.ready;
-  const model = toGraphModel(folder.analysis.result(), folder.version, folder.analysis.contracts());
+  const model = toGraphModel(folder.analysis.result(), folder.version);
   const states = await runStateCache.forFolder(folder);
   if (states) for (const module of model.modules) module.runState = states.get(module.id);
   return model;
+});
+
+connection.onRequest(EdgeOutputsRequest.type, async (params) => {
+  const folder = folderAt(params.folderUri);
+  return folder ? edgeOutputsFor(folder, params.version) : null;
 });
 
 connection.onRequest(EnvironmentsRequest.type, async (params) => {
@@ -565,8 +573,10 @@ async function publishDiagnostics(folder: FolderState, withContracts = true): Pr
       },
     ]);
   } else {
+    const contracts = withContracts ? await contractsInTurn(folder.analysis) : undefined;
+    if (folder.version !== version) return;
     for (const [file, list] of workspaceDiagnostics(folder.analysis.result())) byFile.set(file, list);
-    if (withContracts) addContractDiagnostics(folder.analysis.contracts(), byFile);
+    if (contracts) addContractDiagnostics(contracts, byFile);
     await useTerraformSyntaxMessages(folder, byFile);
   }
   if (folder.version !== version) return;

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
+import type { GraphPanel } from '../../../client/src/graphPanel';
+import type { RenderedReport } from '../../../client/src/panelReports';
 import { timing } from '../realShape/panelTimings';
 import { assertShownWhole, runningApi, startupBreakdown, waitFor, workbenchPictures } from '../suite/helpers';
 
@@ -62,7 +63,7 @@ suite('the example monorepo', () => {
     const started = Date.now();
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
-    const drawn = await panel.waitForRender();
+    const drawn = await panel.reports.waitForRender();
     recordTime(started, panel, drawn, startup);
     await waitFor('the panel beside the editor', () => panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
     assert.equal(drawn.nodes, 14);

@@ -55,7 +55,7 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
 
     const first = await showGraph();
     await waitFor('the panel beside the editor', () => first.panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
-    const drawn = first.panel.renders.at(-1)!;
+    const drawn = first.panel.reports.renders.at(-1)!;
     assert.ok(drawn.groups > 0, `a graph of ${UNITS} units too big for the panel opens folded`);
     // Folded to its three environments, whole, at about the editor's smallest text (a shallower fold there is not).
     assertShownWhole(drawn);
@@ -100,7 +100,7 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
     const original = document.getText();
     const started = Date.now();
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const redrawn = await panel.waitForRender((report) => report.version > version, 30_000);
+    const redrawn = await panel.reports.waitForRender((report) => report.version > version, 30_000);
     times[`${UNITS} units, an edit that removes one dependency, redrawn`] = timing(started, redrawn);
     assert.equal(panel.currentGraph?.edges.length, edges - 1, 'the edit removed one edge');
     // The file as it was, saved: nothing of the edit stays behind.

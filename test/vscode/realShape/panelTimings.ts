@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { GraphPanel, RenderedReport } from '../../../client/src/graphPanel';
+import type { GraphPanel } from '../../../client/src/graphPanel';
+import type { RenderedReport } from '../../../client/src/panelReports';
 
 /** How long the panel took, where users wait: what the real-shape suites write to test-results/vscode. */
 export interface Timing {
@@ -57,7 +58,7 @@ export async function showGraph(): Promise<{ panel: GraphPanel; timing: Timing }
   const started = Date.now();
   const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
   assert.ok(panel, 'Show Graph opened the panel');
-  const drawn = await panel.waitForRender(undefined, 60_000);
+  const drawn = await panel.reports.waitForRender(undefined, 60_000);
   const { created, ready, pageMs, pageAt, graphSent, graphAsked, graphAnswered, graphInPage } = panel.times;
   const { layoutAsked, layoutMade, layoutAhead } = panel.times;
   return {

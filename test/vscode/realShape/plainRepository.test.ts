@@ -44,7 +44,7 @@ suite(`a plain monorepo of ${ROOTS} root modules`, () => {
 
     const first = await showGraph();
     await waitFor('the panel beside the editor', () => first.panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
-    const drawn = first.panel.renders.at(-1)!;
+    const drawn = first.panel.reports.renders.at(-1)!;
     assert.equal(drawn.nodes, ROOTS, 'every root drawn, none folded');
     assert.equal(drawn.groups, 0);
     assert.equal(first.panel.currentGraph?.edges.length, READS);
@@ -55,7 +55,7 @@ suite(`a plain monorepo of ${ROOTS} root modules`, () => {
     for (let run = 0; run < 3; run++) {
       first.panel.dispose();
       const again = await showGraph();
-      assert.equal(again.panel.renders.at(-1)!.nodes, ROOTS);
+      assert.equal(again.panel.reports.renders.at(-1)!.nodes, ROOTS);
       reopened.push(again.timing);
       first.panel = again.panel;
     }

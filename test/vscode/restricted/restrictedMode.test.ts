@@ -57,7 +57,7 @@ suite('Restricted Mode', () => {
 
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel, 'the graph panel opens');
-    const drawn = await panel.waitForRender();
+    const drawn = await panel.reports.waitForRender();
     const graph = await (await runningApi()).client.sendRequest<GraphModel | null>(GraphRequest.method, {
       folderUri: folder().toString(),
     });

@@ -61,7 +61,7 @@ async function terraceWindow(): Promise<WindowFigures> {
   const firstProblems = steps.firstDiagnosticsInEditor ?? steps.diagnosticsPublished;
   assert.ok(firstProblems !== null, 'the server published its first diagnostics');
   const { panel, timing } = await showGraph();
-  const drawn = panel.renders.at(-1)!;
+  const drawn = panel.reports.renders.at(-1)!;
   assert.ok(drawn.nodes + drawn.groups > 0, 'the panel drew the graph');
   panel.dispose();
   return {

@@ -31,7 +31,7 @@ suite('graph panel', () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel, 'the command returns the panel');
     assert.equal(panel.panel.viewType, 'terrace.graph');
-    const drawn = await panel.waitForRender();
+    const drawn = await panel.reports.waitForRender();
     assert.deepEqual(graph.modules.map((module) => module.id).sort(), [API, VPC, EKS].sort());
     assert.equal(drawn.nodes, graph.modules.length);
     assert.equal(drawn.levels, graph.levels.length);
@@ -41,6 +41,12 @@ suite('graph panel', () => {
     assert.equal(drawn.version, graph.version);
     assert.equal(drawn.focus, null);
     assert.equal(drawn.layoutIn, 'host', 'the layout ran in the extension host');
+    // Every edge names the outputs read along it: with the graph when they were known by then, else soon after.
+    const outputEdges =
+      drawn.outputEdges > 0
+        ? drawn.outputEdges
+        : (await panel.reports.waitForOutputs((report) => report.version === drawn.version)).edges;
+    assert.equal(outputEdges, 3);
   });
 
   test('opened beside an editor, the drawing is shown whole', async () => {
@@ -48,7 +54,7 @@ suite('graph panel', () => {
     await vscode.window.showTextDocument(main, { viewColumn: vscode.ViewColumn.One });
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
-    const drawn = await panel.waitForRender();
+    const drawn = await panel.reports.waitForRender();
     // The panel's column reaches the extension host after the command has returned.
     await waitFor('the panel beside the editor', () => panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
     assertShownWhole(drawn);
@@ -57,7 +63,7 @@ suite('graph panel', () => {
   test('the message a click on a node posts opens the module at its backend block', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
-    await panel.waitForRender();
+    await panel.reports.waitForRender();
     await panel.receive({ type: 'openModule', id: EKS });
     const editor = await waitFor('the eks module in an editor', () => {
       const active = vscode.window.activeTextEditor;
@@ -72,14 +78,14 @@ suite('graph panel', () => {
   test('the code lens command opens the panel focused on its module', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showModule', folderUri, EKS);
     assert.ok(panel);
-    const drawn = await panel.waitForRender((report) => report.focus === EKS);
+    const drawn = await panel.reports.waitForRender((report) => report.focus === EKS);
     assert.equal(drawn.nodes, 3, 'the vpc upstream and the api downstream');
   });
 
   test('an export from the webview is written where the save dialog says', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
-    await panel.waitForRender();
+    await panel.reports.waitForRender();
     const target = vscode.Uri.joinPath(vscode.Uri.parse(folderUri), 'exported-graph.svg');
     // The save dialog is the user's: answer it here.
     const dialog = vscode.window.showSaveDialog;
@@ -104,7 +110,7 @@ suite('graph panel', () => {
   test('an edit that changes the graph redraws the open panel', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
-    const first = await panel.waitForRender();
+    const first = await panel.reports.waitForRender();
     const apiFile = vscode.Uri.parse(graph.modules.find((module) => module.id === API)!.location.uri);
     const document = await vscode.workspace.openTextDocument(apiFile);
     const text = document.getText();
@@ -115,10 +121,17 @@ suite('graph panel', () => {
     edit.delete(apiFile, new vscode.Range(document.positionAt(start), document.positionAt(end)));
     assert.ok(await vscode.workspace.applyEdit(edit));
     try {
-      const redrawn = await panel.waitForRender(
+      const redrawn = await panel.reports.waitForRender(
         (report) => report.version > first.version && report.edges === graph.edges.length - 1,
       );
       assert.equal(redrawn.nodes, 3);
+      // The new graph came without the outputs along its edges, asked after it: they follow, onto its two edges
+      // (the drawing takes them when they came while it was under way).
+      const outputEdges =
+        redrawn.outputEdges > 0
+          ? redrawn.outputEdges
+          : (await panel.reports.waitForOutputs((report) => report.version === redrawn.version)).edges;
+      assert.equal(outputEdges, 2);
     } finally {
       // Put the text back and save it, without going through an editor (one may fail to open while the
       // panel's webview moves): a buffer left without the read would take the edge from later suites.

@@ -3,7 +3,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TerraceApi } from '../../../client/src/extension';
-import type { RenderedReport } from '../../../client/src/graphPanel';
+import type { RenderedReport } from '../../../client/src/panelReports';
 
 export const EXTENSION_ID = 'terrace.terrace';
 

@@ -106,7 +106,7 @@ suite('Terraform Stacks', () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
     try {
-      const drawn = await panel.waitForRender((report) => report.boxes.length > 0);
+      const drawn = await panel.reports.waitForRender((report) => report.boxes.length > 0);
       assert.deepEqual(drawn.boxes.sort(), [
         `${STACKS}/network`,
         `${STACKS}/platform`,

@@ -114,7 +114,7 @@ suite('the packaged extension (VSIX)', () => {
     await runningApi();
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel, 'the command returns the panel');
-    const drawn = await panel.waitForRender();
+    const drawn = await panel.reports.waitForRender();
     assert.equal(drawn.nodes, 3);
     assert.equal(drawn.levels, 3);
     assert.equal(drawn.layoutIn, 'host', 'the packaged layout thread ran elkjs in the extension host');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AnalysisOptions } from '../config';
-import { ContractCache, type OutputContracts, outputContracts } from '../contracts';
+import { ContractCache, lastStep, type OutputContracts, outputContractSteps } from '../contracts';
 import {
   closure,
   compareIds,
@@ -170,19 +170,32 @@ export class WorkspaceAnalysis {
    * each read of one resolved to its writers, and the reads of outputs no writer declares.
    */
   contracts(): OutputContracts {
+    return lastStep(this.contractSteps());
+  }
+
+  /**
+   * The same contracts worked out a step at a time (`outputContractSteps`), for a host that answers requests
+   * between steps. What the steps have done is kept for `contracts()`, which finishes at once when asked
+   * meanwhile; the steps then end with its answer.
+   */
+  *contractSteps(): Generator<void, OutputContracts, void> {
     const result = this.result();
-    if (this.lastContracts?.result !== result) {
-      const modules = result.tooBig === undefined ? (this.lastGraph?.modules ?? []) : [];
-      const files = this.files;
-      // By absolute path: each node asks for its folders, and a path made relative for each costs more.
-      const dirs = new Map([...files.dirs.values()].map((dir) => [dir.dir, dir]));
-      const workspace = { dirOf: (dir: string) => dirs.get(dir), factsOf: (file: string) => files.factsOf(file) };
-      this.lastContracts = {
-        result,
-        contracts: outputContracts(workspace, { modules, edges: result.edges }, this.contractCache),
-      };
+    if (this.lastContracts?.result === result) return this.lastContracts.contracts;
+    const modules = result.tooBig === undefined ? (this.lastGraph?.modules ?? []) : [];
+    const files = this.files;
+    // By absolute path: each node asks for its folders, and a path made relative for each costs more.
+    const dirs = new Map([...files.dirs.values()].map((dir) => [dir.dir, dir]));
+    const workspace = { dirOf: (dir: string) => dirs.get(dir), factsOf: (file: string) => files.factsOf(file) };
+    const steps = outputContractSteps(workspace, { modules, edges: result.edges }, this.contractCache);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        if (this.cached === result) this.lastContracts = { result, contracts: step.value };
+        return step.value;
+      }
+      yield;
+      if (this.lastContracts?.result === result) return this.lastContracts.contracts;
     }
-    return this.lastContracts.contracts;
   }
 
   /** The facts of one file as last read or edited. */

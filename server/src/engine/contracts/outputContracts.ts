@@ -83,8 +83,33 @@ export function outputContracts(
   input: ContractInput,
   cache = new ContractCache(),
 ): OutputContracts {
+  return lastStep(outputContractSteps(workspace, input, cache));
+}
+
+/** Steps taken to their end, at once: what the last returns. */
+export function lastStep<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How many nodes a step of `outputContractSteps` works through: a few milliseconds' work. */
+const NODES_PER_STEP = 100;
+
+/**
+ * The same contracts, worked out a step at a time: each `next()` does some nodes' part and stops, so that
+ * a host can answer other requests between steps; the last returns the contracts.
+ */
+export function* outputContractSteps(
+  workspace: ContractWorkspace,
+  input: ContractInput,
+  cache = new ContractCache(),
+): Generator<void, OutputContracts, void> {
   const outputs = new Map<string, DeclaredOutput[]>();
+  let done = 0;
   for (const module of input.modules) {
+    if (++done % NODES_PER_STEP === 0) yield;
     const dir = codeDirOf(module);
     if (dir === undefined) continue;
     let declared = cache.outputs.get(module);
@@ -101,6 +126,7 @@ export function outputContracts(
   const carried: CarriedOutputs[] = [];
   const whole: ResolvedUse[] = [];
   for (const module of input.modules) {
+    if (++done % NODES_PER_STEP === 0) yield;
     const resolved = resolvedNode(workspace, module, edgesFrom.get(module.id) ?? [], outputs, components, cache);
     for (const use of resolved.uses) uses.push(use);
     for (const use of resolved.whole) whole.push(use);
@@ -112,6 +138,7 @@ export function outputContracts(
   );
   for (const use of stack) uses.push(use);
   problems.push(...missingOutputs(stack, outputs));
+  yield;
   const mocks = mockOutputsOf(workspace, input.modules, edgesFrom);
   problems.push(...mockOutputProblems(mocks, outputs));
   let along: Map<string, string[]> | undefined;

@@ -1,5 +1,6 @@
 import type { AnalysisResult, WorkspaceAnalysis } from '../engine/analysis';
 import type { OutputContracts } from '../engine/contracts';
+import { stillWriting } from './outgoingMessages';
 
 /**
  * How long the contracts' work holds the server's one thread before the messages that came meanwhile are
@@ -26,6 +27,8 @@ export function contractsInTurn(analysis: WorkspaceAnalysis): Promise<OutputCont
 
 async function inSlices(steps: Generator<void, OutputContracts, void>): Promise<OutputContracts> {
   for (;;) {
+    // An answer on its way out (the graph) goes out whole first: it is written only between slices.
+    while (stillWriting()) await new Promise<void>((resolve) => setTimeout(resolve, 1));
     const sliceEnd = performance.now() + SLICE_MS;
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done) return step.value;

@@ -13,6 +13,7 @@ import {
   type Hover,
   type InitializeParams,
   type InitializeResult,
+  IPCMessageReader,
   type Location,
   LSPErrorCodes,
   MarkupKind,
@@ -84,6 +85,7 @@ import { FolderSettings } from './editorSettings';
 import { fileReadersOf } from './fileReadersRequest';
 import { toGraphModel, toGraphModule } from './graphModel';
 import { toCompletionItem, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
+import { IpcMessageWriter, watchOutgoing } from './outgoingMessages';
 import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
@@ -96,7 +98,17 @@ import { type DiskChange, type FolderState, WorkspaceFolders } from './workspace
  * client sees it and starts a fresh one.
  */
 function connect() {
+  if (process.argv.includes('--node-ipc')) {
+    const writer = new IpcMessageWriter(process);
+    watchOutgoing(writer);
+    return createConnection(ProposedFeatures.all, new IPCMessageReader(process), writer);
+  }
   if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
+  watchOutgoing({
+    get busy() {
+      return process.stdout.writableLength > 0;
+    },
+  });
   const reader = new StreamMessageReader(process.stdin);
   reader.onError((error) => {
     console.error(`terrace: a message from the client could not be read, exiting: ${error.message}`);

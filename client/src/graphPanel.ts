@@ -19,7 +19,7 @@ import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
 import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
-import { problemTexts } from './panelModel';
+import { moduleAddress, problemTexts } from './panelModel';
 import { PanelReports } from './panelReports';
 
 /** What the panel needs from the running extension. */
@@ -192,6 +192,13 @@ export class GraphPanel {
           type: 'problems',
           id: message.id,
           problems: this.graph ? problemTexts(this.graph, message.modules, message.limit) : [],
+        });
+        break;
+      case 'address':
+        await this.post({
+          type: 'address',
+          id: message.id,
+          address: this.graph ? moduleAddress(this.graph, message.module) : null,
         });
         break;
       case 'layout':

@@ -64,18 +64,8 @@ class PanelGraphs {
     const graph = this.client.sendRequest(GraphRequest.type, { folderUri }).then(
       (model) => {
         if (!model) return undefined;
-        const panel = toPanelModel(model);
-        const answer: PanelGraph = {
-          graph: model,
-          panel,
-          packed: packGraph(panel),
-          outputs: this.client
-            .sendRequest(EdgeOutputsRequest.type, { folderUri, version: model.version })
-            .then((outputs) => withOutputs(answer, outputs)),
-          hasOutputs: false,
-          askedAt,
-          answeredAt: Date.now(),
-        };
+        const outputs = this.client.sendRequest(EdgeOutputsRequest.type, { folderUri, version: model.version });
+        const answer = new FetchedGraph(model, toPanelModel(model), outputs, askedAt, Date.now());
         // Its failure is the panel's to report (`GraphPanel`), if one is open to show them.
         answer.outputs.catch(() => undefined);
         const kept = this.fetched.get(folderUri);
@@ -92,16 +82,38 @@ class PanelGraphs {
   }
 }
 
-/** The outputs along a fetched graph's edges put in its panel's model, if they are its. */
-function withOutputs(answer: PanelGraph, outputs: string[][] | null): string[][] | undefined {
-  const { panel } = answer;
-  if (!outputs || outputs.length !== panel.edges.length) return undefined;
-  panel.edges.forEach((edge, at) => {
-    edge.outputs = outputs[at]!;
-  });
-  answer.packed = packGraph(panel);
-  answer.hasOutputs = true;
-  return outputs;
+/** A folder's graph as fetched; the outputs along its edges put in its panel's model when they come. */
+class FetchedGraph implements PanelGraph {
+  readonly outputs: Promise<string[][] | undefined>;
+  hasOutputs = false;
+  private packedNow: PackedPanelModel | undefined;
+
+  constructor(
+    readonly graph: GraphModel,
+    readonly panel: PanelModel,
+    outputs: Promise<string[][] | null>,
+    readonly askedAt: number,
+    readonly answeredAt: number,
+  ) {
+    this.packedNow = packGraph(panel);
+    this.outputs = outputs.then((list) => this.withOutputs(list));
+  }
+
+  /** Packed again with the edges' outputs only when a later panel asks: they come while a panel opens. */
+  get packed(): PackedPanelModel {
+    this.packedNow ??= packGraph(this.panel);
+    return this.packedNow;
+  }
+
+  private withOutputs(outputs: string[][] | null): string[][] | undefined {
+    if (!outputs || outputs.length !== this.panel.edges.length) return undefined;
+    this.panel.edges.forEach((edge, at) => {
+      edge.outputs = outputs[at]!;
+    });
+    this.packedNow = undefined;
+    this.hasOutputs = true;
+    return outputs;
+  }
 }
 
 const graphs = new WeakMap<LanguageClient, PanelGraphs>();

@@ -27,19 +27,32 @@ export function toPanelModel(graph: GraphModel, outputs?: readonly string[][]): 
     levels: graph.levels,
     cycles: graph.cycles,
     ...(graph.cycleModules ? { cycleModules: graph.cycleModules } : {}),
-    modules: graph.modules.map(({ uri: _uri, location: _location, ...module }) => ({
+    modules: graph.modules.map(({ uri: _uri, location: _location, backend, ...module }) => ({
       ...module,
+      backend: backend?.type ?? null,
       ...(unresolved.has(module.id) ? { unresolved: unresolved.get(module.id) } : {}),
       ...(ambiguous.has(module.id) ? { ambiguous: ambiguous.get(module.id) } : {}),
     })),
-    edges: graph.edges.map(({ location, address: _address, assumed: _assumed, ...edge }, at) => ({
-      ...edge,
+    // Each field named: a rest pattern copies 10,000 edges at a third of the time of this whole function.
+    edges: graph.edges.map((edge, at) => ({
+      from: edge.from,
+      to: edge.to,
+      name: edge.name,
+      instance: edge.instance,
+      matchedBy: edge.matchedBy,
+      match: edge.match,
+      inCycle: edge.inCycle,
       outputs: outputs?.[at] ?? [],
-      file: fileOf(edge.from, location.uri),
-      line: location.range.start.line,
-      character: location.range.start.character,
+      file: fileOf(edge.from, edge.location.uri),
+      line: edge.location.range.start.line,
+      character: edge.location.range.start.character,
     })),
   };
+}
+
+/** The address of a module's state, as a hover card shows it; null without a backend. */
+export function moduleAddress(graph: GraphModel, id: string): string | null {
+  return graph.modules.find((module) => module.id === id)?.backend?.address ?? null;
 }
 
 /**

@@ -442,7 +442,12 @@ export const SHOW_REFERENCES_COMMAND = 'terrace.showReferences';
  * crosses a websocket, and at 3,000 units the whole model was 6 MB; this is half. A read names its file
  * relative to its reader's folder; the webview opens a module by its id and a read by its file and line.
  */
-export type PanelModule = Omit<GraphModule, 'uri' | 'location'> & {
+export type PanelModule = Omit<GraphModule, 'uri' | 'location' | 'backend'> & {
+  /**
+   * Its backend's type, null without one. Its state's address comes when a hover card asks (`address`): at
+   * 3,000 units the addresses were 0.4 of the message's 1 MB.
+   */
+  backend: string | null;
   /**
    * How many of its remote-state reads resolve to no module, and to several (none: 0). Their texts come when
    * a hover card asks (`problems`): at 11,000 units with 18,000 of them, they were 5.4 of the message's 8.8 MB.
@@ -487,6 +492,8 @@ export interface PackedRows {
 }
 export type PackedColumn = (
   | { strings: number[] }
+  /** Strings (or nulls) of a column with few of them: each row's as one character, its place in `of` in base 36. */
+  | { codes: string; of: number[] }
   | { flags: string }
   | { stringLists: number[][] }
   | { values: unknown[] }
@@ -513,6 +520,8 @@ export type PanelToWebview =
   | { type: 'affected'; affected: Extract<AffectedResult, { kind: 'affected' }> | null; error?: string }
   /** The answer to a `problems` request. */
   | { type: 'problems'; id: number; problems: PanelProblem[] }
+  /** The answer to an `address` request: the module's state address, null if it has no backend. */
+  | { type: 'address'; id: number; address: string | null }
   /** The answer to a `layout` request: the layout, or why there is none. */
   | { type: 'layout'; id: number; layout: Layout }
   | { type: 'layout'; id: number; error: string };
@@ -534,6 +543,8 @@ export type WebviewToPanel =
   | { type: 'affected'; on: boolean }
   /** The texts of these modules' unresolved and ambiguous references, the first `limit`, each module's in turn: for a hover card. */
   | { type: 'problems'; id: number; modules: string[]; limit: number }
+  /** The address of a module's state (its backend's), for a hover card. */
+  | { type: 'address'; id: number; module: string }
   /** Lay this view out (in the extension host, where elkjs is warm and recent layouts are kept). */
   | { type: 'layout'; id: number; input: LayoutInput }
   /** The drawing is done (also a test hook): what is on screen and how long the layout took. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
-import { problemTexts, toPanelModel } from '../../client/src/panelModel';
+import { moduleAddress, problemTexts, toPanelModel } from '../../client/src/panelModel';
 import type {
   GraphMessage,
   GraphModel,
@@ -167,6 +167,10 @@ export class WebviewPage {
     if (message.type === 'problems') {
       const problems = this.serverGraph ? problemTexts(this.serverGraph, message.modules, message.limit) : [];
       void this.post({ type: 'problems', id: message.id, problems });
+    }
+    if (message.type === 'address') {
+      const address = this.serverGraph ? moduleAddress(this.serverGraph, message.module) : null;
+      void this.post({ type: 'address', id: message.id, address });
     }
   }
 

@@ -278,9 +278,11 @@ describe('graph webview (the built panel in headless chromium)', () => {
     await node(webview, EKS).click();
     assert.deepEqual(await webview.waitForMessage('openModule', sent), { type: 'openModule', id: EKS });
     assert.deepEqual(await node(webview, EKS).getAttribute('class'), 'node module selected');
+    // Hover cards post their questions too (a module's address): the next open is looked for after the first.
+    const clicked = webview.messages.length;
     await node(webview, API).focus();
     await webview.page.keyboard.press('Enter');
-    assert.deepEqual(await webview.waitForMessage('openModule', sent + 1), { type: 'openModule', id: API });
+    assert.deepEqual(await webview.waitForMessage('openModule', clicked), { type: 'openModule', id: API });
     assert.equal(webview.messages.filter((m) => m.type === 'openModule').length, 2, 'one message per click');
     // Arrow keys: right to the next column, left back, down within the column.
     await node(webview, DNS).focus();
@@ -300,7 +302,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
-  test('hovering a node shows its id, level, dependencies and dependents', async () => {
+  test('hovering a node shows its id, level, state address (asked of the host), dependencies and dependents', async () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
     await node(webview, API).hover();
@@ -308,6 +310,9 @@ describe('graph webview (the built panel in headless chromium)', () => {
     await tooltip.waitFor({ state: 'visible' });
     assert.equal(await tooltip.locator('.tooltip-title').textContent(), API);
     assert.equal(await tooltip.locator('.tooltip-meta').textContent(), 'Level 2');
+    await webview.page.waitForFunction(() => document.querySelector('.tooltip-address')?.textContent !== '…');
+    assert.equal(await tooltip.locator('.tooltip-address').textContent(), `s3://acme-state/${API}/terraform.tfstate`);
+    assert.equal(webview.messages.filter((message) => message.type === 'address').length, 1);
     const sections = await tooltip.locator('.tooltip-section').allTextContents();
     assert.deepEqual(sections, [`Depends on (3)${DNS}${EKS}${RDS}`, `Used by (1)${WORKER}`]);
     await webview.screenshot('dag-tooltip');

@@ -19,7 +19,7 @@ import { TITLE_SIZE } from './render';
 import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
-import { NodeTooltips, type ProblemTexts } from './tooltip';
+import { type ModuleAddress, NodeTooltips, type ProblemTexts } from './tooltip';
 import { buildView, DEFAULT_VIEW, matcher, type ViewOptions } from './viewModel';
 import { type Transform, Viewport } from './viewport';
 
@@ -29,8 +29,10 @@ const HEADINGS_HEIGHT = 24;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
-  /** The texts of modules' unresolved and ambiguous references (`HostProblems`). */
+  /** The texts of modules' unresolved and ambiguous references, asked of the host (`HostAnswers`). */
   problems: ProblemTexts;
+  /** A module's state address, asked of the host. */
+  address: ModuleAddress;
   saveState(state: PanelState): void;
   savedState: PanelState | undefined;
 }
@@ -147,6 +149,7 @@ export class GraphPanelView {
         return node && this.index ? { node, index: this.index } : undefined;
       },
       (modules, limit) => this.host.problems(modules, limit),
+      (id) => this.host.address(id),
       (id) => this.affected.why(id),
       (id) => this.affected.lastRun(id),
     );

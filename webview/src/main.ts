@@ -1,7 +1,13 @@
-import type { PackedPanelModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type {
+  PackedPanelModel,
+  PanelCommand,
+  PanelProblem,
+  PanelToWebview,
+  WebviewToPanel,
+} from '../../server/src/protocol';
 import { GraphPanelView } from './graphPanelView';
+import { HostAnswers } from './hostAnswers';
 import { HostLayouts } from './hostLayouts';
-import { HostProblems } from './hostProblems';
 import { LayoutClient } from './layoutClient';
 import { unpackGraph, unpackOutputs } from './packedGraph';
 import type { PanelState } from './panelState';
@@ -34,11 +40,13 @@ const layouts = new LayoutClient(
   hostLayouts && ((input) => hostLayouts.request(input)),
 );
 
-const problems = new HostProblems(post);
+const problems = new HostAnswers<PanelProblem[]>([]);
+const addresses = new HostAnswers<string | null>(null);
 const app = document.getElementById('app') ?? document.body;
 const view = new GraphPanelView(app, layouts, {
   post,
-  problems: (modules, limit) => problems.request(modules, limit),
+  problems: (modules, limit) => problems.request((id) => post({ type: 'problems', id, modules, limit })),
+  address: (module) => addresses.request((id) => post({ type: 'address', id, module })),
   saveState: (state: PanelState) => vscode.setState(state),
   savedState: vscode.getState() as PanelState | undefined,
 });
@@ -74,7 +82,10 @@ function receive(message: PanelToWebview | null): void {
       hostLayouts?.answered(message);
       break;
     case 'problems':
-      problems.answered(message);
+      problems.answered(message.id, message.problems);
+      break;
+    case 'address':
+      addresses.answered(message.id, message.address);
       break;
   }
 }

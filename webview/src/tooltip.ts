@@ -43,6 +43,9 @@ export type NodeLookup = (id: string) => { node: ViewNode; index: GraphIndex } |
 /** The texts of modules' unresolved and ambiguous references, the first `limit`, each module's in turn. */
 export type ProblemTexts = (modules: string[], limit: number) => Promise<PanelProblem[]>;
 
+/** The address of a module's state; null if it has none. */
+export type ModuleAddress = (id: string) => Promise<string | null>;
+
 /** Why a module is affected by the changes since a base ref, while the affected view is on. */
 export type AffectedWhy = (id: string) => string | undefined;
 
@@ -63,6 +66,7 @@ export class NodeTooltips {
     private readonly canvas: HTMLElement,
     private readonly lookup: NodeLookup,
     private readonly problemTexts: ProblemTexts,
+    private readonly address: ModuleAddress,
     private readonly affectedWhy: AffectedWhy,
     private readonly affectedRun: AffectedRun,
   ) {
@@ -95,7 +99,7 @@ export class NodeTooltips {
       ? { x: event.clientX - canvas.left, y: event.clientY - canvas.top }
       : { x: rect.right - canvas.left, y: rect.top - canvas.top };
     this.tooltip.show(
-      tooltipContent(found.node, found.index, this.problemTexts, this.affectedWhy, this.affectedRun),
+      tooltipContent(found.node, found.index, this.problemTexts, this.address, this.affectedWhy, this.affectedRun),
       anchor,
     );
   }
@@ -105,6 +109,7 @@ function tooltipContent(
   node: ViewNode,
   index: GraphIndex,
   problemTexts: ProblemTexts,
+  address: ModuleAddress,
   affectedWhy: AffectedWhy,
   affectedRun: AffectedRun,
 ): HTMLElement {
@@ -131,7 +136,7 @@ function tooltipContent(
       { class: 'tooltip-meta' },
       `${columnTitle(node)}${node.levels ? '' : ', no level'}${node.kind === 'group' ? ' · click to unfold' : ''}`,
     ),
-    module?.backend?.address ? h('div', { class: 'tooltip-address' }, module.backend.address) : null,
+    module?.backend ? addressItem(module.id, address) : null,
     node.runState
       ? h(
           'div',
@@ -155,6 +160,16 @@ function tooltipContent(
         )
       : null,
   );
+}
+
+/** A module's state address, filled in when the host answers; gone if it has none. */
+function addressItem(id: string, address: ModuleAddress): HTMLElement {
+  const item = h('div', { class: 'tooltip-address' }, '…');
+  void address(id).then((text) => {
+    if (text) item.textContent = text;
+    else item.remove();
+  });
+  return item;
 }
 
 /** Why a module is affected by the changes; for a folded group, how many of its modules are, and why the first is. */

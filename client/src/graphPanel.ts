@@ -1,14 +1,6 @@
-import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type {
-  GraphMessage,
-  GraphModel,
-  PanelCommand,
-  PanelToWebview,
-  WebviewToPanel,
-  WirePosition,
-} from '../../server/src/protocol';
+import type { GraphMessage, GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { packOutputs } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
@@ -20,6 +12,7 @@ import { openingInputs } from './openingViews';
 import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { moduleAddress, problemTexts } from './panelModel';
+import { openModule, openRead } from './panelOpens';
 import { PanelReports } from './panelReports';
 
 /** What the panel needs from the running extension. */
@@ -175,14 +168,10 @@ export class GraphPanel {
         await this.pageReady(message.graphInPage === true);
         break;
       case 'openModule':
-        await this.openModule(message.id);
+        if (this.graph) await openModule(this.graph, message.id, this.panel.viewColumn);
         break;
       case 'openRead':
-        if (this.graph)
-          await this.openAt(
-            vscode.Uri.file(path.join(this.graph.root, message.from, ...message.file.split('/'))),
-            message,
-          );
+        if (this.graph) await openRead(this.graph, message, this.panel.viewColumn);
         break;
       case 'affected':
         await this.affected.toggle(message.on);
@@ -359,23 +348,6 @@ export class GraphPanel {
       this.ctx.output.warn(`graph panel: layout in the extension host failed: ${String(error)}`);
       await this.post({ type: 'layout', id, error: String(error) });
     }
-  }
-
-  /** Opens a module where it declares its backend, in an editor group other than the panel's. */
-  private async openModule(id: string): Promise<void> {
-    const module = this.graph?.modules.find((candidate) => candidate.id === id);
-    if (module) await this.openAt(vscode.Uri.parse(module.location.uri), module.location.range.start);
-  }
-
-  /** Opens a file at a place, in an editor group other than the panel's. */
-  private async openAt(uri: vscode.Uri, at: WirePosition): Promise<void> {
-    const position = new vscode.Position(at.line, at.character);
-    const viewColumn = this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
-    await vscode.window.showTextDocument(uri, {
-      viewColumn,
-      selection: new vscode.Range(position, position),
-      preserveFocus: false,
-    });
   }
 
   private updateTitle(): void {

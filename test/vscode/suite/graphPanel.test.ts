@@ -75,6 +75,22 @@ suite('graph panel', () => {
     assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'the module opens beside the panel, not over it');
   });
 
+  test('the message a click on an edge’s read posts opens the reading block, from its reader’s folder', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    await panel.reports.waitForRender();
+    const read = graph.edges.find((edge) => edge.from === API && edge.to === VPC)!;
+    const { line, character } = read.location.range.start;
+    await panel.receive({ type: 'openRead', from: API, file: 'main.tf', line, character });
+    const editor = await waitFor('the api’s main.tf in an editor', () => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.path.endsWith(`/${API}/main.tf`) ? active : undefined;
+    });
+    assert.equal(editor.selection.active.line, line);
+    assert.equal(editor.document.lineAt(line).text, 'data "terraform_remote_state" "vpc" {');
+    assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'the read opens beside the panel, not over it');
+  });
+
   test('the code lens command opens the panel focused on its module', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showModule', folderUri, EKS);
     assert.ok(panel);

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphModel, WebviewToPanel, WirePosition } from '../../server/src/protocol';
+
+/** Opens a module of the graph where it declares its backend, in an editor group other than the panel's. */
+export async function openModule(graph: GraphModel, id: string, panel: vscode.ViewColumn | undefined): Promise<void> {
+  const module = graph.modules.find((candidate) => candidate.id === id);
+  if (module) await openAt(vscode.Uri.parse(module.location.uri), module.location.range.start, panel);
+}
+
+/** Opens a read that makes an edge, clicked in the panel: its reader's folder, then its file from there. */
+export async function openRead(
+  graph: GraphModel,
+  read: Extract<WebviewToPanel, { type: 'openRead' }>,
+  panel: vscode.ViewColumn | undefined,
+): Promise<void> {
+  await openAt(vscode.Uri.file(path.join(graph.root, read.from, ...read.file.split('/'))), read, panel);
+}
+
+async function openAt(uri: vscode.Uri, at: WirePosition, panel: vscode.ViewColumn | undefined): Promise<void> {
+  const position = new vscode.Position(at.line, at.character);
+  await vscode.window.showTextDocument(uri, {
+    viewColumn: panel === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One,
+    selection: new vscode.Range(position, position),
+    preserveFocus: false,
+  });
+}

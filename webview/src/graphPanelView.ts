@@ -20,7 +20,7 @@ import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
 import { type ModuleAddress, NodeTooltips, type ProblemTexts } from './tooltip';
-import { buildView, DEFAULT_VIEW, matcher, type ViewOptions } from './viewModel';
+import { buildView, DEFAULT_VIEW, matcher, type ViewOptions, viewNodeOf } from './viewModel';
 import { type Transform, Viewport } from './viewport';
 
 /** Room a fit keeps around the drawing (which has margins of its own), and above it for the column headings. */
@@ -378,7 +378,7 @@ export class GraphPanelView {
     const view = this.canvas.shown?.view;
     const edge = view?.edges.find((candidate) => candidate.id === id);
     if (!view || !edge || !this.graph) return;
-    const nodeOf = new Map(view.nodes.flatMap((node) => node.members.map((member) => [member, node.id] as const)));
+    const nodeOf = viewNodeOf(view);
     const reads = this.graph.edges.filter(
       (read) => nodeOf.get(read.from) === edge.from && nodeOf.get(read.to) === edge.to,
     );

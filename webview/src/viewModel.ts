@@ -262,12 +262,8 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
 
   const edges = new Map<string, ViewEdge>();
   for (const edge of graph.edges) {
-    const from = nodeOf.get(edge.from);
-    const to = nodeOf.get(edge.to);
-    if (!from || !to) continue;
-    // Inside one folded node: only a module reading its own state stays a (self) edge.
-    if (from === to && edge.from !== edge.to) continue;
-    const id = edgeId(from, to);
+    const id = drawnEdgeId(nodeOf, edge);
+    if (id === undefined) continue;
     const existing = edges.get(id);
     if (existing) {
       existing.count++;
@@ -275,6 +271,7 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
       if (MATCH_RANK[edge.match] < MATCH_RANK[existing.match]) existing.match = edge.match;
       if (edge.outputs.length > 0) existing.outputs = mergedNames(existing.outputs, edge.outputs);
     } else {
+      const [from, to] = [nodeOf.get(edge.from)!, nodeOf.get(edge.to)!];
       edges.set(id, { id, from, to, inCycle: edge.inCycle, count: 1, match: edge.match, outputs: edge.outputs });
     }
   }
@@ -294,18 +291,29 @@ export function buildView(index: GraphIndex, options: ViewOptions): ViewGraph {
  * after the view was built (`EdgeOutputsRequest`).
  */
 export function fillEdgeOutputs(view: ViewGraph, graph: PanelModel): void {
-  const nodeOf = new Map(view.nodes.flatMap((node) => node.members.map((member) => [member, node.id] as const)));
+  const nodeOf = viewNodeOf(view);
   const byId = new Map(view.edges.map((edge) => [edge.id, edge]));
   for (const edge of view.edges) edge.outputs = [];
   for (const edge of graph.edges) {
-    const from = nodeOf.get(edge.from);
-    const to = nodeOf.get(edge.to);
-    const shown = from && to && edge.outputs.length > 0 ? byId.get(edgeId(from, to)) : undefined;
+    const id = edge.outputs.length > 0 ? drawnEdgeId(nodeOf, edge) : undefined;
+    const shown = id === undefined ? undefined : byId.get(id);
     if (shown) shown.outputs = mergedNames(shown.outputs, edge.outputs);
   }
 }
 
-function edgeId(from: string, to: string): string {
+/** The node each module of a view is drawn in (its own, or the folded node it is in). */
+export function viewNodeOf(view: ViewGraph): Map<string, string> {
+  return new Map(view.nodes.flatMap((node) => node.members.map((member) => [member, node.id] as const)));
+}
+
+/**
+ * The id of the drawn edge a module's edge is part of, given each module's node; none when it is not drawn:
+ * an end not shown, or both inside one folded node, where only a module reading its own state stays a (self) edge.
+ */
+function drawnEdgeId(nodeOf: ReadonlyMap<string, string>, edge: PanelEdge): string | undefined {
+  const from = nodeOf.get(edge.from);
+  const to = nodeOf.get(edge.to);
+  if (!from || !to || (from === to && edge.from !== edge.to)) return undefined;
   return `${from}\u2192${to}`;
 }
 

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { GraphMessage, GraphModel, PanelCommand, PanelToWebview, WebviewToPanel } from '../../server/src/protocol';
+import type {
+  GraphMessage,
+  GraphModel,
+  PanelCommand,
+  PanelModel,
+  PanelToWebview,
+  WebviewToPanel,
+} from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { packOutputs } from '../../webview/src/packedGraph';
 import { chooseFolder } from './folderPick';
@@ -10,8 +17,8 @@ import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
 import { PanelAffected } from './panelAffected';
+import { moduleAddress, problemTexts } from './panelAnswers';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
-import { moduleAddress, problemTexts } from './panelModel';
 import { openModule, openRead } from './panelOpens';
 import { PanelReports } from './panelReports';
 
@@ -35,7 +42,8 @@ export class GraphPanel {
   /** What its webview reports it has shown (its drawings): read by the panel's timings and the extension's tests. */
   readonly reports = new PanelReports();
   private readonly disposables: vscode.Disposable[] = [];
-  private graph: GraphModel | undefined;
+  /** The graph last sent to the page. */
+  private shown: PanelGraph | undefined;
   /** When the panel was made, its webview last said it was ready, and the graph was last sent: where its time goes. */
   readonly times: {
     created: number;
@@ -167,29 +175,35 @@ export class GraphPanel {
         this.times.pageAt = message.pageAt;
         await this.pageReady(message.graphInPage === true);
         break;
-      case 'openModule':
-        if (this.graph) await openModule(this.graph, message.id, this.panel.viewColumn);
+      case 'openModule': {
+        const model = await this.model();
+        if (model) await openModule(model, message.id, this.panel.viewColumn);
         break;
+      }
       case 'openRead':
-        if (this.graph) await openRead(this.graph, message, this.panel.viewColumn);
+        if (this.shown) await openRead(this.shown.panel.root, message, this.panel.viewColumn);
         break;
       case 'affected':
         await this.affected.toggle(message.on);
         break;
-      case 'problems':
+      case 'problems': {
+        const model = await this.model();
         await this.post({
           type: 'problems',
           id: message.id,
-          problems: this.graph ? problemTexts(this.graph, message.modules, message.limit) : [],
+          problems: model ? problemTexts(model, message.modules, message.limit) : [],
         });
         break;
-      case 'address':
+      }
+      case 'address': {
+        const model = await this.model();
         await this.post({
           type: 'address',
           id: message.id,
-          address: this.graph ? moduleAddress(this.graph, message.module) : null,
+          address: model ? moduleAddress(model, message.module) : null,
         });
         break;
+      }
       case 'layout':
         if (this.notingOpening) openingViews.set(this.folderUri, layoutKey(message.input));
         this.notingOpening = false;
@@ -216,9 +230,9 @@ export class GraphPanel {
     void this.post({ type: 'command', command });
   }
 
-  /** The graph last sent to the webview. */
-  get currentGraph(): GraphModel | undefined {
-    return this.graph;
+  /** The graph last sent to the webview, as it draws it. */
+  get currentGraph(): PanelModel | undefined {
+    return this.shown?.panel;
   }
 
   dispose(): void {
@@ -247,7 +261,7 @@ export class GraphPanel {
       void this.sendGraph();
     }
     if (focus) {
-      if (this.graph && sameFolder(folderUri, this.folderUri)) void this.post({ type: 'focus', id: focus });
+      if (this.shown && sameFolder(folderUri, this.folderUri)) void this.post({ type: 'focus', id: focus });
       else this.pendingFocus = focus;
     }
   }
@@ -283,7 +297,7 @@ export class GraphPanel {
     fetched: PanelGraph,
     send: (message: GraphMessage) => Thenable<boolean> | undefined,
   ): Promise<void> {
-    this.graph = fetched.graph;
+    this.shown = fetched;
     this.times.graphSent = Date.now();
     this.times.graphAsked = fetched.askedAt;
     this.times.graphAnswered = fetched.answeredAt;
@@ -294,7 +308,7 @@ export class GraphPanel {
     // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
     // choosing the views to lay out takes 0.2 s at 3,000 units).
     if (freshPage && !opening) setTimeout(() => this.ctx.layouts.layoutAhead(openingInputs(fetched.panel)), 0);
-    if (!fetched.hasOutputs) void this.sendOutputsLater(fetched);
+    void this.sendOutputs(fetched);
     await sent;
     await this.affected.graphSent();
     if (this.pendingFocus) {
@@ -304,15 +318,24 @@ export class GraphPanel {
     }
   }
 
-  /** The outputs read along the edges of a graph sent without them, once the server has them. */
-  private async sendOutputsLater(fetched: PanelGraph): Promise<void> {
+  /** The outputs read along the edges of a graph sent (the server has them after the graph), once it has them. */
+  private async sendOutputs(fetched: PanelGraph): Promise<void> {
     try {
       const outputs = await fetched.outputs;
-      const version = fetched.graph.version;
-      if (outputs && this.graph === fetched.graph)
-        await this.post({ type: 'outputs', version, outputs: packOutputs(outputs) });
+      if (outputs && this.shown === fetched)
+        await this.post({ type: 'outputs', version: fetched.version, outputs: packOutputs(outputs) });
     } catch (error) {
       this.ctx.output.warn(`graph panel: the outputs read along the edges did not come: ${String(error)}`);
+    }
+  }
+
+  /** The shown graph's whole model, for what its page does not have; undefined if the server could not say. */
+  private async model(): Promise<GraphModel | undefined> {
+    try {
+      return await this.shown?.model();
+    } catch (error) {
+      this.ctx.output.warn(`graph panel: could not get the graph's details: ${String(error)}`);
+      return undefined;
     }
   }
 

@@ -4,28 +4,32 @@ import {
   type GraphModel,
   GraphRequest,
   type PackedPanelModel,
+  PanelGraphRequest,
   type PanelModel,
 } from '../../server/src/protocol';
-import { packGraph } from '../../webview/src/packedGraph';
+import { unpackGraph } from '../../webview/src/packedGraph';
 import { onGraphChanged } from './graphChanges';
-import { toPanelModel } from './panelModel';
 
-/** A folder's graph as the server sent it, and as the panel draws it. */
+/** A folder's graph as the panel draws it, as the server sent it. */
 export interface PanelGraph {
-  graph: GraphModel;
-  panel: PanelModel;
-  /** The panel's graph as the page gets it (`packedGraph.ts`): made with the fetch, ahead of a panel's. */
-  packed: PackedPanelModel;
+  /** As the page gets it (`packedGraph.ts`), packed by the server. */
+  readonly packed: PackedPanelModel;
+  /** Unpacked, for the host's layouts ahead (`openingViews.ts`): made when first asked for. */
+  readonly panel: PanelModel;
+  readonly version: number;
   /**
    * The outputs read along the edges, asked of the server with the graph and answered once the contracts
-   * between states are known, after it: then in `panel` and `packed` too. Undefined if the server had none.
+   * between states are known, after it. Undefined if the server had none.
    */
-  outputs: Promise<string[][] | undefined>;
-  /** Whether `panel` and `packed` have the edges' outputs yet. */
-  hasOutputs: boolean;
+  readonly outputs: Promise<string[][] | undefined>;
   /** When it was asked of the server, and when its answer was in (the graph panel's timings). */
-  askedAt: number;
-  answeredAt: number;
+  readonly askedAt: number;
+  readonly answeredAt: number;
+  /**
+   * The folder's whole graph model, for what the page does not have (where a module is written, its state's
+   * address, its problems' texts): asked of the server when first needed, and kept.
+   */
+  model(): Promise<GraphModel | undefined>;
 }
 
 /**
@@ -61,11 +65,11 @@ class PanelGraphs {
     if (kept) return kept.graph;
     const of = this.said.get(folderUri);
     const askedAt = Date.now();
-    const graph = this.client.sendRequest(GraphRequest.type, { folderUri }).then(
-      (model) => {
-        if (!model) return undefined;
-        const outputs = this.client.sendRequest(EdgeOutputsRequest.type, { folderUri, version: model.version });
-        const answer = new FetchedGraph(model, toPanelModel(model), outputs, askedAt, Date.now());
+    const graph = this.client.sendRequest(PanelGraphRequest.type, { folderUri }).then(
+      (packed) => {
+        if (!packed) return undefined;
+        const outputs = this.client.sendRequest(EdgeOutputsRequest.type, { folderUri, version: packed.version });
+        const answer = new FetchedGraph(this.client, folderUri, packed, outputs, askedAt, Date.now());
         // Its failure is the panel's to report (`GraphPanel`), if one is open to show them.
         answer.outputs.catch(() => undefined);
         const kept = this.fetched.get(folderUri);
@@ -82,37 +86,40 @@ class PanelGraphs {
   }
 }
 
-/** A folder's graph as fetched; the outputs along its edges put in its panel's model when they come. */
 class FetchedGraph implements PanelGraph {
   readonly outputs: Promise<string[][] | undefined>;
-  hasOutputs = false;
-  private packedNow: PackedPanelModel | undefined;
+  private unpacked: PanelModel | undefined;
+  private asked: Promise<GraphModel | undefined> | undefined;
 
   constructor(
-    readonly graph: GraphModel,
-    readonly panel: PanelModel,
+    private readonly client: LanguageClient,
+    private readonly folderUri: string,
+    readonly packed: PackedPanelModel,
     outputs: Promise<string[][] | null>,
     readonly askedAt: number,
     readonly answeredAt: number,
   ) {
-    this.packedNow = packGraph(panel);
-    this.outputs = outputs.then((list) => this.withOutputs(list));
+    this.outputs = outputs.then((list) => (list && list.length === packed.edges.count ? list : undefined));
   }
 
-  /** Packed again with the edges' outputs only when a later panel asks: they come while a panel opens. */
-  get packed(): PackedPanelModel {
-    this.packedNow ??= packGraph(this.panel);
-    return this.packedNow;
+  get version(): number {
+    return this.packed.version;
   }
 
-  private withOutputs(outputs: string[][] | null): string[][] | undefined {
-    if (!outputs || outputs.length !== this.panel.edges.length) return undefined;
-    this.panel.edges.forEach((edge, at) => {
-      edge.outputs = outputs[at]!;
-    });
-    this.packedNow = undefined;
-    this.hasOutputs = true;
-    return outputs;
+  get panel(): PanelModel {
+    this.unpacked ??= unpackGraph(this.packed);
+    return this.unpacked;
+  }
+
+  model(): Promise<GraphModel | undefined> {
+    this.asked ??= this.client.sendRequest(GraphRequest.type, { folderUri: this.folderUri }).then(
+      (model) => model ?? undefined,
+      (error: unknown) => {
+        this.asked = undefined;
+        throw error;
+      },
+    );
+    return this.asked;
   }
 }
 

@@ -8,13 +8,13 @@ export async function openModule(graph: GraphModel, id: string, panel: vscode.Vi
   if (module) await openAt(vscode.Uri.parse(module.location.uri), module.location.range.start, panel);
 }
 
-/** Opens a read that makes an edge, clicked in the panel: its reader's folder, then its file from there. */
+/** Opens a read that makes an edge, clicked in the panel: its reader's folder under `root`, then its file from there. */
 export async function openRead(
-  graph: GraphModel,
+  root: string,
   read: Extract<WebviewToPanel, { type: 'openRead' }>,
   panel: vscode.ViewColumn | undefined,
 ): Promise<void> {
-  await openAt(vscode.Uri.file(path.join(graph.root, read.from, ...read.file.split('/'))), read, panel);
+  await openAt(vscode.Uri.file(path.join(root, read.from, ...read.file.split('/'))), read, panel);
 }
 
 async function openAt(uri: vscode.Uri, at: WirePosition, panel: vscode.ViewColumn | undefined): Promise<void> {

@@ -201,6 +201,19 @@ export namespace GraphRequest {
 }
 
 /**
+ * A folder's graph as the graph panel's page draws it (`PanelModel`), packed (`PackedPanelModel`): what Show
+ * Graph waits for. The host asks for the whole `GraphModel` only when a click or a hover card needs what the
+ * page does not have. Client → server.
+ */
+export interface PanelGraphParams {
+  folderUri: string;
+}
+export namespace PanelGraphRequest {
+  export const method = 'terrace/panelGraph';
+  export const type = new RequestType<PanelGraphParams, PackedPanelModel | null, void>(method);
+}
+
+/**
  * The outputs read along each edge of a folder's graph at `version`, by the edge's place in its `edges`: each
  * the writer's outputs the reader reads, sorted (the contract between their states). Answered once the
  * contracts are known, which the graph does not wait for; null when the graph is no longer at `version`.
@@ -471,8 +484,9 @@ export type PanelModel = Omit<GraphModel, 'modules' | 'edges' | 'unresolved' | '
   edges: PanelEdge[];
 };
 /**
- * The panel's graph as the host posts it (`webview/src/packedGraph.ts`): modules and edges by column,
- * repeated strings by their index in `strings`, each edge's and level's modules by their index in `modules`.
+ * The panel's graph as the server answers it and the host posts it (`webview/src/packedGraph.ts`): modules
+ * and edges by column, repeated strings by their index in `strings`, each edge's and level's modules by their
+ * index in `modules`.
  */
 export type PackedPanelModel = Omit<PanelModel, 'modules' | 'edges' | 'levels'> & {
   modules: PackedRows;

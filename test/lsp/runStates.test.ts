@@ -11,13 +11,16 @@ import {
   type Hover,
 } from 'vscode-languageserver-protocol/node';
 import { moduleFingerprint, updateModuleRecord } from '../../runner/src';
+import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import {
   type GraphModel,
   GraphRequest,
+  PanelGraphRequest,
   RunStateChangedNotification,
   RunTargetsRequest,
   type ServerStatusParams,
 } from '../../server/src/protocol';
+import { unpackGraph } from '../../webview/src/packedGraph';
 import { LspTestClient, repoRoot } from './lspClient';
 
 /**
@@ -94,6 +97,25 @@ describe('run states in the language server', () => {
     })) as Hover;
     const text = (hover.contents as { value: string }).value;
     assert.match(text, /\n\nRun state: \*\*ApplyNeeded\*\* — 1 to add, 0 to change, 0 to destroy · planned just now$/);
+  });
+
+  test("the panel's graph, packed by the server, is the graph model as the page draws it, run states too", async () => {
+    const whole = await graph();
+    const packed = (await client.connection.sendRequest(PanelGraphRequest.type, { folderUri: uri(root) }))!;
+    assert.ok(packed.strings.length > 0 && packed.edges.count === whole.edges.length && packed.edges.count > 0);
+    const drawn = unpackGraph(packed);
+    assert.deepEqual(drawn, toPanelModel(whole));
+    assert.equal(drawn.modules.find((module) => module.id === EKS)?.runState?.state, 'ApplyNeeded');
+    // Each read names its file from its reader's folder, as the host opens it.
+    const read = drawn.edges.find((edge) => edge.from === EKS)!;
+    const wholeRead = whole.edges.find((edge) => edge.from === EKS)!;
+    assert.equal(uri(path.join(root, EKS, read.file)), wholeRead.location.uri);
+    assert.equal(
+      await client.connection.sendRequest(PanelGraphRequest.type, {
+        folderUri: uri(path.join(root, 'no-such-folder')),
+      }),
+      null,
+    );
   });
 
   test('an edit of the module makes it PlanNeeded', async () => {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
-import { moduleAddress, problemTexts, toPanelModel } from '../../client/src/panelModel';
+import { moduleAddress, problemTexts } from '../../client/src/panelAnswers';
+import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type {
   GraphMessage,
   GraphModel,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { LayoutStore } from '../../client/src/layoutStore';
-import { toPanelModel } from '../../client/src/panelModel';
+import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { layoutKey, type Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { problemTexts, toPanelModel } from '../../client/src/panelModel';
+import { problemTexts } from '../../client/src/panelAnswers';
+import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { arrangeColumns, type WrapColumn } from '../../webview/src/columnWrap';
 import { elkLayout } from '../../webview/src/elkLayout';

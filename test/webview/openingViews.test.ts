@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { openingInputs } from '../../client/src/openingViews';
-import { toPanelModel } from '../../client/src/panelModel';
+import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';

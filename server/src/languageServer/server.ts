@@ -66,6 +66,7 @@ import {
   GraphChangedNotification,
   GraphRequest,
   ModuleForUriRequest,
+  PanelGraphRequest,
   PipelineRequest,
   RunStateChangedNotification,
   RunTargetsRequest,
@@ -83,7 +84,8 @@ import { DiagnosticsPublisher } from './diagnosticsPublisher';
 import { edgeOutputsFor } from './edgeOutputsRequest';
 import { FolderSettings } from './editorSettings';
 import { fileReadersOf } from './fileReadersRequest';
-import { toGraphModel, toGraphModule } from './graphModel';
+import { toGraphModule } from './graphModel';
+import { graphModelFor, panelGraphFor } from './graphRequests';
 import { toCompletionItem, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
 import { IpcMessageWriter, watchOutgoing } from './outgoingMessages';
 import { pipelineFor } from './pipelineRequest';
@@ -395,12 +397,12 @@ connection.onRenameRequest(async (params): Promise<WorkspaceEdit | ResponseError
 
 connection.onRequest(GraphRequest.type, async (params) => {
   const folder = params.folderUri ? folderAt(params.folderUri) : folders.all()[0];
-  if (!folder) return null;
-  await folder.ready;
-  const model = toGraphModel(folder.analysis.result(), folder.version);
-  const states = await runStateCache.forFolder(folder);
-  if (states) for (const module of model.modules) module.runState = states.get(module.id);
-  return model;
+  return folder ? graphModelFor(folder, runStateCache) : null;
+});
+
+connection.onRequest(PanelGraphRequest.type, async (params) => {
+  const folder = folderAt(params.folderUri);
+  return folder ? panelGraphFor(folder, runStateCache) : null;
 });
 
 connection.onRequest(EdgeOutputsRequest.type, async (params) => {

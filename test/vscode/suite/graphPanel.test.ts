@@ -91,6 +91,32 @@ suite('graph panel', () => {
     assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'the read opens beside the panel, not over it');
   });
 
+  test('a hover card’s questions are answered from the whole graph, which the page does not have', async () => {
+    const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
+    assert.ok(panel);
+    await panel.reports.waitForRender();
+    // What the host posts back to the page, seen on its way (the page gets it too).
+    const webview = panel.panel.webview;
+    const posted: unknown[] = [];
+    const post = webview.postMessage.bind(webview);
+    (webview as { postMessage: typeof post }).postMessage = (message) => {
+      posted.push(message);
+      return post(message);
+    };
+    try {
+      await panel.receive({ type: 'address', id: 41, module: EKS });
+      await panel.receive({ type: 'problems', id: 42, modules: [EKS, API], limit: 6 });
+    } finally {
+      delete (webview as { postMessage?: unknown }).postMessage;
+    }
+    const eks = graph.modules.find((module) => module.id === EKS)!;
+    assert.ok(eks.backend?.address.includes('eks'), eks.backend?.address);
+    assert.deepEqual(posted, [
+      { type: 'address', id: 41, address: eks.backend!.address },
+      { type: 'problems', id: 42, problems: [] },
+    ]);
+  });
+
   test('the code lens command opens the panel focused on its module', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showModule', folderUri, EKS);
     assert.ok(panel);

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { GraphModel, GraphProblem, PanelModel, PanelProblem } from '../../server/src/protocol';
+import type { GraphModel, GraphProblem, PanelModel } from '../protocol';
 
 /**
- * The graph as the panel's webview gets it (see `PanelModel`): the server's model less what only the host
- * uses, and each module's unresolved and ambiguous references counted (their texts: `problemTexts`); with
- * the outputs read along each edge when they are known (`EdgeOutputsRequest`), else none yet.
+ * The graph as the panel's webview gets it (see `PanelModel`): the graph model less what only the host
+ * uses (the host asks for the whole model when a click or a hover card needs it), and each module's
+ * unresolved and ambiguous references counted (their texts: the client's `problemTexts`); with the outputs
+ * read along each edge when they are known (`EdgeOutputsRequest`), else none yet.
  */
 export function toPanelModel(graph: GraphModel, outputs?: readonly string[][]): PanelModel {
   const unresolved = countByReader(graph.unresolved);
@@ -48,32 +49,6 @@ export function toPanelModel(graph: GraphModel, outputs?: readonly string[][]): 
       character: edge.location.range.start.character,
     })),
   };
-}
-
-/** The address of a module's state, as a hover card shows it; null without a backend. */
-export function moduleAddress(graph: GraphModel, id: string): string | null {
-  return graph.modules.find((module) => module.id === id)?.backend?.address ?? null;
-}
-
-/**
- * The first `limit` unresolved and ambiguous references of `modules`, each module's unresolved then
- * ambiguous in turn, as the panel counted them: what a hover card lists.
- */
-export function problemTexts(graph: GraphModel, modules: readonly string[], limit: number): PanelProblem[] {
-  const wanted = new Set(modules);
-  const byReader = new Map<string, PanelProblem[]>();
-  for (const [kind, list] of [
-    ['unresolved', graph.unresolved],
-    ['ambiguous', graph.ambiguous],
-  ] as const) {
-    for (const { location: _location, ...problem } of list) {
-      if (!wanted.has(problem.from)) continue;
-      const found = byReader.get(problem.from) ?? [];
-      found.push({ ...problem, kind });
-      byReader.set(problem.from, found);
-    }
-  }
-  return modules.flatMap((id) => byReader.get(id) ?? []).slice(0, Math.max(0, limit));
 }
 
 function countByReader(problems: readonly GraphProblem[]): Map<string, number> {

@@ -26,7 +26,8 @@
 //   (unset)      electron when VS Code is cached or can be downloaded, else code-server
 // Other settings: TERRACE_VSCODE_TIMEOUT_MS (default 180000), TERRACE_VSCODE_GREP (run matching tests only),
 // TERRACE_VSCODE_SUITES (run the suites whose names match only, e.g. `share-example`), TERRACE_SHARE_WINDOWS
-// (fresh windows of the floor's and of Terrace's on each timed folder, default 3),
+// (fresh windows of the floor's and of Terrace's on each timed folder, default 3), TERRACE_SHARE_FOLDER (a
+// folder of one's own timed too, its windows' suites named `share-folder-<its name>-…`),
 // TERRACE_VSCODE_VERBOSE=1 (all workbench logs), TERRACE_KEEP_TMP=1 (keep the scratch directory).
 //
 // Prints the suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when one
@@ -265,6 +266,8 @@ const realShapes = [
 ];
 for (const { name, shape, args, units } of realShapes) {
   if (grep || !vsix) break;
+  // Not written when TERRACE_VSCODE_SUITES leaves out its suite and its windows.
+  if (only && ![name, `share-${name}-floor-1`, `share-${name}-terrace-1`].some((suite) => only.test(suite))) continue;
   const folder = path.join(tmp, `${name}-repository`);
   const written = await new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/realShapes/write.ts', shape, folder, ...args], {
@@ -287,6 +290,10 @@ for (const { name, shape, args, units } of realShapes) {
       : undefined,
   );
 }
+
+// A folder of one's own (a public monorepo checked out, say), timed as the folders above: TERRACE_SHARE_FOLDER.
+const ownFolder = process.env.TERRACE_SHARE_FOLDER && path.resolve(process.env.TERRACE_SHARE_FOLDER);
+if (ownFolder && !grep) await shareWindows(`folder-${path.basename(ownFolder)}`, ownFolder);
 
 await shareBrowser?.close();
 if (Object.keys(shares).length > 0) writeShares(path.join(repoRoot, 'test-results', 'vscode'), shares);

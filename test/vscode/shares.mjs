@@ -44,6 +44,13 @@ export function folderShares(files) {
       // From the extension's activation, which VS Code decides (seconds, and its noise, on a busy machine).
       afterActivationMs: median(list.map((window) => window.firstProblemsMs - window.steps.activated)),
       drawnMs: median(list.map((window) => window.drawnMs)),
+      // Terrace's: an edit → its problem in the editor, and → the panel redrawn (no floor: VS Code's part is small).
+      ...(list.every((window) => window.edit)
+        ? {
+            editDiagnosticsMs: median(list.map((window) => window.edit.diagnosticsMs)),
+            editRedrawnMs: median(list.map((window) => window.edit.redrawnMs)),
+          }
+        : {}),
       runs: list,
     };
   };
@@ -72,6 +79,7 @@ export function writeShares(resultsDir, byFolder) {
     rows.push(
       `${folder}: window → first problems: floor ${seconds(floor?.firstProblemsMs)}, Terrace ${seconds(terrace?.firstProblemsMs)}, share ${seconds(share?.firstProblemsMs)}; after activation: floor ${seconds(floor?.afterActivationMs)}, Terrace ${seconds(terrace?.afterActivationMs)}, share ${seconds(share?.afterActivationMs)}`,
       `${folder}: command → drawn: floor ${seconds(floor?.drawnMs)}, Terrace ${seconds(terrace?.drawnMs)}, share ${seconds(share?.drawnMs)}`,
+      `${folder}: an edit → its problem: Terrace ${seconds(terrace?.editDiagnosticsMs)}; → the panel redrawn: Terrace ${seconds(terrace?.editRedrawnMs)}`,
     );
   }
   console.log(

@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
 import { showGraph } from '../realShape/panelTimings';
 import { runningApi, startupBreakdown, waitFor } from '../suite/helpers';
+import { type EditFigures, probeEdit } from './probeEdit';
 
 /** Which extension this window has: the floor's (test/vscode/floor) or Terrace's VSIX. */
 const SUBJECT = process.env.TERRACE_SHARE_SUBJECT;
@@ -22,6 +24,8 @@ interface WindowFigures {
   steps: Record<string, number | null>;
   /** Where the drawing's time went (Terrace's: to its panel, its page ready, the graph sent, the layout, drawn). */
   drawnSteps?: Record<string, unknown>;
+  /** Terrace's: an edit that adds a read nobody writes, to its problem in the editor and the panel redrawn. */
+  edit?: EditFigures;
 }
 
 interface FloorApi {
@@ -63,6 +67,13 @@ async function terraceWindow(): Promise<WindowFigures> {
   const { panel, timing } = await showGraph();
   const drawn = panel.reports.renders.at(-1)!;
   assert.ok(drawn.nodes + drawn.groups > 0, 'the panel drew the graph');
+  // The edit once the window has settled: the edges' outputs shown (the server's contracts done).
+  await panel.reports.waitForOutputs((report) => report.version === drawn.version, 120_000);
+  const folder = vscode.workspace.workspaceFolders![0]!.uri;
+  // By method name: this bundle's request type is not the extension bundle's (see the graph panel's suite).
+  const graph = await api.client.sendRequest<GraphModel | null>(GraphRequest.method, { folderUri: folder.toString() });
+  assert.ok(graph, 'the server answers terrace/graph');
+  const edit = await probeEdit(panel, graph, folder);
   panel.dispose();
   return {
     subject: 'terrace',
@@ -70,6 +81,7 @@ async function terraceWindow(): Promise<WindowFigures> {
     drawnMs: timing.onScreenMs,
     steps,
     drawnSteps: { ...timing },
+    edit,
   };
 }
 

@@ -510,6 +510,8 @@ export type PackedColumn = (
   | { codes: string; of: number[] }
   | { flags: string }
   | { stringLists: number[][] }
+  /** Objects (a module's segments, its run state): rows of their own, by column. */
+  | { objects: PackedRows }
   | { values: unknown[] }
 ) & { present?: number[]; absent?: number[] };
 

@@ -137,4 +137,27 @@ describe('the panel model as the host posts it: packed by column', () => {
     assert.ok(packed.length < objects.length / 2, `${packed.length} bytes packed, ${objects.length} as objects`);
     assert.deepEqual(unpackGraph(JSON.parse(packed)), graph);
   });
+
+  test('segments named on every module are packed by column too, and come back as they were', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-panel-segments-'));
+    temporary.push(root);
+    writeTerragruntLive(root, { units: 300 });
+    const graph = await panelModel(root);
+    // As a discovery pattern names them (`{service}/{environment}/{region}/{module}`), on every module.
+    const names = ['service', 'environment', 'region', 'module'];
+    for (const module of graph.modules)
+      module.segments = Object.fromEntries(
+        module.id
+          .split('/')
+          .slice(0, 4)
+          .map((part, at) => [names[at]!, part]),
+      );
+    const packed = JSON.parse(JSON.stringify(packGraph(graph)));
+    assert.deepEqual(unpackGraph(packed), graph);
+    assert.deepEqual(Object.keys(unpackGraph(packed).modules[0]!.segments), names);
+    const segments = packed.modules.columns.segments;
+    assert.ok('objects' in segments, 'the segments are rows of their own');
+    const spelled = JSON.stringify(graph.modules.map((module) => module.segments)).length;
+    assert.ok(JSON.stringify(segments).length < spelled / 5, `${JSON.stringify(segments).length} of ${spelled} bytes`);
+  });
 });

@@ -70,8 +70,8 @@ class StringTable {
 /**
  * Objects as columns, one per key, in the order the keys first come, each holding the values of the rows
  * that have the key: strings (or nulls) as indexes in the table (-1: null), or, when a column has few of
- * them, each as one character (`codes`), string lists as lists of indexes,
- * booleans as a string of 0s and 1s, any other value as it is. A key some rows lack (or hold undefined)
+ * them, each as one character (`codes`), string lists as lists of indexes, booleans as a string of 0s and
+ * 1s, objects as rows of their own, any other value as it is. A key some rows lack (or hold undefined)
  * lists the rows it is in, or those it is not in, whichever is shorter: absent stays absent.
  */
 function packRows(rows: readonly object[], strings: StringTable): PackedRows {
@@ -117,7 +117,13 @@ function packColumn(values: unknown[], strings: StringTable): PackedColumn {
     return { flags: values.map((value) => (value ? '1' : '0')).join('') };
   if (values.every((value) => Array.isArray(value) && value.every((item) => typeof item === 'string')))
     return { stringLists: values.map((value) => (value as string[]).map((item) => strings.at(item))) };
+  // A module's segments, its run state: by column too (at 11,000 units the segments spelled out were 0.77 of 1.7 MB).
+  if (values.every(isPlainObject)) return { objects: packRows(values as object[], strings) };
   return { values };
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function unpackRows<T>(packed: PackedRows, strings: readonly string[]): T[] {
@@ -141,5 +147,9 @@ function columnValue(column: PackedColumn, strings: readonly string[]): (n: numb
     };
   if ('flags' in column) return (n) => column.flags[n] === '1';
   if ('stringLists' in column) return (n) => column.stringLists[n]!.map((at) => strings[at]!);
+  if ('objects' in column) {
+    const objects = unpackRows<object>(column.objects, strings);
+    return (n) => objects[n];
+  }
   return (n) => column.values[n];
 }

@@ -143,10 +143,11 @@ describe('language server (node dist/server.js --stdio)', () => {
     await client.waitForNotification(StartupTimingsNotification.type);
     const analysed = () => client.notifications.filter((n) => n.method === GraphChangedNotification.method).length;
     const uri = await client.open(vpcFile, VPC_TF);
-    await client.waitForNotification(GraphChangedNotification.type, () => analysed() >= 2);
     // Quiet for longer than the debounce (150 ms): the next edit is not held back.
     await new Promise((resolve) => setTimeout(resolve, 400));
+    // A document opened with the text on disk is no edit: its folder's graph is not made again.
     const before = analysed();
+    assert.equal(before, 1);
     const keys = ['a', 'b', 'c', 'd'].map((k) => VPC_TF.replace('vpc/terraform', `vpc-${k}/terraform`));
     for (const [n, text] of keys.entries()) await client.change(uri, text, n + 2);
     await new Promise((resolve) => setTimeout(resolve, 800));

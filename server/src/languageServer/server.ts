@@ -162,6 +162,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     {
       progress: (root, done, total) => reportProgress(root, done, total),
       changed: (folder) => void folderChanged(folder),
+      documentsChanged: (folder) => void publishDiagnostics(folder),
     },
     (root) => settings.of(root),
     options.trusted !== false,
@@ -493,12 +494,7 @@ function runStatesChanged(): void {
   runStateTimer = setTimeout(() => {
     runStateTimer = undefined;
     if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-    for (const folder of folders.all())
-      void connection.sendNotification(GraphChangedNotification.type, {
-        folderUri: pathToUri(folder.root),
-        version: folder.version,
-        states: runStateCache.statesGeneration,
-      });
+    for (const folder of folders.all()) graphChanged(folder);
   }, 200);
 }
 
@@ -559,12 +555,17 @@ async function folderChanged(folder: FolderState): Promise<void> {
     });
     startExactSyntax();
   }
+  graphChanged(folder);
+  if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
+/** Tells the client the folder's graph is at a new version: the graph panel asks for it again. */
+function graphChanged(folder: FolderState): void {
   void connection.sendNotification(GraphChangedNotification.type, {
     folderUri: pathToUri(folder.root),
     version: folder.version,
     states: runStateCache.statesGeneration,
   });
-  if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 
 /**

@@ -29,7 +29,13 @@ export interface DiskChange {
 export interface FolderEvents {
   /** Indexing progress; `total` 0 before the files are counted. Resolves once the client was told. */
   progress(root: string, done: number, total: number): Promise<void>;
+  /** The folder's files changed: its version was bumped, its graph may differ. */
   changed(folder: FolderState): void;
+  /**
+   * An open document's text is what the folder had already (opened, or closed, unedited): the graph is as
+   * it was, the diagnostics of the open documents are not (Terraform's syntax messages are theirs).
+   */
+  documentsChanged(folder: FolderState): void;
 }
 
 /** Files larger than this keep the engine's syntax messages: hcl2json parsed 5.7 MB in about 20 s. */
@@ -137,8 +143,9 @@ export class WorkspaceFolders {
       this.pending.delete(file);
       await folder.ready;
       if (this.folders.get(folder.root) !== folder) return;
-      await folder.analysis.updateFile(file, text);
-      this.bump(folder);
+      // Opening a file is no edit: at 11,000 units it made the graph panel fetch and draw 1.7 MB again.
+      if (await folder.analysis.updateFile(file, text)) this.bump(folder);
+      else if (this.folders.get(folder.root) === folder) this.events.documentsChanged(folder);
     };
     const now = Date.now();
     const quiet = waiting === undefined && now - (this.lastEdit.get(file) ?? 0) >= this.debounce;
@@ -182,11 +189,16 @@ export class WorkspaceFolders {
     for (const [folder, list] of byFolder)
       void folder.ready.then(async () => {
         if (this.folders.get(folder.root) !== folder) return;
+        let changed = false;
         for (const { file, deleted } of list) {
-          if (deleted) folder.analysis.removePath(file);
-          else await folder.analysis.updateFile(file);
+          if (deleted) {
+            folder.analysis.removePath(file);
+            changed = true;
+          }
+          // A save of what the editor had sent already changes nothing.
+          else if (await folder.analysis.updateFile(file)) changed = true;
         }
-        this.bump(folder);
+        if (changed) this.bump(folder);
       });
   }
 

@@ -131,11 +131,13 @@ export class WorkspaceAnalysis {
 
   /**
    * A file changed: `text` is its new content (an editor buffer), or undefined to read it from
-   * disk again (saved, closed, created or deleted).
+   * disk again (saved, closed, created or deleted). False when the analysis had that text already.
    */
-  async updateFile(file: string, text?: string): Promise<void> {
-    // An unchanged text (a hover flushing an open buffer, a save) keeps every cached result.
-    if (this.files.update(file, text)) this.invalidate(path.dirname(file));
+  async updateFile(file: string, text?: string): Promise<boolean> {
+    // An unchanged text (a document opened, a save) keeps every cached result.
+    const changed = this.files.update(file, text);
+    if (changed) this.invalidate(path.dirname(file));
+    return changed;
   }
 
   /**

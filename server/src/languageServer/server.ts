@@ -540,6 +540,9 @@ async function folderChanged(folder: FolderState): Promise<void> {
   sendStatus();
   // The first diagnostics do not wait for the contracts between states: theirs follow at once.
   const first = !startup.sent;
+  // After an edit the panel asks for the new graph at once: it waits neither for the contracts between states
+  // nor for every file's diagnostics compared with those shown. A fresh window's first problems go first.
+  if (!first) graphChanged(folder);
   await publishDiagnostics(folder, !first);
   if (first) setImmediate(() => void publishDiagnostics(folder));
   if (!startup.sent) {
@@ -555,7 +558,7 @@ async function folderChanged(folder: FolderState): Promise<void> {
     });
     startExactSyntax();
   }
-  graphChanged(folder);
+  if (first) graphChanged(folder);
   if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 

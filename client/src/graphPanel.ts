@@ -181,7 +181,7 @@ export class GraphPanel {
         break;
       }
       case 'openRead':
-        if (this.shown) await openRead(this.shown.panel.root, message, this.panel.viewColumn);
+        if (this.shown) await openRead(this.shown.packed.root, message, this.panel.viewColumn);
         break;
       case 'affected':
         await this.affected.toggle(message.on);

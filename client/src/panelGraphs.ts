@@ -86,6 +86,7 @@ class PanelGraphs {
   }
 }
 
+/** A folder's graph as the server packed it; unpacked, and its whole model fetched, when first asked for. */
 class FetchedGraph implements PanelGraph {
   readonly outputs: Promise<string[][] | undefined>;
   private unpacked: PanelModel | undefined;

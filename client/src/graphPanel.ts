@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type {
-  GraphMessage,
-  GraphModel,
-  PanelCommand,
-  PanelModel,
-  PanelToWebview,
-  WebviewToPanel,
+import {
+  type GraphMessage,
+  type PanelCommand,
+  type PanelDetails,
+  PanelDetailsRequest,
+  type PanelModel,
+  type PanelToWebview,
+  type WebviewToPanel,
 } from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { packOutputs } from '../../webview/src/packedGraph';
@@ -17,7 +18,6 @@ import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
 import { PanelAffected } from './panelAffected';
-import { moduleAddress, problemTexts } from './panelAnswers';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { openModule, openRead } from './panelOpens';
 import { PanelReports } from './panelReports';
@@ -176,8 +176,8 @@ export class GraphPanel {
         await this.pageReady(message.graphInPage === true);
         break;
       case 'openModule': {
-        const model = await this.model();
-        if (model) await openModule(model, message.id, this.panel.viewColumn);
+        const module = (await this.details([message.id], 0))?.modules[0];
+        if (module) await openModule(module.location, this.panel.viewColumn);
         break;
       }
       case 'openRead':
@@ -187,21 +187,13 @@ export class GraphPanel {
         await this.affected.toggle(message.on);
         break;
       case 'problems': {
-        const model = await this.model();
-        await this.post({
-          type: 'problems',
-          id: message.id,
-          problems: model ? problemTexts(model, message.modules, message.limit) : [],
-        });
+        const details = await this.details(message.modules, message.limit);
+        await this.post({ type: 'problems', id: message.id, problems: details?.problems ?? [] });
         break;
       }
       case 'address': {
-        const model = await this.model();
-        await this.post({
-          type: 'address',
-          id: message.id,
-          address: model ? moduleAddress(model, message.module) : null,
-        });
+        const details = await this.details([message.module], 0);
+        await this.post({ type: 'address', id: message.id, address: details?.modules[0]?.address ?? null });
         break;
       }
       case 'layout':
@@ -329,12 +321,16 @@ export class GraphPanel {
     }
   }
 
-  /** The shown graph's whole model, for what its page does not have; undefined if the server could not say. */
-  private async model(): Promise<GraphModel | undefined> {
+  /**
+   * What the page does not have of some modules (where each is written, its state's address, the texts of
+   * their problems), asked of the server; undefined if it could not say.
+   */
+  private async details(modules: string[], problems: number): Promise<PanelDetails | undefined> {
     try {
-      return await this.shown?.model();
+      const params = { folderUri: this.folderUri, modules, problems };
+      return (await this.ctx.client.sendRequest(PanelDetailsRequest.type, params)) ?? undefined;
     } catch (error) {
-      this.ctx.output.warn(`graph panel: could not get the graph's details: ${String(error)}`);
+      this.ctx.output.warn(`graph panel: could not get the modules' details: ${String(error)}`);
       return undefined;
     }
   }

@@ -1,8 +1,6 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   EdgeOutputsRequest,
-  type GraphModel,
-  GraphRequest,
   type PackedPanelModel,
   PanelGraphRequest,
   type PanelModel,
@@ -25,11 +23,6 @@ export interface PanelGraph {
   /** When it was asked of the server, and when its answer was in (the graph panel's timings). */
   readonly askedAt: number;
   readonly answeredAt: number;
-  /**
-   * The folder's whole graph model, for what the page does not have (where a module is written, its state's
-   * address, its problems' texts): asked of the server when first needed, and kept.
-   */
-  model(): Promise<GraphModel | undefined>;
 }
 
 /**
@@ -69,7 +62,7 @@ class PanelGraphs {
       (packed) => {
         if (!packed) return undefined;
         const outputs = this.client.sendRequest(EdgeOutputsRequest.type, { folderUri, version: packed.version });
-        const answer = new FetchedGraph(this.client, folderUri, packed, outputs, askedAt, Date.now());
+        const answer = new FetchedGraph(packed, outputs, askedAt, Date.now());
         // Its failure is the panel's to report (`GraphPanel`), if one is open to show them.
         answer.outputs.catch(() => undefined);
         const kept = this.fetched.get(folderUri);
@@ -86,15 +79,12 @@ class PanelGraphs {
   }
 }
 
-/** A folder's graph as the server packed it; unpacked, and its whole model fetched, when first asked for. */
+/** A folder's graph as the server packed it; unpacked when first asked for. */
 class FetchedGraph implements PanelGraph {
   readonly outputs: Promise<string[][] | undefined>;
   private unpacked: PanelModel | undefined;
-  private asked: Promise<GraphModel | undefined> | undefined;
 
   constructor(
-    private readonly client: LanguageClient,
-    private readonly folderUri: string,
     readonly packed: PackedPanelModel,
     outputs: Promise<string[][] | null>,
     readonly askedAt: number,
@@ -110,17 +100,6 @@ class FetchedGraph implements PanelGraph {
   get panel(): PanelModel {
     this.unpacked ??= unpackGraph(this.packed);
     return this.unpacked;
-  }
-
-  model(): Promise<GraphModel | undefined> {
-    this.asked ??= this.client.sendRequest(GraphRequest.type, { folderUri: this.folderUri }).then(
-      (model) => model ?? undefined,
-      (error: unknown) => {
-        this.asked = undefined;
-        throw error;
-      },
-    );
-    return this.asked;
   }
 }
 

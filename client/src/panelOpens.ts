@@ -1,11 +1,10 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphModel, WebviewToPanel, WirePosition } from '../../server/src/protocol';
+import type { WebviewToPanel, WireLocation, WirePosition } from '../../server/src/protocol';
 
 /** Opens a module of the graph where it declares its backend, in an editor group other than the panel's. */
-export async function openModule(graph: GraphModel, id: string, panel: vscode.ViewColumn | undefined): Promise<void> {
-  const module = graph.modules.find((candidate) => candidate.id === id);
-  if (module) await openAt(vscode.Uri.parse(module.location.uri), module.location.range.start, panel);
+export async function openModule(location: WireLocation, panel: vscode.ViewColumn | undefined): Promise<void> {
+  await openAt(vscode.Uri.parse(location.uri), location.range.start, panel);
 }
 
 /** Opens a read that makes an edge, clicked in the panel: its reader's folder under `root`, then its file from there. */

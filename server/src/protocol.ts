@@ -202,8 +202,8 @@ export namespace GraphRequest {
 
 /**
  * A folder's graph as the graph panel's page draws it (`PanelModel`), packed (`PackedPanelModel`): what Show
- * Graph waits for. The host asks for the whole `GraphModel` only when a click or a hover card needs what the
- * page does not have. Client → server.
+ * Graph waits for. What a click or a hover card needs that the page does not have is asked apart
+ * (`PanelDetailsRequest`). Client → server.
  */
 export interface PanelGraphParams {
   folderUri: string;
@@ -211,6 +211,34 @@ export interface PanelGraphParams {
 export namespace PanelGraphRequest {
   export const method = 'terrace/panelGraph';
   export const type = new RequestType<PanelGraphParams, PackedPanelModel | null, void>(method);
+}
+
+/**
+ * What the panel's hover cards and clicks need of some of a folder's modules that its page does not have:
+ * where each is written, its state's address, and the texts of their unresolved and ambiguous references.
+ * Answered from the folder's analysis now, a few bytes at any size (the whole graph model is 16 MB at 11,000
+ * units). Client → server.
+ */
+export interface PanelDetailsParams {
+  folderUri: string;
+  modules: string[];
+  /** How many problem texts to answer at most: each module's unresolved, then its ambiguous, in `modules`' order. */
+  problems: number;
+}
+export interface PanelModuleDetails {
+  id: string;
+  location: WireLocation;
+  /** The address of its state; null without a backend, `""` for a backend whose address is not known. */
+  address: string | null;
+}
+export interface PanelDetails {
+  /** The modules asked for that the graph has, in the order asked. */
+  modules: PanelModuleDetails[];
+  problems: PanelProblem[];
+}
+export namespace PanelDetailsRequest {
+  export const method = 'terrace/panelDetails';
+  export const type = new RequestType<PanelDetailsParams, PanelDetails | null, void>(method);
 }
 
 /**

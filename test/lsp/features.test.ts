@@ -10,7 +10,13 @@ import type {
   Location,
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
-import { type GraphModel, GraphRequest, ModuleForUriRequest, type ServerStatusParams } from '../../server/src/protocol';
+import {
+  type GraphModel,
+  GraphRequest,
+  ModuleForUriRequest,
+  PanelDetailsRequest,
+  type ServerStatusParams,
+} from '../../server/src/protocol';
 import { type LspTestClient, latestDiagnostics, repoRoot, started } from './lspClient';
 
 /**
@@ -201,6 +207,68 @@ describe('references that resolve to nothing, or to two writers', () => {
         value:
           '**data.terraform_remote_state.upstream** · s3\n\n- the state address cannot be resolved statically: key: var.stackname has no default; its known part `${var.stackname}/terraform.tfstate` is too common to tell which module writes it',
       });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('a panel hover card’s details: where each module is written, its address, its problems’ texts', async () => {
+    const root = fixture('unresolved-references');
+    const folderUri = uri(root);
+    const client = await started(root);
+    try {
+      const ask = (modules: string[], problems: number) =>
+        client.connection.sendRequest(PanelDetailsRequest.type, { folderUri, modules, problems });
+      const details = await ask(['network/vpc', 'nowhere', 'app/api'], 6);
+      assert.ok(details);
+      // In the order asked, without a module the graph does not have; each where it declares its backend.
+      assert.deepEqual(
+        details.modules.map((m) => [m.id, m.location.uri, m.location.range.start.line, m.address]),
+        [
+          [
+            'network/vpc',
+            uri(path.join(root, 'network/vpc/main.tf')),
+            1,
+            's3://acme-tfstate/network/vpc/terraform.tfstate',
+          ],
+          ['app/api', uri(path.join(root, 'app/api/main.tf')), 1, 's3://acme-tfstate/app/api/terraform.tfstate'],
+        ],
+      );
+      assert.deepEqual(
+        details.problems.map((p) => [p.from, p.name, p.kind]),
+        [
+          ['app/api', 'billing', 'unresolved'],
+          ['app/api', 'upstream', 'unresolved'],
+        ],
+      );
+      assert.match(
+        details.problems[0]!.reason,
+        /no module in this workspace writes s3:\/\/acme-finance-tfstate\/billing/,
+      );
+      // The same as the whole graph model says of them.
+      const model = (await client.connection.sendRequest(GraphRequest.type, { folderUri })) as GraphModel;
+      for (const module of details.modules) {
+        const whole = model.modules.find((m) => m.id === module.id)!;
+        assert.deepEqual([module.location, module.address], [whole.location, whole.backend?.address]);
+      }
+      assert.deepEqual(
+        details.problems.map(({ from, name, reason }) => ({ from, name, reason })),
+        model.unresolved.map(({ from, name, reason }) => ({ from, name, reason })),
+      );
+      // At most as many texts as asked; none asked, none; a folder that is not one, nothing.
+      assert.deepEqual(
+        (await ask(['app/api'], 1))?.problems.map((p) => p.name),
+        ['billing'],
+      );
+      assert.deepEqual((await ask(['app/api'], 0))?.problems, []);
+      assert.equal(
+        await client.connection.sendRequest(PanelDetailsRequest.type, {
+          folderUri: uri(path.join(root, 'app')),
+          modules: ['app/api'],
+          problems: 6,
+        }),
+        null,
+      );
     } finally {
       await client.dispose();
     }

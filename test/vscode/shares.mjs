@@ -45,6 +45,9 @@ export function folderShares(files) {
       afterActivationMs: median(list.map((window) => window.firstProblemsMs - window.steps.activated)),
       drawnMs: median(list.map((window) => window.drawnMs)),
       // Terrace's: an edit → its problem in the editor, and → the panel redrawn (no floor: VS Code's part is small).
+      ...(list.every((window) => window.hover)
+        ? { hoverAnsweredMs: median(list.map((window) => window.hover.answeredMs)) }
+        : {}),
       ...(list.every((window) => window.edit)
         ? {
             editDiagnosticsMs: median(list.map((window) => window.edit.diagnosticsMs)),
@@ -79,7 +82,7 @@ export function writeShares(resultsDir, byFolder) {
     rows.push(
       `${folder}: window → first problems: floor ${seconds(floor?.firstProblemsMs)}, Terrace ${seconds(terrace?.firstProblemsMs)}, share ${seconds(share?.firstProblemsMs)}; after activation: floor ${seconds(floor?.afterActivationMs)}, Terrace ${seconds(terrace?.afterActivationMs)}, share ${seconds(share?.afterActivationMs)}`,
       `${folder}: command → drawn: floor ${seconds(floor?.drawnMs)}, Terrace ${seconds(terrace?.drawnMs)}, share ${seconds(share?.drawnMs)}`,
-      `${folder}: an edit → its problem: Terrace ${seconds(terrace?.editDiagnosticsMs)}; → the panel redrawn: Terrace ${seconds(terrace?.editRedrawnMs)}`,
+      `${folder}: a first hover card answered: Terrace ${seconds(terrace?.hoverAnsweredMs)}; an edit → its problem: Terrace ${seconds(terrace?.editDiagnosticsMs)}; → the panel redrawn: Terrace ${seconds(terrace?.editRedrawnMs)}`,
     );
   }
   console.log(

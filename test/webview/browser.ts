@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
-import { moduleAddress, problemTexts } from '../../client/src/panelAnswers';
 import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type {
   GraphMessage,
@@ -15,6 +14,7 @@ import type {
 } from '../../server/src/protocol';
 import { packGraph } from '../../webview/src/packedGraph';
 import { launchChromium } from '../harness/chromium.mjs';
+import { moduleAddress, problemTexts } from './hostAnswers';
 import { type Theme, themes } from './themes';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');

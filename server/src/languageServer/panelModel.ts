@@ -5,7 +5,7 @@ import type { GraphModel, GraphProblem, PanelModel } from '../protocol';
 /**
  * The graph as the panel's webview gets it (see `PanelModel`): the graph model less what only the host
  * uses (the host asks for the whole model when a click or a hover card needs it), and each module's
- * unresolved and ambiguous references counted (their texts: the client's `problemTexts`); with the outputs
+ * unresolved and ambiguous references counted (their texts: `panelDetails`); with the outputs
  * read along each edge when they are known (`EdgeOutputsRequest`), else none yet.
  */
 export function toPanelModel(graph: GraphModel, outputs?: readonly string[][]): PanelModel {

@@ -66,6 +66,7 @@ import {
   GraphChangedNotification,
   GraphRequest,
   ModuleForUriRequest,
+  PanelDetailsRequest,
   PanelGraphRequest,
   PipelineRequest,
   RunStateChangedNotification,
@@ -88,6 +89,7 @@ import { toGraphModule } from './graphModel';
 import { graphModelFor, panelGraphFor } from './graphRequests';
 import { toCompletionItem, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
 import { IpcMessageWriter, watchOutgoing } from './outgoingMessages';
+import { panelDetails } from './panelDetails';
 import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
 import { runTargetsFor } from './runTargetsRequest';
@@ -404,6 +406,13 @@ connection.onRequest(GraphRequest.type, async (params) => {
 connection.onRequest(PanelGraphRequest.type, async (params) => {
   const folder = folderAt(params.folderUri);
   return folder ? panelGraphFor(folder, runStateCache) : null;
+});
+
+connection.onRequest(PanelDetailsRequest.type, async (params) => {
+  const folder = folderAt(params.folderUri);
+  if (!folder) return null;
+  await folder.ready;
+  return panelDetails(folder.analysis.result(), params);
 });
 
 connection.onRequest(EdgeOutputsRequest.type, async (params) => {

@@ -5,6 +5,7 @@ import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
 import { showGraph } from '../realShape/panelTimings';
 import { runningApi, startupBreakdown, waitFor } from '../suite/helpers';
 import { type EditFigures, probeEdit } from './probeEdit';
+import { type HoverFigures, probeHover } from './probeHover';
 
 /** Which extension this window has: the floor's (test/vscode/floor) or Terrace's VSIX. */
 const SUBJECT = process.env.TERRACE_SHARE_SUBJECT;
@@ -24,6 +25,8 @@ interface WindowFigures {
   steps: Record<string, number | null>;
   /** Where the drawing's time went (Terrace's: to its panel, its page ready, the graph sent, the layout, drawn). */
   drawnSteps?: Record<string, unknown>;
+  /** Terrace's: a first hover card on the panel just drawn, its questions answered. */
+  hover?: HoverFigures;
   /** Terrace's: an edit that adds a read nobody writes, to its problem in the editor and the panel redrawn. */
   edit?: EditFigures;
 }
@@ -67,6 +70,7 @@ async function terraceWindow(): Promise<WindowFigures> {
   const { panel, timing } = await showGraph();
   const drawn = panel.reports.renders.at(-1)!;
   assert.ok(drawn.nodes + drawn.groups > 0, 'the panel drew the graph');
+  const hover = await probeHover(panel);
   // The edit once the window has settled: the edges' outputs shown (the server's contracts done).
   await panel.reports.waitForOutputs((report) => report.version === drawn.version, 120_000);
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
@@ -81,6 +85,7 @@ async function terraceWindow(): Promise<WindowFigures> {
     drawnMs: timing.onScreenMs,
     steps,
     drawnSteps: { ...timing },
+    hover,
     edit,
   };
 }

@@ -91,7 +91,7 @@ suite('graph panel', () => {
     assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'the read opens beside the panel, not over it');
   });
 
-  test('a hover card’s questions are answered from the whole graph, which the page does not have', async () => {
+  test('a hover card’s questions, which the page cannot answer, are answered by the server through the host', async () => {
     const panel = await vscode.commands.executeCommand<GraphPanel | undefined>('terrace.showGraph');
     assert.ok(panel);
     await panel.reports.waitForRender();

@@ -1,98 +1,40 @@
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  type CodeLens,
   CodeLensRefreshRequest,
-  type CompletionItem,
-  CompletionItemKind,
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
-  ErrorCodes,
   FileChangeType,
-  type Hover,
   type InitializeParams,
   type InitializeResult,
   IPCMessageReader,
-  type Location,
-  LSPErrorCodes,
-  MarkupKind,
-  type PrepareRenameResult,
   ProposedFeatures,
-  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
   type WorkDoneProgressServerReporter,
-  type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { type AnalysisResult, MAX_TYPED_CHARS, readSourceFile } from '../engine/analysis';
+import { MAX_TYPED_CHARS, readSourceFile } from '../engine/analysis';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from '../engine/config';
 import {
-  addContractDiagnostics,
-  componentSourceAt,
-  type EngineDiagnostic,
-  moduleById,
-  moduleContaining,
-  moduleHover,
-  moduleLensTitle,
-  moduleLocation,
-  modulesPlacedIn,
-  moduleWithBackendAt,
-  type OutputIndex,
-  outputBlockHover,
-  outputCompletions,
-  outputDefinitions,
-  outputIndex,
-  outputLenses,
-  outputReferences,
-  outputRenameEdits,
-  outputsReadLine,
-  outputUseHover,
-  prepareOutputRename,
-  referenceHover,
-  referenceOutcomesAt,
-  workspaceDiagnostics,
-} from '../engine/features';
-import { isConfigurationFile } from '../engine/workspace';
-import {
-  AffectedRequest,
-  EdgeOutputsRequest,
-  EnvironmentsRequest,
-  type EnvironmentsResult,
-  FileReadersRequest,
   GraphChangedNotification,
-  GraphRequest,
-  ModuleForUriRequest,
-  PanelDetailsRequest,
-  PanelGraphRequest,
-  PipelineRequest,
   RunStateChangedNotification,
-  RunTargetsRequest,
-  SelectEnvironmentRequest,
   ServerStatusNotification,
-  SHOW_MODULE_COMMAND,
-  SHOW_REFERENCES_COMMAND,
   StartupTimingsNotification,
   type TerraceInitializationOptions,
   WorkspaceTrustedNotification,
 } from '../protocol';
-import { affectedFor } from './affectedRequest';
-import { contractsInTurn } from './contractsInTurn';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
-import { edgeOutputsFor } from './edgeOutputsRequest';
+import { type DocumentAnalysis, registerEditorFeatures } from './editorFeatures';
 import { FolderSettings } from './editorSettings';
-import { fileReadersOf } from './fileReadersRequest';
-import { toGraphModule } from './graphModel';
-import { graphModelFor, panelGraphFor } from './graphRequests';
-import { toCompletionItem, toLocation, toOutputLens, toWorkspaceEdit } from './lspShapes';
+import { pathToUri, uriToPath } from './fileUris';
+import { folderDiagnostics, type OpenDocuments } from './folderDiagnostics';
+import { registerFolderRequests } from './folderRequests';
 import { IpcMessageWriter, watchOutgoing } from './outgoingMessages';
-import { panelDetails } from './panelDetails';
-import { pipelineFor } from './pipelineRequest';
 import { RunStateCache } from './runStateCache';
-import { runTargetsFor } from './runTargetsRequest';
+import { serverStatus } from './serverStatus';
 import { type DiskChange, type FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /**
@@ -131,6 +73,12 @@ let canWatchFiles = false;
 let canReadConfiguration = false;
 let canRefreshCodeLens = false;
 let initialFolders: string[] = [];
+
+/** The open documents, for Terraform's syntax messages on what is typed. */
+const openDocuments: OpenDocuments = {
+  files: () => documents.all().flatMap((document) => uriToPath(document.uri) ?? []),
+  textOf: (file) => documents.get(pathToUri(file))?.getText(),
+};
 
 const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
 const publisher = new DiagnosticsPublisher((params) => connection.sendDiagnostics(params));
@@ -292,200 +240,8 @@ connection.onDidChangeWatchedFiles((params) => {
   folders.filesOnDisk(onDisk);
 });
 
-connection.onHover(async (params): Promise<Hover | null> => {
-  const found = await analysisFor(params.textDocument.uri);
-  if (!found) return null;
-  const { result, file } = found;
-  const outputs = outputsOf(found);
-  const use =
-    outputUseHover(outputs, file, params.position, textOf) ?? outputBlockHover(outputs, file, params.position);
-  if (use !== undefined) return markdown(use);
-  const outcomes = referenceOutcomesAt(result, file, params.position);
-  if (outcomes.length > 0) {
-    const read = outputsReadLine(outputs, outcomes);
-    return markdown(
-      read === undefined ? referenceHover(result, outcomes) : `${referenceHover(result, outcomes)}\n\n${read}`,
-    );
-  }
-  const module = moduleWithBackendAt(result, file, params.position);
-  if (!module) return null;
-  const runState = (await runStateCache.forFolder(found.folder))?.get(module.id);
-  return markdown(moduleHover(result, module, runState));
-});
-
-connection.onDefinition(async (params): Promise<Location[]> => {
-  const found = await analysisFor(params.textDocument.uri);
-  if (!found) return [];
-  const { result, file } = found;
-  const declared = outputDefinitions(outputsOf(found), file, params.position);
-  if (declared.length > 0) return declared.map((location) => toLocation(location.file, location.range));
-  // A Stack's `source = "./modules/network"`: the module's file.
-  const source = componentSourceAt(result, file, params.position);
-  if (source !== undefined)
-    return [toLocation(source, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } })];
-  const writers = new Set<string>();
-  for (const outcome of referenceOutcomesAt(result, file, params.position)) {
-    if (outcome.kind === 'edge') writers.add(outcome.edge.to);
-    if (outcome.kind === 'ambiguous') for (const writer of outcome.item.writers) writers.add(writer);
-  }
-  return [...writers].flatMap((id) => {
-    const module = moduleById(result, id);
-    if (!module) return [];
-    const location = moduleLocation(module);
-    return [toLocation(location.file, location.range)];
-  });
-});
-
-connection.onReferences(async (params): Promise<Location[]> => {
-  const found = await analysisFor(params.textDocument.uri);
-  if (!found) return [];
-  const { result, file } = found;
-  const uses = outputReferences(outputsOf(found), file, params.position, params.context.includeDeclaration);
-  if (uses) return uses.map((location) => toLocation(location.file, location.range));
-  const module = moduleWithBackendAt(result, file, params.position);
-  if (!module) return [];
-  const readers = result.edges
-    .filter((edge) => edge.to === module.id)
-    .map((edge) => toLocation(edge.reference.file, edge.reference.headerRange));
-  const unique = new Map(readers.map((location) => [`${location.uri}#${location.range.start.line}`, location]));
-  const place = moduleLocation(module);
-  const own = params.context.includeDeclaration ? [toLocation(place.file, place.range)] : [];
-  return [...own, ...unique.values()];
-});
-
-connection.onCodeLens(async (params): Promise<CodeLens[]> => {
-  const found = await analysisFor(params.textDocument.uri);
-  if (!found) return [];
-  const { result, file, folder } = found;
-  const states = await runStateCache.forFolder(folder);
-  const modules = modulesPlacedIn(result, file).map((module) => ({
-    range: moduleLocation(module).range,
-    command: {
-      title: moduleLensTitle(result, module, states?.get(module.id)),
-      command: SHOW_MODULE_COMMAND,
-      arguments: [pathToUri(folder.root), module.id],
-    },
-  }));
-  const outputs = outputLenses(outputsOf(found), file).map((lens) => toOutputLens(lens, SHOW_REFERENCES_COMMAND));
-  return [...modules, ...outputs];
-});
-
-connection.onCompletion(async (params): Promise<CompletionItem[]> => {
-  const document = documents.get(params.textDocument.uri);
-  const found = document && (await analysisFor(params.textDocument.uri));
-  if (!found) return [];
-  const { line, character } = params.position;
-  const linePrefix = document.getText({ start: { line, character: 0 }, end: { line, character } });
-  return outputCompletions(outputsOf(found), found.file, linePrefix, textOf).map((item) =>
-    toCompletionItem(item, CompletionItemKind.Property),
-  );
-});
-
-connection.onPrepareRename(async (params): Promise<PrepareRenameResult | ResponseError | null> => {
-  const found = await analysisFor(params.textDocument.uri);
-  if (!found) return null;
-  const start = prepareOutputRename(outputsOf(found), found.file, params.position, textOf);
-  if (!start) return null;
-  if ('refused' in start) return new ResponseError(LSPErrorCodes.RequestFailed, start.refused);
-  return { range: start.range, placeholder: start.name };
-});
-
-connection.onRenameRequest(async (params): Promise<WorkspaceEdit | ResponseError | null> => {
-  const found = await analysisFor(params.textDocument.uri);
-  if (!found) return null;
-  const rename = outputRenameEdits(outputsOf(found), found.file, params.position, params.newName, textOf);
-  if ('refused' in rename) return new ResponseError(LSPErrorCodes.RequestFailed, rename.refused);
-  return toWorkspaceEdit(rename.edits);
-});
-
-connection.onRequest(GraphRequest.type, async (params) => {
-  const folder = params.folderUri ? folderAt(params.folderUri) : folders.all()[0];
-  return folder ? graphModelFor(folder, runStateCache) : null;
-});
-
-connection.onRequest(PanelGraphRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  return folder ? panelGraphFor(folder, runStateCache) : null;
-});
-
-connection.onRequest(PanelDetailsRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  if (!folder) return null;
-  await folder.ready;
-  return panelDetails(folder.analysis.result(), params);
-});
-
-connection.onRequest(EdgeOutputsRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  return folder ? edgeOutputsFor(folder, params.version) : null;
-});
-
-connection.onRequest(EnvironmentsRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  if (!folder) return new ResponseError(ErrorCodes.InvalidParams, `not a workspace folder: ${params.folderUri}`);
-  await folder.ready;
-  return environmentsOf(folder);
-});
-
-connection.onRequest(SelectEnvironmentRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  if (!folder) return new ResponseError(ErrorCodes.InvalidParams, `not a workspace folder: ${params.folderUri}`);
-  await folder.ready;
-  const known = folder.analysis.environmentNames();
-  const environment = params.environment ?? undefined;
-  if (environment !== undefined && !known.includes(environment)) {
-    const which = known.length > 0 ? `the environments are ${known.join(', ')}` : 'it has none';
-    return new ResponseError(ErrorCodes.InvalidParams, `no environment '${environment}' in this folder: ${which}`);
-  }
-  return environmentsOf(await folders.selectEnvironment(folder.root, environment));
-});
-
-function environmentsOf(folder: FolderState): EnvironmentsResult {
-  return {
-    environments: folder.analysis.environmentNames(),
-    selected: folders.environmentOf(folder.root) ?? null,
-  };
-}
-
-connection.onRequest(ModuleForUriRequest.type, async (params) => {
-  const found = await analysisFor(params.uri);
-  const module = found && moduleContaining(found.result, found.file);
-  return module ? toGraphModule(module, found.result.waitingForCycles.includes(module.id)) : null;
-});
-
-connection.onRequest(FileReadersRequest.type, async (params) => {
-  const file = uriToPath(params.uri);
-  if (!file) return [];
-  // The folder holding it, or, for a file outside every folder (`../../modules/x`), each folder.
-  const holder = folders.forFile(file);
-  const asked = holder ? [holder] : folders.all();
-  for (const folder of asked) {
-    await folder.ready;
-    await folders.flushEdits(folder);
-  }
-  return fileReadersOf(asked, file);
-});
-
-connection.onRequest(PipelineRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
-  await folder.ready;
-  return pipelineFor(folder, params);
-});
-
-connection.onRequest(AffectedRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
-  await folder.ready;
-  return affectedFor(folder, params);
-});
-
-connection.onRequest(RunTargetsRequest.type, async (params) => {
-  const folder = folderAt(params.folderUri);
-  if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${params.folderUri}` };
-  await folder.ready;
-  return runTargetsFor(folder, params);
-});
+registerEditorFeatures(connection, { documents, runStates: runStateCache, analysisFor, textOf });
+registerFolderRequests(connection, { folders: () => folders, runStates: runStateCache, analysisFor });
 
 connection.onNotification(RunStateChangedNotification.type, (params) => {
   const root = uriToPath(params.folderUri);
@@ -508,7 +264,7 @@ function runStatesChanged(): void {
 }
 
 /** The analysis a document belongs to, once its folder is indexed. */
-async function analysisFor(uri: string) {
+async function analysisFor(uri: string): Promise<DocumentAnalysis | undefined> {
   const file = uriToPath(uri);
   if (!file) return undefined;
   const folder = folders.forFile(file);
@@ -517,11 +273,6 @@ async function analysisFor(uri: string) {
   // Answered from the latest text of every open document, even inside the debounce.
   await folders.flushEdits(folder);
   return { folder, file, result: folder.analysis.result() };
-}
-
-/** The contracts between the folder's states, indexed for the editor's requests (once per analysis). */
-function outputsOf(found: { folder: FolderState; result: AnalysisResult }): OutputIndex {
-  return outputIndex(found.result, found.folder.analysis.contracts());
 }
 
 /** A file's text for what a request shows of it (an output's value): the open buffer, else the file on disk. */
@@ -533,10 +284,6 @@ function textOf(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function markdown(value: string): Hover {
-  return { contents: { kind: MarkupKind.Markdown, value } };
 }
 
 async function folderChanged(folder: FolderState): Promise<void> {
@@ -580,34 +327,11 @@ function graphChanged(folder: FolderState): void {
   });
 }
 
-/**
- * Publishes every file's diagnostics in the folder, open or not, and clears those of files that
- * no longer have any. Syntax errors use Terraform's own messages (hcl2json) for open documents
- * and for files the fast parser found broken. The reads of outputs a writer does not declare are
- * among them unless `withContracts` is false (the first publish, which does not wait for them).
- */
+/** Publishes what changed of every file's diagnostics in the folder (`folderDiagnostics`). */
 async function publishDiagnostics(folder: FolderState, withContracts = true): Promise<void> {
   const version = folder.version;
-  const byFile = new Map<string, EngineDiagnostic[]>();
-  if (folder.error) {
-    byFile.set(path.join(folder.root, CONFIG_FILE), [
-      {
-        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        severity: 'error',
-        code: 'module-problem',
-        message: folder.error,
-        related: [],
-      },
-    ]);
-  } else {
-    const contracts = withContracts ? await contractsInTurn(folder.analysis) : undefined;
-    if (folder.version !== version) return;
-    for (const [file, list] of workspaceDiagnostics(folder.analysis.result())) byFile.set(file, list);
-    if (contracts) addContractDiagnostics(contracts, byFile);
-    await useTerraformSyntaxMessages(folder, byFile);
-  }
-  if (folder.version !== version) return;
-  await publisher.publish(folder.root, byFile, () => folder.version === version);
+  const byFile = await folderDiagnostics(folder, folders, openDocuments, withContracts);
+  if (byFile) await publisher.publish(folder.root, byFile, () => folder.version === version);
 }
 
 /**
@@ -616,35 +340,6 @@ async function publishDiagnostics(folder: FolderState, withContracts = true): Pr
  */
 function startExactSyntax(): void {
   if (startup.sent && documents.all().length > 0) folders.startExactSyntax();
-}
-
-async function useTerraformSyntaxMessages(folder: FolderState, byFile: Map<string, EngineDiagnostic[]>): Promise<void> {
-  const open = documents
-    .all()
-    .flatMap((document) => uriToPath(document.uri) ?? [])
-    // Only the files the engine reads: not a `.tf` file its `.tofu` namesake replaces, nor `.tofu` files in Terraform's.
-    .filter(
-      (file) =>
-        folders.forFile(file) === folder && isConfigurationFile(file) && folder.analysis.factsOf(file) !== undefined,
-    );
-  const broken = [...byFile].filter(([, list]) => list.some((d) => d.code === 'hcl-syntax')).map(([file]) => file);
-  for (const file of new Set([...open, ...broken])) {
-    const text = documents.get(pathToUri(file))?.getText();
-    const exact = await folders.exactSyntaxErrors(file, text);
-    if (exact === undefined) continue;
-    const others = (byFile.get(file) ?? []).filter((d) => d.code !== 'hcl-syntax');
-    const syntax = exact.map(
-      (error): EngineDiagnostic => ({
-        range: error.range,
-        severity: 'error',
-        code: 'hcl-syntax',
-        message: error.message,
-        related: [],
-      }),
-    );
-    if (others.length + syntax.length > 0) byFile.set(file, [...others, ...syntax]);
-    else byFile.delete(file);
-  }
 }
 
 function reportProgress(root: string, done: number, total: number): Promise<void> {
@@ -670,38 +365,7 @@ function reportProgress(root: string, done: number, total: number): Promise<void
 }
 
 function sendStatus(): void {
-  const all = folders.all();
-  const failed = all.find((folder) => folder.error);
-  const indexing = all.length === 0 || all.some((folder) => folder.indexing);
-  let modules = 0;
-  let cycles = 0;
-  let tofu = 0;
-  if (!indexing) {
-    for (const folder of all) {
-      if (folder.error) continue;
-      const result = folder.analysis.result();
-      modules += result.modules.length;
-      cycles += result.cycles.length;
-      if (result.engine === 'tofu') tofu++;
-    }
-  }
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  void connection.sendNotification(ServerStatusNotification.type, {
-    health: failed ? 'error' : indexing ? 'indexing' : 'ready',
-    message: failed
-      ? (failed.error ?? '')
-      : indexing
-        ? 'indexing'
-        : `${plural(modules, 'module')}, ${plural(cycles, 'cycle')}${engineNote(tofu, all.length)}`,
-    modules,
-    cycles,
-  });
-}
-
-/** Which folders OpenTofu reads (Terraform reads the others, as by default): ` · read as OpenTofu`. */
-function engineNote(tofu: number, folderCount: number): string {
-  if (tofu === 0) return '';
-  return tofu === folderCount ? ' · read as OpenTofu' : ` · ${tofu} of ${folderCount} folders read as OpenTofu`;
+  void connection.sendNotification(ServerStatusNotification.type, serverStatus(folders.all()));
 }
 
 function forgetFolder(root: string): void {
@@ -710,30 +374,6 @@ function forgetFolder(root: string): void {
   runStateCache.forget(root);
   publisher.forget(root);
   sendStatus();
-}
-
-/**
- * The file a URI names; none for any other scheme (`untitled:`, a diff's, a notebook cell's, a virtual
- * workspace's): Terrace reads folders on disk, and what is not on disk is no module of theirs.
- */
-function uriToPath(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    // A file: URI with a host or an encoded separator (`file://server/x` on Linux) names no local file.
-    return undefined;
-  }
-}
-
-/** The workspace folder a request names, if it is one. */
-function folderAt(folderUri: string): FolderState | undefined {
-  const root = uriToPath(folderUri);
-  return root === undefined ? undefined : folders.get(root);
-}
-
-function pathToUri(file: string): string {
-  return pathToFileURL(file).href;
 }
 
 documents.listen(connection);

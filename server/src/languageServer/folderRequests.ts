@@ -47,10 +47,6 @@ export function registerFolderRequests(connection: Connection, context: FolderRe
     const root = uriToPath(folderUri);
     return root === undefined ? undefined : context.folders().get(root);
   };
-  const notAFolder = (folderUri: string) => ({
-    kind: 'error' as const,
-    message: `not a workspace folder: ${folderUri}`,
-  });
 
   connection.onRequest(GraphRequest.type, async (params) => {
     const folder = params.folderUri ? folderAt(params.folderUri) : context.folders().all()[0];
@@ -115,26 +111,22 @@ export function registerFolderRequests(connection: Connection, context: FolderRe
     return fileReadersOf(asked, file);
   });
 
-  connection.onRequest(PipelineRequest.type, async (params) => {
-    const folder = folderAt(params.folderUri);
-    if (!folder) return notAFolder(params.folderUri);
+  /** A request of a folder, answered once it is indexed; an error for what is not one. */
+  const inFolder = async <T>(folderUri: string, answer: (folder: FolderState) => T | Promise<T>) => {
+    const folder = folderAt(folderUri);
+    if (!folder) return { kind: 'error' as const, message: `not a workspace folder: ${folderUri}` };
     await folder.ready;
-    return pipelineFor(folder, params);
-  });
-
-  connection.onRequest(AffectedRequest.type, async (params) => {
-    const folder = folderAt(params.folderUri);
-    if (!folder) return notAFolder(params.folderUri);
-    await folder.ready;
-    return affectedFor(folder, params);
-  });
-
-  connection.onRequest(RunTargetsRequest.type, async (params) => {
-    const folder = folderAt(params.folderUri);
-    if (!folder) return notAFolder(params.folderUri);
-    await folder.ready;
-    return runTargetsFor(folder, params);
-  });
+    return answer(folder);
+  };
+  connection.onRequest(PipelineRequest.type, (params) =>
+    inFolder(params.folderUri, (folder) => pipelineFor(folder, params)),
+  );
+  connection.onRequest(AffectedRequest.type, (params) =>
+    inFolder(params.folderUri, (folder) => affectedFor(folder, params)),
+  );
+  connection.onRequest(RunTargetsRequest.type, (params) =>
+    inFolder(params.folderUri, (folder) => runTargetsFor(folder, params)),
+  );
 }
 
 function environmentsOf(folders: WorkspaceFolders, folder: FolderState): EnvironmentsResult {

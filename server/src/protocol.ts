@@ -520,8 +520,16 @@ export type PackedPanelModel = Omit<PanelModel, 'modules' | 'edges' | 'levels'> 
   modules: PackedRows;
   edges: PackedRows;
   levels: number[][];
-  strings: string[];
+  strings: PackedStrings;
 };
+/**
+ * The strings of a packed graph, each after the one before (the modules' ids first, sorted): the first
+ * `prefixes[n]` characters of the string before, then `suffixes[n]`. Sibling folders' ids share most of theirs.
+ */
+export interface PackedStrings {
+  prefixes: number[];
+  suffixes: string[];
+}
 /** Lists of names, each name by its index in `strings`. */
 export interface PackedOutputs {
   lists: number[][];
@@ -534,10 +542,18 @@ export interface PackedRows {
 }
 export type PackedColumn = (
   | { strings: number[] }
+  /** Strings that come in the table's order (the modules' ids): their indexes as `steps`. */
+  | { stringSteps: string }
   /** Strings (or nulls) of a column with few of them: each row's as one character, its place in `of` in base 36. */
   | { codes: string; of: number[] }
   | { flags: string }
+  /** Whole numbers from 0 to 35: each row's as one character in base 36 (an edge's column, a module's level). */
+  | { digits: string }
+  /** Whole numbers that never fall, each at most 35 past the one before (from 0): each row's step, in base 36. */
+  | { steps: string }
   | { stringLists: number[][] }
+  /** Lists that are all empty (the outputs along the edges, before they are known). */
+  | { emptyLists: true }
   /** Objects (a module's segments, its run state): rows of their own, by column. */
   | { objects: PackedRows }
   | { values: unknown[] }

@@ -94,6 +94,10 @@ function isGraph(graph: PackedPanelModel | undefined): graph is PackedPanelModel
   const rows = (packed: PackedPanelModel['modules'] | undefined) =>
     !!packed && typeof packed.count === 'number' && !!packed.columns;
   return (
-    !!graph && rows(graph.modules) && rows(graph.edges) && Array.isArray(graph.levels) && Array.isArray(graph.strings)
+    !!graph &&
+    rows(graph.modules) &&
+    rows(graph.edges) &&
+    Array.isArray(graph.levels) &&
+    Array.isArray(graph.strings?.suffixes)
   );
 }

@@ -1,4 +1,11 @@
-import type { PackedColumn, PackedOutputs, PackedPanelModel, PackedRows, PanelModel } from '../../server/src/protocol';
+import type {
+  PackedColumn,
+  PackedOutputs,
+  PackedPanelModel,
+  PackedRows,
+  PackedStrings,
+  PanelModel,
+} from '../../server/src/protocol';
 
 /**
  * The panel's graph as the host posts it: its modules and edges by column, not as objects (the keys of
@@ -25,13 +32,14 @@ export function packGraph(graph: PanelModel): PackedPanelModel {
       strings,
     ),
     levels: levels.map((level) => level.map(at)),
-    strings: strings.list,
+    strings: frontCoded(strings.list),
   };
 }
 
 /** The graph as the webview draws it: its modules and edges as objects again, each edge's modules by their ids. */
 export function unpackGraph(graph: PackedPanelModel): PanelModel {
-  const { modules: packedModules, edges: packedEdges, levels, strings, ...rest } = graph;
+  const { modules: packedModules, edges: packedEdges, levels, strings: packedStrings, ...rest } = graph;
+  const strings = frontDecoded(packedStrings);
   const modules = unpackRows<PanelModel['modules'][number]>(packedModules, strings);
   const ids = modules.map((module) => module.id);
   const edges = unpackRows<Omit<PanelModel['edges'][number], 'from' | 'to'> & { from: number; to: number }>(
@@ -49,6 +57,32 @@ export function packOutputs(lists: readonly (readonly string[])[]): PackedOutput
 
 export function unpackOutputs(packed: PackedOutputs): string[][] {
   return packed.lists.map((names) => names.map((at) => packed.strings[at]!));
+}
+
+/** Each string as the length of what it shares with the one before, and the rest (`PackedStrings`). */
+function frontCoded(list: readonly string[]): PackedStrings {
+  const prefixes: number[] = [];
+  const suffixes: string[] = [];
+  let before = '';
+  for (const text of list) {
+    const limit = Math.min(before.length, text.length);
+    let shared = 0;
+    while (shared < limit && before.charCodeAt(shared) === text.charCodeAt(shared)) shared++;
+    prefixes.push(shared);
+    suffixes.push(text.slice(shared));
+    before = text;
+  }
+  return { prefixes, suffixes };
+}
+
+function frontDecoded(packed: PackedStrings): string[] {
+  const list: string[] = [];
+  let before = '';
+  packed.suffixes.forEach((suffix, n) => {
+    before = before.slice(0, packed.prefixes[n]) + suffix;
+    list.push(before);
+  });
+  return list;
 }
 
 /** Strings by their index, each once. */
@@ -109,17 +143,46 @@ function packColumn(values: unknown[], strings: StringTable): PackedColumn {
   if (values.every((value) => typeof value === 'string' || value === null)) {
     const indexes = values.map((value) => (value === null ? -1 : strings.at(value as string)));
     const of = [...new Set(indexes)];
-    if (of.length > MOST_CODES) return { strings: indexes };
+    if (of.length > MOST_CODES) {
+      // The modules' ids: the table's first strings, in their order.
+      const steps = wholeNumbers(indexes);
+      return 'steps' in steps ? { stringSteps: steps.steps } : { strings: indexes };
+    }
     const code = new Map(of.map((index, at) => [index, at.toString(MOST_CODES)]));
     return { codes: indexes.map((index) => code.get(index)).join(''), of };
   }
   if (values.every((value) => typeof value === 'boolean'))
     return { flags: values.map((value) => (value ? '1' : '0')).join('') };
-  if (values.every((value) => Array.isArray(value) && value.every((item) => typeof item === 'string')))
+  if (values.every((value) => Array.isArray(value) && value.every((item) => typeof item === 'string'))) {
+    if (values.every((value) => (value as string[]).length === 0)) return { emptyLists: true };
     return { stringLists: values.map((value) => (value as string[]).map((item) => strings.at(item))) };
+  }
+  if (values.every((value) => Number.isInteger(value) && (value as number) >= 0))
+    return wholeNumbers(values as number[]);
   // A module's segments, its run state: by column too (at 11,000 units the segments spelled out were 0.77 of 1.7 MB).
   if (values.every(isPlainObject)) return { objects: packRows(values as object[], strings) };
   return { values };
+}
+
+/** Whole numbers as digits or steps in base 36 when they fit, one character a row; else as they are. */
+function wholeNumbers(values: readonly number[]): PackedColumn {
+  if (values.every((value) => value < MOST_CODES))
+    return { digits: values.map((value) => value.toString(MOST_CODES)).join('') };
+  let before = 0;
+  const steps: string[] = [];
+  for (const value of values) {
+    const step = value - before;
+    if (step < 0 || step >= MOST_CODES) return { values: [...values] };
+    steps.push(step.toString(MOST_CODES));
+    before = value;
+  }
+  return { steps: steps.join('') };
+}
+
+/** The numbers of a `steps` column. */
+function numbersOf(steps: string): number[] {
+  let value = 0;
+  return Array.from(steps, (step) => (value += Number.parseInt(step, MOST_CODES)));
 }
 
 function isPlainObject(value: unknown): boolean {
@@ -140,13 +203,23 @@ function unpackRows<T>(packed: PackedRows, strings: readonly string[]): T[] {
 
 function columnValue(column: PackedColumn, strings: readonly string[]): (n: number) => unknown {
   if ('strings' in column) return (n) => (column.strings[n] === -1 ? null : strings[column.strings[n]!]);
+  if ('stringSteps' in column) {
+    const at = numbersOf(column.stringSteps);
+    return (n) => strings[at[n]!];
+  }
   if ('codes' in column)
     return (n) => {
       const at = column.of[Number.parseInt(column.codes[n]!, MOST_CODES)]!;
       return at === -1 ? null : strings[at];
     };
   if ('flags' in column) return (n) => column.flags[n] === '1';
+  if ('digits' in column) return (n) => Number.parseInt(column.digits[n]!, MOST_CODES);
+  if ('steps' in column) {
+    const values = numbersOf(column.steps);
+    return (n) => values[n];
+  }
   if ('stringLists' in column) return (n) => column.stringLists[n]!.map((at) => strings[at]!);
+  if ('emptyLists' in column) return () => [];
   if ('objects' in column) {
     const objects = unpackRows<object>(column.objects, strings);
     return (n) => objects[n];

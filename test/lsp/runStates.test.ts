@@ -11,7 +11,6 @@ import {
   type Hover,
 } from 'vscode-languageserver-protocol/node';
 import { moduleFingerprint, updateModuleRecord } from '../../runner/src';
-import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import {
   type GraphModel,
   GraphRequest,
@@ -21,6 +20,7 @@ import {
   type ServerStatusParams,
 } from '../../server/src/protocol';
 import { unpackGraph } from '../../webview/src/packedGraph';
+import { panelOfModel } from '../webview/panelOfModel';
 import { LspTestClient, repoRoot } from './lspClient';
 
 /**
@@ -106,7 +106,7 @@ describe('run states in the language server', () => {
       packed.strings.suffixes.length > 0 && packed.edges.count === whole.edges.length && packed.edges.count > 0,
     );
     const drawn = unpackGraph(packed);
-    assert.deepEqual(drawn, toPanelModel(whole));
+    assert.deepEqual(drawn, panelOfModel(whole));
     assert.equal(drawn.modules.find((module) => module.id === EKS)?.runState?.state, 'ApplyNeeded');
     // Each read names its file from its reader's folder, as the host opens it.
     const read = drawn.edges.find((edge) => edge.from === EKS)!;

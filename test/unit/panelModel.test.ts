@@ -5,7 +5,6 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadWorkspace } from '../../server/src/engine/analysis';
 import { loadAnalysisOptions } from '../../server/src/engine/config';
-import { toGraphModel } from '../../server/src/languageServer/graphModel';
 import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { PackedPanelModel, PanelModel } from '../../server/src/protocol';
 import { packGraph, unpackGraph } from '../../webview/src/packedGraph';
@@ -46,7 +45,7 @@ const read = (name: string, key: string) => `data "terraform_remote_state" "${na
 
 async function panelModel(root: string): Promise<PanelModel> {
   const analysis = await loadWorkspace(root, await loadAnalysisOptions(root));
-  return toPanelModel(toGraphModel(analysis.result(), 1));
+  return toPanelModel(analysis.result(), 1);
 }
 
 /** The panel's edges as `reader -> writer file:line`: where a click on an edge's read opens. */

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { graphPanelHtml } from '../../client/src/graphPanelHtml';
-import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type {
   GraphMessage,
   GraphModel,
@@ -15,6 +14,7 @@ import type {
 import { packGraph } from '../../webview/src/packedGraph';
 import { launchChromium } from '../harness/chromium.mjs';
 import { moduleAddress, problemTexts } from './hostAnswers';
+import { panelOfModel } from './panelOfModel';
 import { type Theme, themes } from './themes';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
@@ -96,7 +96,7 @@ export class WebviewBrowser {
     // VS Code puts the theme's colours on <html> and its kind on <body> before the page's scripts run.
     await page.addInitScript({ content: themeScript(options.theme ?? themes.dark) });
     const served = panelPage(
-      options.graph && { type: 'graph', graph: packGraph(toPanelModel(options.graph)), folderUri: 'file:///repo' },
+      options.graph && { type: 'graph', graph: packGraph(panelOfModel(options.graph)), folderUri: 'file:///repo' },
     );
     await page.route(`${ORIGIN}/**`, (route) => {
       const url = new URL(route.request().url());
@@ -177,14 +177,14 @@ export class WebviewPage {
 
   /**
    * What the host sends the webview: a `message` event on its window. A graph is posted as the host
-   * posts it: the server's made the panel's (`toPanelModel`), then packed (`packGraph`).
+   * posts it: the server's made the panel's (`panelOfModel`), then packed (`packGraph`).
    */
   async post(message: PanelToWebview | TestGraphMessage): Promise<void> {
     if (message.type === 'graph' && !isPacked(message.graph) && isServerGraph(message.graph))
       this.serverGraph = message.graph;
     const posted: PanelToWebview =
       message.type === 'graph' && !isPacked(message.graph)
-        ? { ...message, graph: packGraph(isServerGraph(message.graph) ? toPanelModel(message.graph) : message.graph) }
+        ? { ...message, graph: packGraph(isServerGraph(message.graph) ? panelOfModel(message.graph) : message.graph) }
         : (message as PanelToWebview);
     await this.page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(posted));
   }

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { LayoutStore } from '../../client/src/layoutStore';
-import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { layoutKey, type Point } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../../webview/src/layoutOptions';
@@ -32,6 +31,7 @@ import {
   VPC,
   WORKER,
 } from './graphModels';
+import { panelOfModel } from './panelOfModel';
 import { themes } from './themes';
 
 const FOLDER = 'file:///repo';
@@ -766,7 +766,7 @@ describe('graph webview (the built panel in headless chromium)', () => {
     const { graph, outputs } = await realGraphAndOutputs(path.join(repoRoot, 'test', 'fixtures', 'output-contracts'));
     const webview = await browser.open();
     // A panel opened once the outputs are known gets them with the graph.
-    await webview.render({ type: 'graph', graph: toPanelModel(graph, outputs), folderUri: FOLDER });
+    await webview.render({ type: 'graph', graph: panelOfModel(graph, outputs), folderUri: FOLDER });
     assert.deepEqual(await apiEdgeTitle(webview, 'network/vpc'), [VPC_READS_TITLE]);
     assert.deepEqual(await apiEdgeTitle(webview, 'network/dns'), ['outputs read: zone_id']);
     await clickEdge(webview, 'app/api', 'network/dns');

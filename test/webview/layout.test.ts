@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { arrangeColumns, type WrapColumn } from '../../webview/src/columnWrap';
 import { elkLayout } from '../../webview/src/elkLayout';
@@ -12,6 +11,7 @@ import { buildView, DEFAULT_VIEW, groupChoices } from '../../webview/src/viewMod
 import { seededRandom } from '../seededRandom';
 import { edgeCrossings } from './edgeCrossings';
 import { API, cycle, DNS, dag, EKS, edge, module, RDS, synthetic, VPC, WORKER } from './graphModels';
+import { panelOfModel } from './panelOfModel';
 
 /** The panel's pure parts, without a browser: what it decides to draw, and where. */
 
@@ -278,7 +278,7 @@ describe('view model', () => {
   test('a module node says its kind and what tells it from its namesakes, to be drawn whole', () => {
     const graph = synthetic(100);
     const units: GraphModel = { ...graph, modules: graph.modules.map((m) => ({ ...m, kind: 'unit' })) };
-    const view = buildView(new GraphIndex(toPanelModel(units)), DEFAULT_VIEW);
+    const view = buildView(new GraphIndex(panelOfModel(units)), DEFAULT_VIEW);
     const node = view.nodes.find((n) => n.id === 'network/prod/eu-central-1/m0000')!;
     assert.equal(node.label, 'm0000');
     assert.equal(node.detail, 'terragrunt · network/prod/eu-central-1');
@@ -286,19 +286,19 @@ describe('view model', () => {
   });
 
   test('group choices: segments with more than one value, and folders that hold more than one module', () => {
-    assert.deepEqual(groupChoices(new GraphIndex(toPanelModel(dag))), ['service', 'folder']);
-    assert.deepEqual(groupChoices(new GraphIndex(toPanelModel(synthetic(100)))), [
+    assert.deepEqual(groupChoices(new GraphIndex(panelOfModel(dag))), ['service', 'folder']);
+    assert.deepEqual(groupChoices(new GraphIndex(panelOfModel(synthetic(100)))), [
       'service',
       'environment',
       'region',
       'folder',
     ]);
     // No folder holds two modules: nothing to fold.
-    assert.deepEqual(groupChoices(new GraphIndex(toPanelModel(cycle))), []);
+    assert.deepEqual(groupChoices(new GraphIndex(panelOfModel(cycle))), []);
   });
 
   test('focus keeps the closure; a folded group is one node with counted edges, in a column after what it depends on', () => {
-    const index = new GraphIndex(toPanelModel(dag));
+    const index = new GraphIndex(panelOfModel(dag));
     const focused = buildView(index, { ...DEFAULT_VIEW, focus: { id: RDS, upstream: true, downstream: true } });
     assert.deepEqual(focused.nodes.map((n) => n.id).sort(), [API, RDS, VPC, WORKER].sort());
     assert.deepEqual(
@@ -357,7 +357,7 @@ describe('view model', () => {
       ],
       levels: [],
     };
-    const index = new GraphIndex(toPanelModel(graph));
+    const index = new GraphIndex(panelOfModel(graph));
     assert.equal(index.tree.sharedDepth, 1, '`live` is shared by every module');
     assert.deepEqual(index.tree.foldsAt(1), ['live/prod', 'live/stage']);
     // stage's network folder holds one module: it is drawn as that module.
@@ -430,7 +430,7 @@ describe('view model', () => {
       levels: [],
       cycles: [],
     };
-    const index = new GraphIndex(toPanelModel(graph));
+    const index = new GraphIndex(panelOfModel(graph));
     assert.equal(index.levelCount, 2, 'as `terrace levels` counts: vpc on level 0, dns on level 1');
     const view = buildView(index, DEFAULT_VIEW);
     const columns = view.columns.map((_, column) =>
@@ -483,7 +483,7 @@ describe('view model', () => {
   });
 
   test('the filter keeps matches only; problems go to the reader', () => {
-    const index = new GraphIndex(toPanelModel(dag));
+    const index = new GraphIndex(panelOfModel(dag));
     const filtered = buildView(index, { ...DEFAULT_VIEW, search: 'prod app', filter: true });
     assert.deepEqual(filtered.nodes.map((n) => n.id).sort(), [API, WORKER].sort());
     assert.deepEqual(
@@ -492,7 +492,7 @@ describe('view model', () => {
     );
     assert.deepEqual(filtered.nodes.find((n) => n.id === WORKER)!.problems, [{ kind: 'unresolved', from: WORKER }]);
     // The panel's graph counts them; their texts are the server's to give, for a hover card (`panelDetails`).
-    const panel = toPanelModel(dag);
+    const panel = panelOfModel(dag);
     assert.equal(panel.modules.find((m) => m.id === WORKER)!.unresolved, 1);
     assert.equal(panel.modules.find((m) => m.id === API)!.unresolved, undefined);
     assert.ok(!JSON.stringify(panel).includes('no module writes'));

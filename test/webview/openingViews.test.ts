@@ -5,7 +5,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { openingInputs } from '../../client/src/openingViews';
-import { toPanelModel } from '../../server/src/languageServer/panelModel';
 import type { GraphModel } from '../../server/src/protocol';
 import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
@@ -13,6 +12,7 @@ import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { drawnNodes } from './drawnGraph';
 import { dag, realGraph } from './graphModels';
+import { panelOfModel } from './panelOfModel';
 
 const FOLDER = 'file:///repo';
 const html = (page: string) => page.replace('data-worker=', 'data-layout="host" data-worker=');
@@ -91,7 +91,7 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
       for (const [name, graph] of graphs) {
         const service = new LayoutService(script);
         try {
-          service.layoutAhead(openingInputs(toPanelModel(graph)));
+          service.layoutAhead(openingInputs(panelOfModel(graph)));
           const { page, first } = await firstLayout(browser, service, graph, viewport);
           console.log(`${name}: ${JSON.stringify(first)}`);
           assert.ok(first.ahead, `${name}: the first layout was made ahead (${JSON.stringify(first)})`);

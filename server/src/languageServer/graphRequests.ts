@@ -20,5 +20,8 @@ export async function graphModelFor(folder: FolderState, runStates: RunStateCach
  * make the page's 0.45 MB of it: 0.2-0.3 s of Show Graph in a window still busy with its first problems.
  */
 export async function panelGraphFor(folder: FolderState, runStates: RunStateCache): Promise<PackedPanelModel> {
-  return packGraph(toPanelModel(await graphModelFor(folder, runStates)));
+  await folder.ready;
+  const version = folder.version;
+  const result = folder.analysis.result();
+  return packGraph(toPanelModel(result, version, await runStates.forFolder(folder)));
 }

@@ -12,12 +12,13 @@ export class FolderTree {
   readonly maxDepth: number;
 
   constructor(private readonly ids: readonly string[]) {
-    const split = ids.map((id) => (id === '.' ? [] : id.split('/')));
-    this.sharedDepth = sharedFolders(split);
+    this.sharedDepth = sharedFolders(ids.map((id) => (id === '.' ? [] : id.split('/'))));
     let maxDepth = 0;
-    for (const parts of split) {
-      for (let length = this.sharedDepth + 1; length <= parts.length; length++) {
-        const path = parts.slice(0, length).join('/');
+    for (const id of ids) {
+      if (id === '.') continue;
+      let length = this.sharedDepth;
+      for (const path of prefixesFrom(id, this.sharedDepth)) {
+        length++;
         const count = (this.counts.get(path) ?? 0) + 1;
         this.counts.set(path, count);
         if (count > 1) maxDepth = Math.max(maxDepth, length - this.sharedDepth);
@@ -34,18 +35,24 @@ export class FolderTree {
   /** The outermost of `folded` that holds module `id`, if any. */
   foldOf(id: string, folded: ReadonlySet<string>): string | null {
     if (folded.size === 0) return null;
-    const parts = id.split('/');
-    for (let length = this.sharedDepth + 1; length <= parts.length; length++) {
-      const path = parts.slice(0, length).join('/');
-      if (folded.has(path)) return path;
-    }
+    for (const path of prefixesFrom(id, this.sharedDepth)) if (folded.has(path)) return path;
     return null;
   }
 
-  /** The folder at `depth` that holds module `id` (the module itself when it is not that deep). */
+  /**
+   * The folder at `depth` that holds module `id` (the module itself when it is not that deep). Asked of every
+   * module each time a view is built: cut at the right `/`, not split and joined again (at 11,024 units that was
+   * a fifth of the page's time to draw a graph).
+   */
   folderAt(id: string, depth: number): string {
-    const parts = id.split('/');
-    return parts.slice(0, Math.min(parts.length, this.sharedDepth + depth)).join('/');
+    const parts = this.sharedDepth + depth;
+    if (parts <= 0) return '';
+    let end = -1;
+    for (let part = 0; part < parts; part++) {
+      end = id.indexOf('/', end + 1);
+      if (end === -1) return id;
+    }
+    return id.slice(0, end);
   }
 
   /** The folders one level below `folder` that hold more than one module: what unfolding it folds. */
@@ -58,6 +65,16 @@ export class FolderTree {
   /** Every folder at `depth` that holds more than one module: the graph folded at that depth. */
   foldsAt(depth: number): string[] {
     return [...new Set(this.ids.map((id) => this.folderAt(id, depth)))].filter((path) => this.size(path) > 1).sort();
+  }
+}
+
+/** The paths of `id`'s folders and of itself, outermost first, from the one below its first `skip` parts. */
+function* prefixesFrom(id: string, skip: number): Generator<string> {
+  let end = -1;
+  for (let parts = 0; ; parts++) {
+    end = id.indexOf('/', end + 1);
+    if (parts >= skip) yield end === -1 ? id : id.slice(0, end);
+    if (end === -1) return;
   }
 }
 

@@ -15,9 +15,9 @@ export async function graphModelFor(folder: FolderState, runStates: RunStateCach
 }
 
 /**
- * `terrace/panelGraph`: the graph as the panel's page draws it, packed here rather than in the extension
- * host. At 3,000 units the whole model is 6 MB of JSON, written, carried and read again before the host could
- * make the page's 0.45 MB of it: 0.2-0.3 s of Show Graph in a window still busy with its first problems.
+ * `terrace/panelGraph`: the graph as the panel's page draws it, made from the analysis and packed here rather
+ * than in the extension host. At 3,000 units the whole model is 6 MB of JSON, which the host once had to read
+ * before it could make the page's graph: 0.2-0.3 s of Show Graph in a window still busy with its first problems.
  */
 export async function panelGraphFor(folder: FolderState, runStates: RunStateCache): Promise<PackedPanelModel> {
   await folder.ready;

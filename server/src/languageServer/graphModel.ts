@@ -3,17 +3,14 @@ import type { AnalysisResult, ModuleSummary } from '../engine/analysis';
 import type { OutputContracts } from '../engine/contracts';
 import { moduleLocation } from '../engine/features';
 import { assumedValues } from '../engine/state';
-import type { GraphModel, GraphModule } from '../protocol';
+import type { GraphModel, GraphModule, WireLocation } from '../protocol';
 
 /**
  * The analysis as the protocol's graph model: what the client and the graph panel receive. The outputs read
  * along its edges come apart (`EdgeOutputsRequest`): the graph does not wait for the contracts between states.
  */
 export function toGraphModel(result: AnalysisResult, version: number): GraphModel {
-  const cycleOf = new Map<string, number>();
-  result.cycleMembers.forEach((members, index) => {
-    for (const id of members) cycleOf.set(id, index);
-  });
+  const inCycle = edgeInCycle(result);
   // A file's URI made once: a module's reads name its few files, thousands of times at 3,000 units.
   const uris = new Map<string, string>();
   const uri = (file: string): string => {
@@ -45,7 +42,7 @@ export function toGraphModel(result: AnalysisResult, version: number): GraphMode
       matchedBy: edge.matchedBy,
       match: edge.match,
       assumed: assumedValues(edge.assumed),
-      inCycle: cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
+      inCycle: inCycle(edge),
     })),
     levels: result.levels,
     cycles: result.cycles,
@@ -60,9 +57,23 @@ export function toEdgeOutputs(result: AnalysisResult, contracts: OutputContracts
   return result.edges.map((edge) => [...contracts.outputsAlong(edge)]);
 }
 
+/** Whether an edge is in a cycle: its two modules in the same one (a strongly connected component). */
+export function edgeInCycle(result: AnalysisResult): (edge: { from: string; to: string }) => boolean {
+  const cycleOf = new Map<string, number>();
+  result.cycleMembers.forEach((members, index) => {
+    for (const id of members) cycleOf.set(id, index);
+  });
+  return (edge) => cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to);
+}
+
+/** Where a module is opened (`moduleLocation`), as the protocol carries it. */
+export function moduleWireLocation(module: ModuleSummary): WireLocation {
+  const location = moduleLocation(module);
+  return { uri: pathToFileURL(location.file).href, range: location.range };
+}
+
 /** `waitsForCycle`: the module depends on a cycle's (the analysis's `waitingForCycles`). */
 export function toGraphModule(module: ModuleSummary, waitsForCycle: boolean): GraphModule {
-  const location = moduleLocation(module);
   return {
     id: module.id,
     uri: pathToFileURL(module.dir).href,
@@ -70,7 +81,7 @@ export function toGraphModule(module: ModuleSummary, waitsForCycle: boolean): Gr
     level: module.level,
     segments: module.segments,
     backend: module.backend ? { type: module.backend.type, address: module.backend.address ?? '' } : null,
-    location: { uri: pathToFileURL(location.file).href, range: location.range },
+    location: moduleWireLocation(module),
     inCycle: module.inCycle,
     // Sent only when set: at 11,000 units a `false` on each would be a quarter of a megabyte.
     ...(waitsForCycle ? { waitsForCycle } : {}),

@@ -1,7 +1,6 @@
-import { pathToFileURL } from 'node:url';
 import type { AnalysisResult } from '../engine/analysis';
-import { moduleLocation } from '../engine/features';
 import type { PanelDetails, PanelDetailsParams, PanelModuleDetails, PanelProblem } from '../protocol';
+import { moduleWireLocation } from './graphModel';
 
 /**
  * `terrace/panelDetails`: what the panel's hover cards and clicks need of a few modules, from the analysis as
@@ -12,10 +11,9 @@ export function panelDetails(result: AnalysisResult, params: PanelDetailsParams)
   const found = new Map<string, PanelModuleDetails>();
   for (const module of result.modules) {
     if (!wanted.has(module.id)) continue;
-    const location = moduleLocation(module);
     found.set(module.id, {
       id: module.id,
-      location: { uri: pathToFileURL(location.file).href, range: location.range },
+      location: moduleWireLocation(module),
       address: module.backend ? (module.backend.address ?? '') : null,
     });
   }

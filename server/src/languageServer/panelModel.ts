@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AnalysisResult } from '../engine/analysis';
+import { folderRelative } from '../engine/evaluation';
 import type { PanelModel, RunStateView } from '../protocol';
+import { edgeInCycle } from './graphModel';
 
 /**
  * The graph as the panel's webview gets it (see `PanelModel`), made from the analysis: each module with its
@@ -17,10 +19,7 @@ export function toPanelModel(
   const unresolved = countByReader(result.unresolved);
   const ambiguous = countByReader(result.ambiguous);
   const waiting = new Set(result.waitingForCycles);
-  const cycleOf = new Map<string, number>();
-  result.cycleMembers.forEach((members, index) => {
-    for (const id of members) cycleOf.set(id, index);
-  });
+  const inCycle = edgeInCycle(result);
   // Each reader's folder once: its reads' files are under it (10,000 edges at 3,000 units).
   const folders = new Map<string, string>();
   const fileOf = (from: string, file: string): string => {
@@ -29,8 +28,7 @@ export function toPanelModel(
       folder = path.join(result.root, from);
       folders.set(from, folder);
     }
-    const relative = file.startsWith(folder + path.sep) ? file.slice(folder.length + 1) : path.relative(folder, file);
-    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
+    return folderRelative(folder, file);
   };
   return {
     root: result.root,
@@ -59,7 +57,7 @@ export function toPanelModel(
       instance: edge.reference.instance,
       matchedBy: edge.matchedBy,
       match: edge.match,
-      inCycle: cycleOf.has(edge.from) && cycleOf.get(edge.from) === cycleOf.get(edge.to),
+      inCycle: inCycle(edge),
       outputs: [],
       file: fileOf(edge.from, edge.reference.file),
       line: edge.reference.headerRange.start.line,

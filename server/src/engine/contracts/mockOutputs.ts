@@ -17,32 +17,30 @@ export interface MockOutput {
   skipOutputs: boolean;
 }
 
-/** The `mock_outputs` keys of each unit's `dependency` blocks that lead to a unit of the workspace. */
+/** The `mock_outputs` keys of a unit's `dependency` blocks that lead to a unit of the workspace (`edges`: the unit's). */
 export function mockOutputsOf(
   workspace: ContractWorkspace,
-  modules: readonly EvaluatedModule[],
-  edgesFrom: Map<string, MatchedEdge[]>,
+  module: EvaluatedModule,
+  edges: readonly MatchedEdge[],
 ): MockOutput[] {
+  if (module.kind !== 'unit') return [];
   const mocks: MockOutput[] = [];
-  for (const module of modules) {
-    if (module.kind !== 'unit') continue;
-    const file = path.join(module.dir, UNIT_FILE);
-    for (const block of workspace.factsOf(file)?.terragrunt?.dependencies ?? []) {
-      const edge = (edgesFrom.get(module.id) ?? []).find(
-        (candidate) => candidate.reference.block === 'dependency' && candidate.reference.name === block.name,
-      );
-      if (!edge) continue;
-      const skipOutputs = isTrue(block.skipOutputs);
-      for (const mock of block.mockOutputs)
-        mocks.push({
-          reader: module.id,
-          writer: edge.to,
-          file,
-          name: mock.name.normalize('NFC'),
-          range: mock.range,
-          skipOutputs,
-        });
-    }
+  const file = path.join(module.dir, UNIT_FILE);
+  for (const block of workspace.factsOf(file)?.terragrunt?.dependencies ?? []) {
+    const edge = edges.find(
+      (candidate) => candidate.reference.block === 'dependency' && candidate.reference.name === block.name,
+    );
+    if (!edge) continue;
+    const skipOutputs = isTrue(block.skipOutputs);
+    for (const mock of block.mockOutputs)
+      mocks.push({
+        reader: module.id,
+        writer: edge.to,
+        file,
+        name: mock.name.normalize('NFC'),
+        range: mock.range,
+        skipOutputs,
+      });
   }
   return mocks;
 }

@@ -75,6 +75,8 @@ interface ResolvedNode {
   uses: ResolvedUse[];
   whole: ResolvedUse[];
   problems: ContractProblem[];
+  /** A unit's `mock_outputs` keys, each to the writer its `dependency` block leads to. */
+  mocks: MockOutput[];
 }
 
 /** The workspace's contracts, computed from the analysis's nodes and edges and the files' facts. */
@@ -125,12 +127,14 @@ export function* outputContractSteps(
   const problems: ContractProblem[] = [];
   const carried: CarriedOutputs[] = [];
   const whole: ResolvedUse[] = [];
+  const mocks: MockOutput[] = [];
   for (const module of input.modules) {
     if (++done % NODES_PER_STEP === 0) yield;
     const resolved = resolvedNode(workspace, module, edgesFrom.get(module.id) ?? [], outputs, components, cache);
     for (const use of resolved.uses) uses.push(use);
     for (const use of resolved.whole) whole.push(use);
     for (const problem of resolved.problems) problems.push(problem);
+    for (const mock of resolved.mocks) mocks.push(mock);
     for (const place of readsOf(workspace, module, cache).carried) carried.push(place);
   }
   const stack = stackUses(workspace, input.modules).map((use) =>
@@ -139,7 +143,6 @@ export function* outputContractSteps(
   for (const use of stack) uses.push(use);
   problems.push(...missingOutputs(stack, outputs));
   yield;
-  const mocks = mockOutputsOf(workspace, input.modules, edgesFrom);
   problems.push(...mockOutputProblems(mocks, outputs));
   let along: Map<string, string[]> | undefined;
   const outputsAlong = (edge: MatchedEdge): readonly string[] => {
@@ -184,6 +187,7 @@ function resolvedNode(
     uses,
     whole,
     problems: missingOutputs(uses, outputs),
+    mocks: mockOutputsOf(workspace, module, edges),
   };
   cache.resolved.set(module, resolved);
   return resolved;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Hover } from 'vscode-languageserver-protocol/node';
+import type { Diagnostic, Hover } from 'vscode-languageserver-protocol/node';
 import { LspTestClient } from './lspClient';
 
 /** Roots that each read a state nobody writes: every one of their files has a problem to publish. */
@@ -108,6 +108,33 @@ describe('a server publishing the problems of thousands of files', () => {
       assert.deepEqual(
         after.map((p) => [p.uri, p.diagnostics.length]),
         [[uri, 0]],
+      );
+      // A problem that stays one problem but says another thing, or moves, goes out again too.
+      const reworded = await client.open(path.join(workspace, 'roots', 'r9', 'main.tf'), rootFile(9));
+      const moved = await client.open(path.join(workspace, 'roots', 'r10', 'main.tf'), rootFile(10));
+      const beforeMore = publications().length;
+      await client.change(reworded, rootFile(9).replace('retired/r9/', 'gone/r9/'), 2);
+      await client.waitForNotification<{ uri: string; diagnostics: { message: string }[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === reworded && p.diagnostics.some((d) => d.message.includes('gone/r9/')),
+        20_000,
+      );
+      await client.change(moved, `\n${rootFile(10)}`, 2);
+      const shifted = await client.waitForNotification<{ uri: string; diagnostics: Diagnostic[] }>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === moved && p.diagnostics[0]?.range.start.line === 9,
+        20_000,
+      );
+      assert.equal(shifted.diagnostics.length, 1);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.deepEqual(
+        publications()
+          .slice(beforeMore)
+          .map((p) => [p.uri, p.diagnostics.length]),
+        [
+          [reworded, 1],
+          [moved, 1],
+        ],
       );
     } finally {
       await client.dispose();

@@ -1,5 +1,6 @@
 import type { AnalysisResult, WorkspaceAnalysis } from '../engine/analysis';
 import type { OutputContracts } from '../engine/contracts';
+import { messagesInTurn } from './messagesInTurn';
 import { stillWriting } from './outgoingMessages';
 
 /**
@@ -34,7 +35,6 @@ async function inSlices(steps: Generator<void, OutputContracts, void>): Promise<
       if (step.done) return step.value;
       if (performance.now() >= sliceEnd) break;
     }
-    // After the messages read since: vscode-jsonrpc hands them on in a later check phase of its own.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await messagesInTurn();
   }
 }

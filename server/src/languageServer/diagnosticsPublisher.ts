@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver/node';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import type { EngineDiagnostic } from '../engine/features';
+import type { Range } from '../engine/hcl';
 import { toDiagnostic } from './lspShapes';
 
 /**
@@ -16,8 +17,8 @@ const PUBLISH_SLICE = 200;
  * in between (the connection writes its messages in turn: an answer waits for one slice, not for every file).
  */
 export class DiagnosticsPublisher {
-  /** Per folder, each file's diagnostics as last published, as JSON. */
-  private readonly shown = new Map<string, Map<string, string>>();
+  /** Per folder, each file's diagnostics as last published. */
+  private readonly shown = new Map<string, Map<string, readonly EngineDiagnostic[]>>();
 
   constructor(private readonly send: (params: PublishDiagnosticsParams) => Promise<void>) {}
 
@@ -26,24 +27,26 @@ export class DiagnosticsPublisher {
    * publish is still the latest: a newer analysis publishes its own, and this one's rest is stale.
    */
   async publish(root: string, byFile: ReadonlyMap<string, EngineDiagnostic[]>, current: () => boolean): Promise<void> {
-    const shown = this.shown.get(root) ?? new Map<string, string>();
+    const shown = this.shown.get(root) ?? new Map<string, readonly EngineDiagnostic[]>();
     this.shown.set(root, shown);
-    const sends: { file: string; diagnostics: Diagnostic[]; json: string | undefined }[] = [];
+    // Compared as they are, and made LSP's only when they differ: at 11,000 files, each edit compares them all.
+    const sends: { file: string; list: readonly EngineDiagnostic[] | undefined }[] = [];
     for (const [file, list] of byFile) {
-      const diagnostics = list.map(toDiagnostic);
-      const json = JSON.stringify(diagnostics);
-      if (shown.get(file) !== json) sends.push({ file, diagnostics, json });
+      const before = shown.get(file);
+      if (!before || !sameDiagnostics(before, list)) sends.push({ file, list: [...list] });
     }
-    for (const file of shown.keys()) if (!byFile.has(file)) sends.push({ file, diagnostics: [], json: undefined });
+    for (const file of shown.keys()) if (!byFile.has(file)) sends.push({ file, list: undefined });
     for (let start = 0; start < sends.length; start += PUBLISH_SLICE) {
       const slice = sends.slice(start, start + PUBLISH_SLICE);
       // Noted as shown once queued: the connection writes in turn, so a newer publish's messages come after these.
-      for (const { file, json } of slice) {
-        if (json === undefined) shown.delete(file);
-        else shown.set(file, json);
+      for (const { file, list } of slice) {
+        if (list === undefined) shown.delete(file);
+        else shown.set(file, list);
       }
       await Promise.all(
-        slice.map(({ file, diagnostics }) => this.send({ uri: pathToFileURL(file).href, diagnostics })),
+        slice.map(({ file, list }) =>
+          this.send({ uri: pathToFileURL(file).href, diagnostics: list?.map(toDiagnostic) ?? [] }),
+        ),
       );
       if (!current()) return;
     }
@@ -55,4 +58,39 @@ export class DiagnosticsPublisher {
       void this.send({ uri: pathToFileURL(file).href, diagnostics: [] });
     this.shown.delete(root);
   }
+}
+
+function sameDiagnostics(a: readonly EngineDiagnostic[], b: readonly EngineDiagnostic[]): boolean {
+  return a.length === b.length && a.every((diagnostic, n) => sameDiagnostic(diagnostic, b[n]!));
+}
+
+function sameDiagnostic(a: EngineDiagnostic, b: EngineDiagnostic): boolean {
+  return (
+    a.message === b.message &&
+    a.code === b.code &&
+    a.severity === b.severity &&
+    sameRange(a.range, b.range) &&
+    a.related.length === b.related.length &&
+    a.related.every((related, n) => {
+      const other = b.related[n]!;
+      return (
+        related.message === other.message &&
+        related.location.file === other.location.file &&
+        sameRange(related.location.range, other.location.range)
+      );
+    })
+  );
+}
+
+function sameRange(a: Range, b: Range): boolean {
+  const start = a.start;
+  const end = a.end;
+  const otherStart = b.start;
+  const otherEnd = b.end;
+  return (
+    start.line === otherStart.line &&
+    start.character === otherStart.character &&
+    end.line === otherEnd.line &&
+    end.character === otherEnd.character
+  );
 }

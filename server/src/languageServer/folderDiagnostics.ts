@@ -3,6 +3,7 @@ import { CONFIG_FILE } from '../engine/config';
 import { addContractDiagnostics, type EngineDiagnostic, workspaceDiagnostics } from '../engine/features';
 import { isConfigurationFile } from '../engine/workspace';
 import { contractsInTurn } from './contractsInTurn';
+import { messagesInTurn } from './messagesInTurn';
 import type { FolderState, WorkspaceFolders } from './workspaceFolders';
 
 /** The documents open in the editor, by file: their syntax is checked with Terraform's own messages. */
@@ -38,9 +39,12 @@ export async function folderDiagnostics(
     return byFile;
   }
   const contracts = withContracts ? await contractsInTurn(folder.analysis) : undefined;
+  // Each whole-workspace step goes after what was asked meanwhile (tens of ms each at 11,000 units).
+  await messagesInTurn();
   if (folder.version !== version) return undefined;
   for (const [file, list] of workspaceDiagnostics(folder.analysis.result())) byFile.set(file, list);
   if (contracts) addContractDiagnostics(contracts, byFile);
+  await messagesInTurn();
   await useTerraformSyntaxMessages(folder, folders, open, byFile);
   return folder.version === version ? byFile : undefined;
 }

@@ -9,12 +9,6 @@ export {
   terragruntFileFacts,
   UNIT_FILE,
 } from './terragruntFile';
-export {
-  type EvaluatedUnit,
-  evaluateUnit,
-  type TerragruntProblem,
-  type UnitBackend,
-  type UnitDependency,
-  type UnitSource,
-  unitIncludes,
-} from './unitEvaluation';
+export type { UnitBackend, UnitDependency } from './unitBlocks';
+export type { TerragruntProblem, UnitSource } from './unitContext';
+export { type EvaluatedUnit, evaluateUnit, unitIncludes } from './unitEvaluation';

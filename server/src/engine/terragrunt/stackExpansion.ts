@@ -3,7 +3,8 @@ import { type EvalScope, evaluate, evaluateNamed, isUnknown, unknown, type Value
 import { type Expr, FILE_START } from '../hcl';
 import { STACK_DIR, STACK_FILE, type StackEntry, UNIT_FILE } from './terragruntFile';
 import { terragruntFunctions } from './terragruntFunctions';
-import { contextFor, isRemoteSource, type TerragruntProblem, type UnitSource } from './unitEvaluation';
+import { isRemoteSource } from './unitBlocks';
+import { contextFor, type TerragruntProblem, type UnitSource } from './unitContext';
 
 /** A unit that `terragrunt stack generate` makes from a stack's `unit` block. */
 export interface StackUnit {

@@ -71,6 +71,52 @@ describe('Terragrunt configuration evaluated like Terragrunt', () => {
     assert.deepEqual(Object.fromEntries(unit.inputs), { region: 'eu-west-1', other: 'none', unit: 'app', up: '..' });
   });
 
+  test('units evaluated together share what read_terragrunt_config gives of a file that asks nothing of the unit', () => {
+    const files = {
+      'live/account.hcl': 'locals { id = "111" }',
+      'live/where.hcl': 'locals {\n  unit = get_original_terragrunt_dir()\n  repo = get_repo_root()\n}',
+      'live/outer.hcl': 'locals { inner = read_terragrunt_config("where.hcl") }',
+      'live/c.hcl': 'locals { d = read_terragrunt_config("d.hcl") }',
+      'live/d.hcl': 'locals { c = read_terragrunt_config("c.hcl") }',
+      ...Object.fromEntries(
+        ['a', 'b'].map((name) => [
+          `live/${name}/terragrunt.hcl`,
+          `locals {
+  account = read_terragrunt_config(find_in_parent_folders("account.hcl"))
+  where   = read_terragrunt_config(find_in_parent_folders("where.hcl"))
+  outer   = read_terragrunt_config(find_in_parent_folders("outer.hcl"))
+  cycle   = read_terragrunt_config(find_in_parent_folders("c.hcl"))
+}
+inputs = {
+  account = local.account.locals.id
+  unit    = local.where.locals.unit
+  nested  = local.outer.locals.inner.locals.unit
+}`,
+        ]),
+      ),
+    };
+    const together = { ...source(files), parentSearches: new Map(), configReads: new Map() };
+    const units = ['a', 'b'].map((name) => evaluateUnit(`/repo/live/${name}/terragrunt.hcl`, together));
+    // Only the file of literals is kept for all: the others ask for the unit's folder, read a file that does, or
+    // are on a cycle, whose answer depends on where it was entered.
+    assert.deepEqual([...together.configReads.keys()], ['/repo/live/account.hcl']);
+    for (const [index, name] of ['a', 'b'].entries()) {
+      const unit = units[index]!;
+      assert.deepEqual(Object.fromEntries(unit.inputs), {
+        account: '111',
+        unit: `/repo/live/${name}`,
+        nested: `/repo/live/${name}`,
+      });
+      // What it read, looked in and noted is what the unit evaluated alone gives.
+      const alone = evaluateUnit(`/repo/live/${name}/terragrunt.hcl`, source(files));
+      assert.deepEqual(
+        { read: unit.read, lookedIn: unit.lookedIn, reads: unit.reads },
+        { read: alone.read, lookedIn: alone.lookedIn, reads: alone.reads },
+      );
+      assert.ok(unit.read.includes('/repo/live/account.hcl'));
+    }
+  });
+
   test('units sharing an include each evaluate its locals in their own folder, and each is told of its cycle', () => {
     // One parsed root.hcl for both units, as the analysis shares one file's facts: the order of its locals is
     // worked out once, their values and problems are each unit's.

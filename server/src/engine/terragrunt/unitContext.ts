@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type EvalScope, evaluate, evaluateNamed, type Value, withFunctions } from '../evaluation';
+import { type EvalScope, evaluate, evaluateNamed, type FileRead, type Value, withFunctions } from '../evaluation';
 import type { Expr, Range } from '../hcl';
 import { emptyTerragruntFile, type TerragruntAttribute, type TerragruntFile } from './terragruntFile';
 import { type ParentSearch, type TerragruntContext, terragruntFunctions } from './terragruntFunctions';
@@ -23,6 +23,44 @@ export interface UnitSource {
    * while no file changes: sibling units look in the folders above them once. Else each unit keeps its own.
    */
   parentSearches?: Map<string, ParentSearch>;
+  /**
+   * What `read_terragrunt_config` gave of each file, for units evaluated together while no file changes: a
+   * file that asks nothing of the unit reading it (an `account.hcl` of literals) is evaluated once, not once a unit.
+   */
+  configReads?: Map<string, SharedRead>;
+}
+
+/** What a unit's evaluation notes as it goes: the configuration files it read, the folders it looked in, its reads. */
+export interface ReadNotes {
+  configRead(file: string): void;
+  lookedIn(dir: string): void;
+  /** `prefer`: over a read of the same target noted before (see `ReadSet.prefer`). */
+  fileRead(found: FileRead, prefer: boolean): void;
+}
+
+/** `read_terragrunt_config` of one file: its value, and what reading it noted, told again to each unit that reads it. */
+export interface SharedRead {
+  readonly value: Value;
+  replay(into: ReadNotes): void;
+}
+
+/** `files`, noting in `notes` each folder asked about and each file a parent search looks for. */
+export function notingSource(files: UnitSource, notes: ReadNotes): UnitSource {
+  return {
+    ...files,
+    configOf: (candidate) => {
+      notes.lookedIn(path.dirname(candidate));
+      return files.configOf(candidate);
+    },
+    // Where it looked, as `configOf` notes it: a search kept from another unit asks nothing of `configOf`.
+    lookedFor: (candidate) => {
+      notes.lookedIn(path.dirname(candidate));
+      notes.fileRead(
+        { target: { kind: 'file', path: candidate }, how: `find_in_parent_folders("${path.basename(candidate)}")` },
+        false,
+      );
+    },
+  };
 }
 
 /** What a configuration says that cannot be followed; `error` when Terragrunt itself fails on it. */

@@ -21,6 +21,8 @@ import {
   EMPTY_TERRAGRUNT,
   evaluateIn,
   localsScope,
+  notingSource,
+  type ReadNotes,
   type TerragruntProblem,
   type UnitSource,
 } from './unitContext';
@@ -63,29 +65,20 @@ export function evaluateUnit(file: string, files: UnitSource, values: Value = nu
   const dir = path.dirname(file);
   const lookedIn = new Set<string>();
   const fileReads = new ReadSet();
-  const source: UnitSource = {
-    ...files,
-    configOf: (candidate) => {
-      lookedIn.add(path.dirname(candidate));
-      return files.configOf(candidate);
-    },
-    // Where it looked, as `configOf` notes it: a search kept from another unit asks nothing of `configOf`.
-    lookedFor: (candidate) => {
-      lookedIn.add(path.dirname(candidate));
-      fileReads.add({
-        target: { kind: 'file', path: candidate },
-        how: `find_in_parent_folders("${path.basename(candidate)}")`,
-      });
-    },
-    parentSearches: files.parentSearches ?? new Map(),
-  };
   const read = new Set<string>();
+  const notes: ReadNotes = {
+    configRead: (found) => read.add(found),
+    lookedIn: (folder) => lookedIn.add(folder),
+    fileRead: (found, prefer) => (prefer ? fileReads.prefer(found) : fileReads.add(found)),
+  };
+  const shared: UnitSource = { ...files, parentSearches: files.parentSearches ?? new Map() };
+  const source = notingSource(shared, notes);
   const problems: TerragruntProblem[] = [];
   const facts = source.configOf(file) ?? EMPTY_TERRAGRUNT;
   // Blocks are placed where they are written: a generated unit's in the file it is copied from.
   const written = source.writtenIn?.(file) ?? file;
   fileReads.add({ target: { kind: 'file', path: written }, how: 'its configuration' });
-  const reads = new ConfigReader(source, dir, read, fileReads);
+  const reads = new ConfigReader(shared, dir, notes);
   const includes = includedFiles(file, facts, source, problems);
   for (const include of facts.includes) {
     const at = includes.get(include.name);

@@ -132,8 +132,13 @@ export function discoverUnits(dirs: ReadonlyMap<string, ScannedDir>, source: Uni
   const included = new Set(candidates.flatMap(([, file]) => unitIncludes(file, source)));
   // A unit a stack copies is a template (it reads `values`), not a unit of its own.
   const units = candidates.filter(([, file]) => !included.has(file) && !stacks.sources.has(file));
-  // Evaluated together, on files that stay as they are: the folders above sibling units are searched once.
-  const all: UnitSource = { ...withGeneratedUnits(source, stacks.generated.values()), parentSearches: new Map() };
+  // Evaluated together, on files that stay as they are: the folders above sibling units are searched once, and
+  // a file that `read_terragrunt_config` reads the same for every unit is evaluated once.
+  const all: UnitSource = {
+    ...withGeneratedUnits(source, stacks.generated.values()),
+    parentSearches: new Map(),
+    configReads: new Map(),
+  };
   const codeDirs = new Set<string>();
   const evaluated = new Map<string, EvaluatedUnit>();
   const codeOf = (id: string, file: string, values: Value = null) => {

@@ -1,3 +1,6 @@
+import type { TokenKind } from './hclToken';
+import * as tokenTables from './hclToken';
+
 /**
  * The tokens of HCL's native syntax, scanned on demand: the lexer holds one current token (kind
  * and UTF-16 offsets into the source string) and the parser asks for the next one. Templates have
@@ -11,61 +14,8 @@
  * follow its integer part alone (`1e7`), as HCL's specification and Terraform read it.
  */
 
-export const Token = {
-  Eof: 0,
-  Identifier: 1,
-  Number: 2,
-  /** The opening `"` of a quoted template; its contents are scanned with `quotedPart`. */
-  Quote: 3,
-  /** `<<EOT` or `<<-EOT`: `heredocMarker` and `heredocIndented` describe it; contents via `heredocPart`. */
-  Heredoc: 4,
-  LeftBrace: 5,
-  RightBrace: 6,
-  LeftBracket: 7,
-  RightBracket: 8,
-  LeftParen: 9,
-  RightParen: 10,
-  Comma: 11,
-  Dot: 12,
-  Assign: 13,
-  Colon: 14,
-  Question: 15,
-  Arrow: 16,
-  Not: 17,
-  Plus: 18,
-  Minus: 19,
-  Star: 20,
-  Slash: 21,
-  Percent: 22,
-  Equal: 23,
-  NotEqual: 24,
-  Less: 25,
-  LessEqual: 26,
-  Greater: 27,
-  GreaterEqual: 28,
-  And: 29,
-  Or: 30,
-  Ellipsis: 31,
-  /** `[*]` */
-  FullSplat: 32,
-  /** `.*` */
-  AttrSplat: 33,
-  /** The strip marker `~` of `${~ x ~}`. */
-  Tilde: 34,
-  /** A character no token starts with, or an unterminated `/*` comment (to the end of the text). */
-  Invalid: 35,
-  // Template parts, only from `quotedPart` and `heredocPart`.
-  /** `${` */
-  InterpolationStart: 36,
-  /** `%{` */
-  DirectiveStart: 37,
-  /** The closing `"`, or a heredoc's closing marker (the marker itself, without indentation). */
-  TemplateEnd: 38,
-  /** A backslash that starts no valid escape sequence in a quoted template. */
-  BadEscape: 39,
-} as const;
-
-export type TokenKind = (typeof Token)[keyof typeof Token];
+/** The token kinds and tables, read once: an import read through a getter (as some module loaders make them) on every token shows in profiles. */
+const { Token, SINGLE, DEPTH_CHANGE, LONG_TOKENS } = tokenTables;
 
 const CH_TAB = 9;
 const CH_LF = 10;
@@ -89,63 +39,6 @@ const CH_LESS = 60;
 const CH_BACKSLASH = 92;
 const CH_LBRACE = 123;
 const CH_LOWER_X = 120;
-
-/** Tokens of one character, by character. */
-const SINGLE: readonly (TokenKind | undefined)[] = (() => {
-  const single: (TokenKind | undefined)[] = [];
-  const pairs: [string, TokenKind][] = [
-    ['{', Token.LeftBrace],
-    ['}', Token.RightBrace],
-    ['[', Token.LeftBracket],
-    [']', Token.RightBracket],
-    ['(', Token.LeftParen],
-    [')', Token.RightParen],
-    ['"', Token.Quote],
-    [',', Token.Comma],
-    ['.', Token.Dot],
-    ['=', Token.Assign],
-    [':', Token.Colon],
-    ['?', Token.Question],
-    ['!', Token.Not],
-    ['+', Token.Plus],
-    ['-', Token.Minus],
-    ['*', Token.Star],
-    ['/', Token.Slash],
-    ['%', Token.Percent],
-    ['<', Token.Less],
-    ['>', Token.Greater],
-    ['~', Token.Tilde],
-  ];
-  for (const [text, kind] of pairs) single[text.charCodeAt(0)] = kind;
-  return single;
-})();
-
-/** How an opening or closing bracket changes the nesting depth. */
-const DEPTH_CHANGE = new Int8Array(128);
-for (const c of '{[(') DEPTH_CHANGE[c.charCodeAt(0)] = 1;
-for (const c of '}])') DEPTH_CHANGE[c.charCodeAt(0)] = -1;
-
-/** Tokens of two or three characters, by first character, longest first. */
-const LONG_TOKENS: readonly (readonly [string, TokenKind][] | undefined)[] = (() => {
-  const long: [string, TokenKind][][] = [];
-  const tokens: [string, TokenKind][] = [
-    ['[*]', Token.FullSplat],
-    ['...', Token.Ellipsis],
-    ['.*', Token.AttrSplat],
-    ['==', Token.Equal],
-    ['=>', Token.Arrow],
-    ['!=', Token.NotEqual],
-    ['<=', Token.LessEqual],
-    ['>=', Token.GreaterEqual],
-    ['&&', Token.And],
-    ['||', Token.Or],
-  ];
-  for (const token of tokens) {
-    const first = token[0].charCodeAt(0);
-    long[first] = [...(long[first] ?? []), token];
-  }
-  return long;
-})();
 
 /** ASCII character classes: bit 1 starts an identifier, bit 2 continues one, bit 4 is a heredoc marker character. */
 const ASCII_CLASS = new Uint8Array(128);

@@ -1,4 +1,4 @@
-import { Token, type TokenKind } from './hclLexer';
+import { Token, type TokenKind } from './hclToken';
 
 /** Binary operators by token kind: precedence (HCL's, 1 = `||` … 6 = `* / %`), 0 for other tokens. */
 export const PRECEDENCE = new Uint8Array(64);

@@ -8,8 +8,9 @@ import {
   type TemplateToken,
   templateFromTokens,
 } from './hclExpression';
-import { HclLexer, Token as LexerToken, type TokenKind } from './hclLexer';
+import { HclLexer } from './hclLexer';
 import { OPERATOR, PRECEDENCE } from './hclOperators';
+import { Token as LexerToken, type TokenKind } from './hclToken';
 import { keptText } from './keptText';
 import { findLine, lineStarts } from './lineIndex';
 import { type Position, plainRange, type Range, TextRange } from './position';

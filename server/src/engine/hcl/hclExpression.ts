@@ -1,31 +1,18 @@
-import type { TreeCursor } from 'web-tree-sitter';
 import {
   type BinaryExpr,
   type Expr,
   type ForExpr,
   MAX_EXPRESSION_DEPTH,
   type ObjectExpr,
-  type TemplateDirective,
-  type TemplatePart,
   type TraversalStep,
   tooDeep,
   tupleExpr,
 } from './expression';
 import type { HclSyntaxError } from './hclBody';
+import { decodeQuoted, numberFromText, SPLIT_STRING_MESSAGE } from './hclLiterals';
 import type { Range } from './position';
-
-/**
- * A plain-JS copy of one tree-sitter node and its subtree. Reading a tree-sitter node crosses into
- * WASM on every accessor, so the tree is copied once (only the parts that matter) and converted
- * from the copy. `start`/`end` are UTF-16 offsets into the source string: web-tree-sitter parses
- * JS strings as UTF-16.
- */
-export interface SyntaxNode {
-  readonly type: string;
-  readonly start: number;
-  readonly end: number;
-  readonly children: readonly SyntaxNode[];
-}
+import { BINARY_OPERATORS, type SyntaxNode } from './syntaxSnapshot';
+import { type TemplateStyle, type TemplateToken, templateFromTokens } from './templateTokens';
 
 /** The source text of the nodes and how to turn offsets into ranges. */
 export interface SourceText {
@@ -33,130 +20,6 @@ export interface SourceText {
   range(start: number, end: number): Range;
   /** Where the conversion reports what tree-sitter accepts but HCL rejects (multi-line quoted strings). */
   readonly problems?: HclSyntaxError[];
-}
-
-/** Node types whose children matter; every other node is a leaf read from its text (fewer WASM calls). */
-const CONTAINERS: ReadonlySet<string> = new Set([
-  'expression',
-  'operation',
-  'binary_operation',
-  'unary_operation',
-  'conditional',
-  'function_call',
-  'function_arguments',
-  'collection_value',
-  'tuple',
-  'object',
-  'object_elem',
-  'for_expr',
-  'for_tuple_expr',
-  'for_object_expr',
-  'for_intro',
-  'for_cond',
-  'template_expr',
-  'quoted_template',
-  'heredoc_template',
-  'template_interpolation',
-  'template_directive',
-  'template_for',
-  'template_for_start',
-  'template_for_end',
-  'template_if',
-  'template_if_intro',
-  'template_else_intro',
-  'template_if_end',
-  'index',
-  'new_index',
-  'splat',
-  'attr_splat',
-  'full_splat',
-  'ERROR',
-]);
-
-/** Nodes that carry nothing the conversion reads: literal chunks are taken from the gaps between parts. */
-const DROPPED: ReadonlySet<string> = new Set(['comment', 'template_literal', ',']);
-
-/** Copies the cursor's current node and its subtree; the cursor ends where it started. */
-export function snapshotSyntax(cursor: TreeCursor, text: string): SyntaxNode {
-  return snapshotCurrent(cursor, cursor.nodeType, text, cursor.startIndex);
-}
-
-/** `start` is known when the node is a first child: a node starts where its first child does. */
-function snapshotCurrent(cursor: TreeCursor, type: string, text: string, knownStart?: number): SyntaxNode {
-  if (POSITIONLESS.has(type)) return { type, start: -1, end: -1, children: NO_CHILDREN };
-  const start = knownStart ?? cursor.startIndex;
-  const end = leafEnd(type, text, start) ?? cursor.endIndex;
-  if (!CONTAINERS.has(type) || !cursor.gotoFirstChild()) return { type, start, end, children: NO_CHILDREN };
-  const children: SyntaxNode[] = [];
-  let first = true;
-  do {
-    const childType = cursor.nodeType;
-    if (!DROPPED.has(childType)) children.push(snapshotCurrent(cursor, childType, text, first ? start : undefined));
-    first = false;
-  } while (cursor.gotoNextSibling());
-  cursor.gotoParent();
-  return { type, start, end, children };
-}
-
-const NO_CHILDREN: readonly SyntaxNode[] = [];
-
-const BINARY_OPERATORS: ReadonlySet<string> = new Set([
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '==',
-  '!=',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  '&&',
-  '||',
-]);
-
-/** Tokens only their type matters for: reading their positions would cost two WASM calls each. */
-const POSITIONLESS: ReadonlySet<string> = new Set([
-  ...BINARY_OPERATORS,
-  '=',
-  ':',
-  '?',
-  '=>',
-  '!',
-  '[',
-  ']',
-  '[*]',
-  '.*',
-  'for',
-  'in',
-  'if',
-  'else',
-  'endif',
-  'endfor',
-  'ellipsis',
-  'strip_marker',
-  'tuple_start',
-  'tuple_end',
-  'object_start',
-  'object_end',
-  'template_interpolation_start',
-  'template_interpolation_end',
-  'template_directive_start',
-  'template_directive_end',
-]);
-
-const IDENTIFIER_AT = /[\p{ID_Start}_](?:[\p{ID_Continue}-]|::)*/uy;
-const NUMBER_AT = /0x[0-9a-zA-Z]+|[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null/y;
-
-/** The end of an identifier or number leaf, read from the text (cheaper than asking tree-sitter). */
-function leafEnd(type: string, text: string, start: number): number | undefined {
-  const pattern = type === 'variable_expr' || type === 'identifier' ? IDENTIFIER_AT : undefined;
-  const literal = type === 'literal_value' && text.charCodeAt(start) !== 34 ? NUMBER_AT : undefined;
-  const regex = pattern ?? literal;
-  if (!regex) return undefined;
-  regex.lastIndex = start;
-  return regex.test(text) ? regex.lastIndex : undefined;
 }
 
 const POSTFIXES: ReadonlySet<string> = new Set(['index', 'get_attr', 'splat']);
@@ -257,57 +120,9 @@ function literalValue(node: SyntaxNode, source: SourceText): Expr {
   return { kind: 'literal', value, range };
 }
 
-/** A numeric literal's value (decimal or `0x` hexadecimal); NaN when it is not a number. */
-export function numberFromText(text: string): number {
-  return /^0x/i.test(text) ? Number.parseInt(text.slice(2), 16) : Number(text);
-}
-
-/** HCL rejects a quoted string split over lines (tree-sitter accepts it); reported over the whole string. */
-export const SPLIT_STRING_MESSAGE =
-  'syntax error: quoted strings may not be split over multiple lines; use \\n or a heredoc';
-
 function checkSingleLine(raw: string, node: SyntaxNode, source: SourceText): void {
   if (!raw.includes('\n') || !source.problems) return;
   source.problems.push({ range: source.range(node.start, node.end), message: SPLIT_STRING_MESSAGE });
-}
-
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
-
-/** Decodes a quoted string's escapes: `\n \r \t \" \\ \uNNNN \UNNNNNNNN`, and `$${`/`%%{` to `${`/`%{`. */
-export function decodeQuoted(raw: string): string {
-  if (!raw.includes('\\') && !raw.includes('${') && !raw.includes('%{')) return raw;
-  let out = '';
-  for (let i = 0; i < raw.length; i++) {
-    const ch = raw[i];
-    if (ch === '\\' && i + 1 < raw.length) {
-      const next = raw[i + 1];
-      const simple = SIMPLE_ESCAPES[next];
-      if (simple !== undefined) {
-        out += simple;
-        i++;
-        continue;
-      }
-      const width = next === 'u' ? 4 : next === 'U' ? 8 : 0;
-      const hex = raw.slice(i + 2, i + 2 + width);
-      if (width > 0 && /^[0-9a-fA-F]+$/.test(hex) && hex.length === width) {
-        out += String.fromCodePoint(Number.parseInt(hex, 16));
-        i += 1 + width;
-        continue;
-      }
-    }
-    if ((ch === '$' || ch === '%') && raw[i + 1] === ch && raw[i + 2] === '{') {
-      out += ch;
-      i++;
-      continue;
-    }
-    out += ch;
-  }
-  return out;
-}
-
-/** Heredocs keep backslashes; only `$${` and `%%{` are escapes there. */
-export function decodeHeredoc(raw: string): string {
-  return raw.replace(/([$%])\1\{/g, '$1{');
 }
 
 function applyPostfix(target: Expr, postfix: SyntaxNode, source: SourceText, range: Range): Expr {
@@ -467,24 +282,6 @@ function operation(node: SyntaxNode, source: SourceText): Expr {
 
 // ---- templates ----------------------------------------------------------------------------------
 
-/**
- * A template as a flat token list, the way HCL's parser sees it before nesting directives. Literal
- * texts are raw source (escapes not yet decoded) until `templateFromTokens` decodes them.
- */
-export type TemplateToken =
-  | { t: 'lit'; text: string }
-  | { t: 'interp'; expr: Expr; stripBefore: boolean; stripAfter: boolean }
-  | { t: 'if'; condition: Expr; stripBefore: boolean; stripAfter: boolean }
-  | { t: 'else' | 'endif' | 'endfor'; stripBefore: boolean; stripAfter: boolean }
-  | {
-      t: 'for';
-      keyVar: string | undefined;
-      valueVar: string;
-      collection: Expr;
-      stripBefore: boolean;
-      stripAfter: boolean;
-    };
-
 function template(node: SyntaxNode, source: SourceText): Expr {
   const range = source.range(node.start, node.end);
   const heredoc = node.type === 'heredoc_template';
@@ -500,33 +297,6 @@ function template(node: SyntaxNode, source: SourceText): Expr {
   return templateFromTokens(tokens, style, range, () => {
     source.problems?.push({ range: source.range(node.start, node.end), message: SPLIT_STRING_MESSAGE });
   });
-}
-
-/** `"…"`, `<<EOT` or `<<-EOT` (whose lines lose their common indentation). */
-export type TemplateStyle = 'quoted' | 'heredoc' | 'indented-heredoc';
-
-/**
- * Turns a template's flat tokens (literals still raw) into a literal or a template: decodes the
- * literals, applies strip markers and `<<-` indentation, nests directives. Shared by both parsers
- * so that they decode alike. `splitOverLines` is called once per quoted literal that has a line break.
- */
-export function templateFromTokens(
-  tokens: TemplateToken[],
-  style: TemplateStyle,
-  range: Range,
-  splitOverLines: () => void,
-): Expr {
-  const quoted = style === 'quoted';
-  for (const token of tokens) {
-    if (token.t !== 'lit') continue;
-    if (quoted && token.text.includes('\n')) splitOverLines();
-    token.text = quoted ? decodeQuoted(token.text) : decodeHeredoc(token.text);
-  }
-  applyStripMarkers(tokens);
-  if (style === 'indented-heredoc') flushHeredoc(tokens);
-  const parts = nestParts(tokens, { at: 0 }, undefined);
-  if (parts.every((part) => typeof part === 'string')) return { kind: 'literal', value: parts.join(''), range };
-  return { kind: 'template', parts, range };
 }
 
 function quotedContent(node: SyntaxNode): { from: number; to: number } | undefined {
@@ -627,108 +397,4 @@ function stripFlags(node: SyntaxNode): { stripBefore: boolean; stripAfter: boole
   const stripBefore = children[1]?.type === 'strip_marker';
   const stripAfter = children.length > 2 && children[children.length - 2]?.type === 'strip_marker';
   return { stripBefore, stripAfter: stripAfter && !(children.length === 3 && stripBefore) };
-}
-
-function applyStripMarkers(tokens: TemplateToken[]): void {
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.t === 'lit') continue;
-    const before = tokens[i - 1];
-    const after = tokens[i + 1];
-    if (token.stripBefore && before?.t === 'lit') before.text = before.text.trimEnd();
-    if (token.stripAfter && after?.t === 'lit') after.text = after.text.trimStart();
-  }
-}
-
-/**
- * `<<-` heredocs: remove the smallest indentation of all lines, as HCL does. Lines that are only
- * whitespace do not count (and keep their spaces); a line starting with an interpolation counts as 0.
- */
-function flushHeredoc(tokens: TemplateToken[]): void {
-  const lines: { token: TemplateToken & { t: 'lit' }; offset: number }[] = [];
-  let minSpaces = Number.POSITIVE_INFINITY;
-  let lineStart = true;
-  for (const token of tokens) {
-    if (token.t !== 'lit') {
-      if (lineStart) minSpaces = 0;
-      lineStart = false;
-      continue;
-    }
-    let offset = 0;
-    while (offset < token.text.length) {
-      const newline = token.text.indexOf('\n', offset);
-      const end = newline < 0 ? token.text.length : newline + 1;
-      if (lineStart) {
-        const line = token.text.slice(offset, end);
-        const spaces = line.length - line.trimStart().length;
-        const blank = line.trim() === '' && line.endsWith('\n');
-        if (!blank) {
-          minSpaces = Math.min(minSpaces, spaces);
-          lines.push({ token, offset });
-        }
-      }
-      lineStart = newline >= 0;
-      offset = end;
-    }
-  }
-  if (!Number.isFinite(minSpaces) || minSpaces === 0) return;
-  // Cut from the last line backwards so earlier offsets stay valid.
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const { token, offset } = lines[i];
-    token.text = token.text.slice(0, offset) + token.text.slice(offset + minSpaces);
-  }
-}
-
-/** Nests the flat tokens into template parts, `%{ if }`/`%{ for }` becoming directives. */
-function nestParts(
-  tokens: TemplateToken[],
-  cursor: { at: number },
-  until: ReadonlySet<string> | undefined,
-): TemplatePart[] {
-  const parts: TemplatePart[] = [];
-  while (cursor.at < tokens.length) {
-    const token = tokens[cursor.at];
-    if (until?.has(token.t)) return parts;
-    cursor.at++;
-    if (token.t === 'lit') {
-      if (token.text) pushLiteral(parts, token.text);
-    } else if (token.t === 'interp') {
-      parts.push(token.expr);
-    } else if (token.t === 'if') {
-      parts.push(ifDirective(token.condition, tokens, cursor));
-    } else if (token.t === 'for') {
-      const body = nestParts(tokens, cursor, END_FOR);
-      if (tokens[cursor.at]?.t === 'endfor') cursor.at++;
-      const directive: TemplateDirective = {
-        kind: 'for',
-        keyVar: token.keyVar,
-        valueVar: token.valueVar,
-        collection: token.collection,
-        body,
-      };
-      parts.push(directive);
-    }
-  }
-  return parts;
-}
-
-const END_FOR: ReadonlySet<string> = new Set(['endfor']);
-const ELSE_OR_END_IF: ReadonlySet<string> = new Set(['else', 'endif']);
-const END_IF: ReadonlySet<string> = new Set(['endif']);
-
-function ifDirective(condition: Expr, tokens: TemplateToken[], cursor: { at: number }): TemplateDirective {
-  const then = nestParts(tokens, cursor, ELSE_OR_END_IF);
-  let otherwise: TemplatePart[] = [];
-  if (tokens[cursor.at]?.t === 'else') {
-    cursor.at++;
-    otherwise = nestParts(tokens, cursor, END_IF);
-  }
-  if (tokens[cursor.at]?.t === 'endif') cursor.at++;
-  return { kind: 'if', condition, then, else: otherwise };
-}
-
-function pushLiteral(parts: TemplatePart[], text: string): void {
-  const last = parts[parts.length - 1];
-  if (typeof last === 'string') parts[parts.length - 1] = last + text;
-  else parts.push(text);
 }

@@ -1,19 +1,13 @@
 import { type Expr, MAX_EXPRESSION_DEPTH, type TraversalStep, tooDeep, tupleExpr } from './expression';
 import type { HclAttribute, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
-import {
-  decodeQuoted,
-  numberFromText,
-  SPLIT_STRING_MESSAGE,
-  type TemplateStyle,
-  type TemplateToken,
-  templateFromTokens,
-} from './hclExpression';
 import { HclLexer } from './hclLexer';
+import { decodeQuoted, numberFromText, SPLIT_STRING_MESSAGE } from './hclLiterals';
 import { OPERATOR, PRECEDENCE } from './hclOperators';
 import { Token as LexerToken, type TokenKind } from './hclToken';
 import { keptText } from './keptText';
 import { findLine, lineStarts } from './lineIndex';
 import { type Position, plainRange, type Range, TextRange } from './position';
+import { type TemplateStyle, type TemplateToken, templateFromTokens } from './templateTokens';
 
 /**
  * HCL's native syntax parsed by recursive descent straight into the engine's document model,

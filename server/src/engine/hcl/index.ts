@@ -16,10 +16,12 @@ export type {
 } from './expression';
 export { forEachSubexpression, keyName } from './expression';
 export type { HclAttribute, HclBlock, HclBody, HclDocument, HclSyntaxError, ParseOptions } from './hclBody';
-export { decodeQuoted, expressionFromNode, type SourceText, snapshotSyntax } from './hclExpression';
+export { expressionFromNode, type SourceText } from './hclExpression';
+export { decodeQuoted } from './hclLiterals';
 export { parseHcl } from './hclSyntaxParser';
 export { findLine, lineStarts } from './lineIndex';
 export type { Location, Position, Range } from './position';
 export { FILE_START, plainRange, TextRange } from './position';
+export { snapshotSyntax } from './syntaxSnapshot';
 export { startTerraformSyntax, type TerraformSyntaxError, terraformSyntaxErrors } from './terraformSyntax';
 export { tfJsonDocument } from './tfJsonDocument';

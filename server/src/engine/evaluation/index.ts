@@ -13,7 +13,8 @@ export {
   readKey,
 } from './fileReads';
 export { folderRelative } from './folderRelative';
-export { type ExtraFunctions, formatValue, withFunctions } from './functions';
+export { formatValue } from './formatVerbs';
+export { type ExtraFunctions, withFunctions } from './functions';
 export { evaluateNamed } from './locals';
 export {
   type Hole,

@@ -11,6 +11,7 @@ import type {
   UnaryExpr,
 } from '../hcl';
 import { callFunction, LAZY_FUNCTIONS } from './functions';
+import { label, missingRoot } from './referenceTexts';
 import { hole, type TemplatePart, template } from './textTemplate';
 import {
   isObjectValue,
@@ -22,10 +23,10 @@ import {
   unknownText,
   type Value,
 } from './value';
+import { attribute, indexValue } from './valueAccess';
 import {
   catchValue,
   caughtValue,
-  describeValue,
   EvaluationError,
   known,
   requireAllKnown,
@@ -38,6 +39,7 @@ import {
   UnknownValue,
   valuesEqual,
 } from './valueConversion';
+import { arithmetic, logical } from './valueOperators';
 
 /**
  * What names mean while evaluating: root names (`local`, `var`, `each`, `count`, `path`,
@@ -132,55 +134,6 @@ function evaluateTraversal(expr: TraversalExpr, scope: EvalScope): Value {
 }
 
 /** Why a reference to a root the scope does not have is unknown, naming the thing referenced. */
-function missingRoot(expr: TraversalExpr): Unknown {
-  const names = attrNames(expr.steps);
-  const path = (count: number): string => [expr.root, ...names.slice(0, count)].join('.');
-  switch (expr.root) {
-    case 'local':
-    case 'var':
-      return unknown(`${path(1)} is not defined`);
-    case 'data':
-      return unknown(`${path(2)} is only known after apply`);
-    case 'module':
-      return unknown(`${path(2)} is only known after apply`);
-    case 'each':
-      return unknown(`${path(1)} is only known in a block with for_each`);
-    case 'count':
-      return unknown(`${path(1)} is only known in a block with count`);
-    case 'path':
-    case 'terraform':
-      return unknown(`${path(1)} is not known here`);
-    case 'self':
-      return unknown('self is only known in provisioners');
-    default:
-      return names.length > 0
-        ? unknown(`${path(1)} is only known after apply`)
-        : unknown(`${expr.root} is not defined`);
-  }
-}
-
-function attrNames(steps: readonly TraversalStep[]): string[] {
-  const names: string[] = [];
-  for (const step of steps) {
-    if (step.kind !== 'attr') break;
-    names.push(step.name);
-  }
-  return names;
-}
-
-/** A short text for an expression in messages: the traversal itself, or a generic name. */
-function label(expr: Expr): string {
-  if (expr.kind === 'traversal') return [expr.root, ...expr.steps.map(stepLabel)].join('');
-  if (expr.kind === 'call') return `${expr.name}(…)`;
-  return 'the value';
-}
-
-function stepLabel(step: TraversalStep): string {
-  if (step.kind === 'attr') return `.${step.name}`;
-  if (step.kind === 'splat') return '[*]';
-  return step.key.kind === 'literal' ? `[${JSON.stringify(step.key.value)}]` : '[…]';
-}
-
 /** Applies attribute, index and splat steps; `path` names the value so far for messages. */
 function applySteps(value: Value, steps: readonly TraversalStep[], path: string, scope: EvalScope): Value {
   let current = value;
@@ -211,32 +164,6 @@ function applySplat(value: Value, rest: readonly TraversalStep[], path: string, 
     if (isUnknown(result) && result.error) throw new UnknownValue(result);
     return result;
   });
-}
-
-function attribute(value: Value, name: string, path: string): Value {
-  if (isObjectValue(value)) {
-    if (Object.hasOwn(value, name)) return value[name];
-    throw new EvaluationError(`${path} has no attribute "${name}"`);
-  }
-  if (value === null) throw new EvaluationError(`${path} is null; cannot read attribute "${name}"`);
-  throw new EvaluationError(`${path} is a ${typeName(value)}; cannot read attribute "${name}"`);
-}
-
-function indexValue(value: Value, key: Value, path: string): Value {
-  if (Array.isArray(value)) {
-    const n = toNumberValue(key, `the index into ${path}`);
-    if (!Number.isInteger(n) || n < 0 || n >= value.length) {
-      throw new EvaluationError(`index ${describeValue(key)} is out of range for ${path} (length ${value.length})`);
-    }
-    return value[n];
-  }
-  if (isObjectValue(value)) {
-    const name = toStringValue(key, `the key into ${path}`);
-    if (Object.hasOwn(value, name)) return value[name];
-    throw new EvaluationError(`${path} has no key ${JSON.stringify(name)}`);
-  }
-  if (value === null) throw new EvaluationError(`${path} is null; cannot index it`);
-  throw new EvaluationError(`${path} is a ${typeName(value)}; cannot index it`);
 }
 
 // ---- templates ----------------------------------------------------------------------------------
@@ -421,44 +348,5 @@ function evaluateBinary(expr: BinaryExpr, scope: EvalScope): Value {
       return !valuesEqual(left, right);
     default:
       return arithmetic(expr.op, left, right);
-  }
-}
-
-/** `false && x` is false and `true || x` is true even when x is unknown, as in HCL. */
-function logical(op: '&&' | '||', left: Value, right: Value): Value {
-  const decisive = op === '||';
-  const l = isUnknown(left) ? left : toBoolValue(left, `the left operand of ${op}`);
-  const r = isUnknown(right) ? right : toBoolValue(right, `the right operand of ${op}`);
-  if (l === decisive || r === decisive) return decisive;
-  requireAllKnown([l, r]);
-  return !decisive;
-}
-
-function arithmetic(op: BinaryExpr['op'], left: Value, right: Value): Value {
-  const a = toNumberValue(left, `the left operand of ${op}`);
-  const b = toNumberValue(right, `the right operand of ${op}`);
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      if (b === 0) throw new EvaluationError('division by zero');
-      return a / b;
-    case '%':
-      if (b === 0) throw new EvaluationError('modulo by zero');
-      return a % b;
-    case '<':
-      return a < b;
-    case '<=':
-      return a <= b;
-    case '>':
-      return a > b;
-    case '>=':
-      return a >= b;
-    default:
-      throw new EvaluationError(`unknown operator ${op}`);
   }
 }

@@ -1,11 +1,5 @@
-import {
-  type Expr,
-  forEachSubexpression,
-  type Range,
-  type TemplatePart,
-  type TraversalExpr,
-  type TraversalStep,
-} from '../hcl';
+import { type Expr, forEachSubexpression, type Range, type TemplatePart, type TraversalExpr } from '../hcl';
+import { attrNames } from './referenceTexts';
 
 /** One variable reference in an expression: `local.env` is root `local`, names `["env"]`. */
 export interface ExpressionReference {
@@ -23,7 +17,7 @@ export interface ExpressionReference {
 export function expressionReferences(expr: Expr): ExpressionReference[] {
   const found: ExpressionReference[] = [];
   walkReferences(expr, NONE_BOUND, (traversal) =>
-    found.push({ root: traversal.root, names: leadingNames(traversal.steps), range: traversal.range }),
+    found.push({ root: traversal.root, names: attrNames(traversal.steps), range: traversal.range }),
   );
   return found;
 }
@@ -81,15 +75,6 @@ function walkParts(
       walkParts(part.body, withBound(bound, part.keyVar, part.valueVar), visit);
     }
   }
-}
-
-function leadingNames(steps: readonly TraversalStep[]): string[] {
-  const names: string[] = [];
-  for (const step of steps) {
-    if (step.kind !== 'attr') break;
-    names.push(step.name);
-  }
-  return names;
 }
 
 function withBound(bound: ReadonlySet<string>, keyVar: string | undefined, valueVar: string): Set<string> {

@@ -8,6 +8,17 @@ export interface EditFigures {
   file: string;
   diagnosticsMs: number;
   redrawnMs: number;
+  /**
+   * Where the redrawing went: the new graph asked of the server, answered and sent to the page (ms from the
+   * edit), then the page's part from its arrival to the drawing, step by step.
+   */
+  redraw: {
+    graphAskedMs: number;
+    graphAnsweredMs: number;
+    graphSentMs: number;
+    pageMs: number;
+    steps: { viewMs: number; layoutWaitMs: number; drawMs: number; frameMs: number };
+  };
 }
 
 const MISSING = 'terrace-probe-missing';
@@ -45,6 +56,13 @@ export async function probeEdit(panel: GraphPanel, graph: GraphModel, folder: vs
       file: vscode.workspace.asRelativePath(file),
       diagnosticsMs: diagnosticsAt - started,
       redrawnMs: redrawn.drawnAt - started,
+      redraw: {
+        graphAskedMs: (panel.times.graphAsked ?? Number.NaN) - started,
+        graphAnsweredMs: (panel.times.graphAnswered ?? Number.NaN) - started,
+        graphSentMs: (panel.times.graphSent ?? Number.NaN) - started,
+        pageMs: redrawn.ms,
+        steps: redrawn.steps,
+      },
     };
   } finally {
     shown.cancel();

@@ -633,10 +633,11 @@ export type WebviewToPanel =
       /** Where the layout ran: in the extension host, in the webview's Web Worker, or in the page when no worker could start. */
       layoutIn: 'host' | 'worker' | 'page';
       /**
-       * Where `ms` went: the view built from the graph, the wait for its layout (the way to where it runs and back,
-       * and the layout), the drawing, and the wait for the frame that shows it.
+       * Where `ms` went: a graph that came unpacked and indexed (0 for a view change), the view built from it, the
+       * wait for its layout (the way to where it runs and back, and the layout), the drawing, and the wait for
+       * the frame that shows it.
        */
-      steps: { viewMs: number; layoutWaitMs: number; drawMs: number; frameMs: number };
+      steps: { graphMs: number; viewMs: number; layoutWaitMs: number; drawMs: number; frameMs: number };
       /** A node title's height on screen, in CSS pixels: its size in the drawing times the drawing's zoom. */
       titlePx: number;
       /** The module the view is focused on, if any. */

@@ -29,7 +29,7 @@ export interface Timing {
   inPanelMs: number;
   layoutMs: number;
   layoutIn: RenderedReport['layoutIn'];
-  /** Of `inPanelMs`: the view built, the wait for its layout, the drawing, the frame that shows it. */
+  /** Of `inPanelMs`: the graph unpacked and indexed, the view built, the wait for its layout, the drawing, the frame that shows it. */
   steps: RenderedReport['steps'];
   nodes: number;
   folded: number;

@@ -17,7 +17,7 @@ export interface EditFigures {
     graphAnsweredMs: number;
     graphSentMs: number;
     pageMs: number;
-    steps: { viewMs: number; layoutWaitMs: number; drawMs: number; frameMs: number };
+    steps: { graphMs: number; viewMs: number; layoutWaitMs: number; drawMs: number; frameMs: number };
   };
 }
 

@@ -19,7 +19,14 @@ export class GraphIndex {
   /** Where each module's column comes (`modulePlaces.ts`). */
   readonly places: Map<string, number>;
 
-  constructor(readonly graph: PanelModel) {
+  /** The modules' ids, in the graph's order. */
+  private readonly ids: readonly string[];
+
+  /** `before`: the index of the graph this one follows; what depends only on the ids is kept when they are the same. */
+  constructor(
+    readonly graph: PanelModel,
+    before?: GraphIndex,
+  ) {
     for (const module of graph.modules) {
       this.byId.set(module.id, module);
       this.dependencies.set(module.id, new Set());
@@ -29,8 +36,11 @@ export class GraphIndex {
       this.dependencies.get(edge.from)?.add(edge.to);
       this.dependents.get(edge.to)?.add(edge.from);
     }
-    this.labels = pathLabels(graph.modules.map((module) => module.id));
-    this.tree = new FolderTree(graph.modules.map((module) => module.id));
+    this.ids = graph.modules.map((module) => module.id);
+    // An edit keeps the modules: their labels and folders (most of an index of 11,000 modules) stay as they were.
+    const kept = before && sameIds(before.ids, this.ids) ? before : undefined;
+    this.labels = kept?.labels ?? pathLabels(this.ids);
+    this.tree = kept?.tree ?? new FolderTree(this.ids);
     const places = modulePlaces(graph.modules, this.dependencies);
     this.levelCount = places.levelCount;
     this.places = places.place;
@@ -68,4 +78,8 @@ export class GraphIndex {
     }
     return on;
   }
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, n) => id === b[n]);
 }

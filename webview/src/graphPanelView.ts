@@ -202,7 +202,7 @@ export class GraphPanelView {
       this.state.folderUri = folderUri;
     }
     this.graph = graph;
-    this.index = new GraphIndex(graph);
+    this.index = new GraphIndex(graph, this.index);
     if (first && this.host.savedState === undefined)
       Object.assign(this.state.view, firstView(this.index, this.drawingArea()));
     this.groups.graphChanged(this.index);

@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { foldedAt } from '../../webview/src/firstView';
 import { FolderTree } from '../../webview/src/folderTree';
+import { GraphIndex } from '../../webview/src/graphIndex';
+import { buildView } from '../../webview/src/viewModel';
+import { synthetic } from './graphModels';
+import { panelOfModel } from './panelOfModel';
 
 describe('the folders of a graph’s modules, for folding', () => {
   const ids = [
@@ -59,5 +64,21 @@ describe('the folders of a graph’s modules, for folding', () => {
     assert.deepEqual([flat.sharedDepth, flat.maxDepth, flat.size('b'), flat.size('.')], [0, 1, 2, 0]);
     assert.deepEqual([flat.folderAt('b/d/e', 1), flat.folderAt('.', 1), flat.folderAt('a', 2)], ['b', '.', 'a']);
     assert.equal(flat.foldOf('.', new Set(['.'])), '.');
+  });
+
+  test('how many nodes a folded graph draws, counted without building its view', () => {
+    assert.equal(tree.foldedNodes(new Set()), ids.length);
+    // The app module is its folder's module too: one node with its api.
+    assert.equal(tree.foldedNodes(new Set(['live/dev/eu-west-1/app', 'live/dev/eu-west-1/network'])), 4);
+    assert.equal(tree.foldedNodes(new Set(['live/dev/eu-west-1', 'live/dev/eu-west-1/network'])), 3);
+    const index = new GraphIndex(panelOfModel(synthetic(1000)));
+    for (let depth = 1; depth <= index.tree.maxDepth; depth++) {
+      const view = foldedAt(index, depth);
+      assert.equal(
+        index.tree.foldedNodes(new Set(view.collapsed)),
+        buildView(index, view).nodes.length,
+        `depth ${depth}`,
+      );
+    }
   });
 });

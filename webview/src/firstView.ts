@@ -57,8 +57,10 @@ export function firstView(index: GraphIndex, panel: { width: number; height: num
   const tree = index.tree;
   for (let depth = tree.maxDepth; depth >= 1; depth--) {
     const view = foldedAt(index, depth);
-    // Each fold is a node: past the capacity the view cannot fit, and is not built to find that out.
-    if (depth === 1 || (view.collapsed.length <= capacity && fitsReadably(index, view, panel)))
+    // Past the capacity the view cannot fit, and is not built to find that out: each fold is a node, and so is
+    // each module in none (at 11,024 units, 81 folds and 6,650 modules: a view that took 77 ms to build).
+    const counted = () => tree.foldedNodes(new Set(view.collapsed)) <= capacity;
+    if (depth === 1 || (view.collapsed.length <= capacity && counted() && fitsReadably(index, view, panel)))
       return { groupBy: view.groupBy, collapsed: view.collapsed };
   }
   return {};

@@ -39,6 +39,13 @@ export class FolderTree {
     return null;
   }
 
+  /** How many nodes the graph draws folded at `folded`: one a fold that holds a module, one a module outside them. */
+  foldedNodes(folded: ReadonlySet<string>): number {
+    const nodes = new Set<string>();
+    for (const id of this.ids) nodes.add(this.foldOf(id, folded) ?? id);
+    return nodes.size;
+  }
+
   /**
    * The folder at `depth` that holds module `id` (the module itself when it is not that deep). Asked of every
    * module each time a view is built: cut at the right `/`, not split and joined again (at 11,024 units that was

@@ -1,7 +1,7 @@
 import type { PanelModel, PanelModule } from '../../server/src/protocol';
 import { FolderTree } from './folderTree';
 import { modulePlaces } from './modulePlaces';
-import { type PathLabel, pathLabels } from './nodeLabels';
+import { PathLabels } from './nodeLabels';
 
 /** Index of a graph model, built once per model. */
 export class GraphIndex {
@@ -11,7 +11,7 @@ export class GraphIndex {
   /** Module → the modules that depend on it. */
   readonly dependents = new Map<string, Set<string>>();
   /** Each module's name and what tells it apart from the others (`nodeLabels.ts`). */
-  readonly labels: Map<string, PathLabel>;
+  readonly labels: PathLabels;
   /** The modules' folders, for folding. */
   readonly tree: FolderTree;
   /** How many execution levels it has, as `terrace levels` counts them: a module in or behind a cycle has none. */
@@ -39,8 +39,8 @@ export class GraphIndex {
     this.ids = graph.modules.map((module) => module.id);
     // An edit keeps the modules: their labels and folders (most of an index of 11,000 modules) stay as they were.
     const kept = before && sameIds(before.ids, this.ids) ? before : undefined;
-    this.labels = kept?.labels ?? pathLabels(this.ids);
     this.tree = kept?.tree ?? new FolderTree(this.ids);
+    this.labels = kept?.labels ?? new PathLabels(this.ids, this.tree.sharedDepth);
     const places = modulePlaces(graph.modules, this.dependencies);
     this.levelCount = places.levelCount;
     this.places = places.place;

@@ -66,6 +66,8 @@ const bundles = [
     entryPoints: { webview: 'webview/src/main.ts' },
     platform: 'browser',
     format: 'iife',
+    // The codicons' SVG files, as markup in the script (`codicons.ts`).
+    loader: { '.svg': 'text' },
     outdir: 'dist',
   },
   {
@@ -118,11 +120,6 @@ async function copyAssets() {
   await copyFile(
     path.join(path.dirname(require.resolve('@cdktf/hcl2json/package.json')), 'main.wasm.gz'),
     'dist/main.wasm.gz',
-  );
-  // The graph panel's button icons.
-  const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/package.json')), 'dist');
-  await Promise.all(
-    ['codicon.css', 'codicon.ttf'].map((file) => copyFile(path.join(codicons, file), path.join('dist', file))),
   );
 }
 

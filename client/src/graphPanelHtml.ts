@@ -4,8 +4,10 @@ import type { GraphMessage } from '../../server/src/protocol';
  * The graph panel's HTML, and nothing else: no `vscode` import, so the webview tests serve the very
  * same page. Its script and styles are in the page, run and applied only with the nonce: loaded
  * through the webview's resource loader they took 0.2 s of a window still starting (25 ms later on).
- * The codicons, their font and the layout worker's script come from the extension's `dist/`
- * (`cspSource`); the worker itself starts from a blob URL, and exported PNGs are drawn from data URLs.
+ * Its icons are SVG in its script (`codicons.ts`): a stylesheet or a font to load would hold up its first
+ * messages, which VS Code passes a page once everything it loads has loaded (0.05-0.1 s). The layout
+ * worker's script comes from the extension's `dist/` (`cspSource`); the worker itself starts from a blob
+ * URL, and exported PNGs are drawn from data URLs.
  */
 export interface GraphPanelResources {
   /** `webview.cspSource`. */
@@ -14,9 +16,8 @@ export interface GraphPanelResources {
   /** The text of `dist/webview.js` and of `dist/webview.css`. */
   script: string;
   style: string;
-  /** Webview URIs of `dist/layoutWorker.js` and `dist/codicon.css`. */
+  /** The webview URI of `dist/layoutWorker.js`. */
   worker: string;
-  codicons: string;
   /** The extension host lays the graph out on request (`layout` messages); else the webview's worker does. */
   hostLayouts?: boolean;
   /** The graph the page draws as it starts, as the host would post it. */
@@ -27,8 +28,7 @@ export function graphPanelHtml(resources: GraphPanelResources): string {
   const { cspSource, nonce } = resources;
   const csp = [
     `default-src 'none'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
+    `style-src 'nonce-${nonce}'`,
     `img-src ${cspSource} data: blob:`,
     `script-src 'nonce-${nonce}'`,
     `connect-src ${cspSource}`,
@@ -46,7 +46,6 @@ export function graphPanelHtml(resources: GraphPanelResources): string {
 <body>
 <div id="app" role="application" aria-label="Terraform module dependency graph"></div>
 ${resources.graph ? `<script type="application/json" id="graph">${inJson(resources.graph)}</script>\n` : ''}<script nonce="${nonce}" data-worker="${attribute(resources.worker)}"${resources.hostLayouts ? ' data-layout="host"' : ''}>${inPage(resources.script)}</script>
-<link href="${attribute(resources.codicons)}" rel="stylesheet">
 </body>
 </html>`;
 }

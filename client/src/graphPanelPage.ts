@@ -22,7 +22,6 @@ export function graphPanelPage(webview: vscode.Webview, extensionUri: vscode.Uri
     script: distText(dist, 'webview.js'),
     style: distText(dist, 'webview.css'),
     worker: resource('layoutWorker.js'),
-    codicons: resource('codicon.css'),
     hostLayouts: true,
     graph,
   });

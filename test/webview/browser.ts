@@ -35,7 +35,6 @@ function panelPage(graph?: GraphMessage): string {
     script: readFileSync(path.join(repoRoot, 'dist', 'webview.js'), 'utf8'),
     style: readFileSync(path.join(repoRoot, 'dist', 'webview.css'), 'utf8'),
     worker: `${ORIGIN}/dist/layoutWorker.js`,
-    codicons: `${ORIGIN}/dist/codicon.css`,
     graph,
   });
 }
@@ -43,7 +42,6 @@ function panelPage(graph?: GraphMessage): string {
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.css': 'text/css',
-  '.ttf': 'font/ttf',
 };
 
 /**

@@ -271,6 +271,40 @@ describe('graph webview (the built panel in headless chromium)', () => {
     assert.deepEqual(webview.errors, []);
   });
 
+  test('its icons are the codicons drawn in the page, in the buttons’ colour: it loads no stylesheet and no font', async () => {
+    const webview = await browser.open();
+    await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });
+    const icons = await webview.page.locator('.codicon').evaluateAll((elements) =>
+      elements.map((icon) => {
+        const path = icon.querySelector('svg > path');
+        const box = icon.getBoundingClientRect();
+        return {
+          name: [...icon.classList].find((name) => name.startsWith('codicon-')),
+          drawn: (path?.getAttribute('d') ?? '').length > 20,
+          size: [box.width, box.height],
+          // The path is filled in the text's colour of where it is (a button's, the error line's).
+          inColour: !!path && getComputedStyle(path).fill === getComputedStyle(icon).color,
+        };
+      }),
+    );
+    assert.ok(icons.length >= 10, `the toolbar's icons: ${icons.length}`);
+    assert.ok(icons.some((icon) => icon.name === 'codicon-zoom-in'));
+    for (const icon of icons)
+      assert.deepEqual(
+        { ...icon, name: undefined },
+        { name: undefined, drawn: true, size: [16, 16], inColour: true },
+        icon.name,
+      );
+    const loaded = (await webview.page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => entry.name),
+    )) as string[];
+    assert.deepEqual(
+      loaded.filter((url) => /\.(css|ttf|woff2?)(\?|$)/.test(url)),
+      [],
+    );
+    assert.deepEqual(webview.errors, []);
+  });
+
   test('clicking a node asks the host to open that module; Enter on a focused node does too', async () => {
     const webview = await browser.open();
     await webview.render({ type: 'graph', graph: dag, folderUri: FOLDER });

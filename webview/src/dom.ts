@@ -1,3 +1,5 @@
+import { type CodiconName, codiconSvg } from './codicons';
+
 /** A small element builder for the panel's HTML parts. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -15,7 +17,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 
 /** A toolbar button showing a codicon, with its name for screen readers and as a tooltip. */
 export function iconButton(
-  icon: string,
+  icon: CodiconName,
   title: string,
   onClick: () => void,
   extra: Record<string, string> = {},
@@ -30,7 +32,11 @@ export function iconButton(
 }
 
 /** A button that stays pressed (`aria-pressed`). */
-export function toggleButton(icon: string, title: string, onToggle: (pressed: boolean) => void): HTMLButtonElement {
+export function toggleButton(
+  icon: CodiconName,
+  title: string,
+  onToggle: (pressed: boolean) => void,
+): HTMLButtonElement {
   const button = iconButton(icon, title, () => {
     const pressed = button.getAttribute('aria-pressed') !== 'true';
     button.setAttribute('aria-pressed', String(pressed));
@@ -41,6 +47,10 @@ export function toggleButton(icon: string, title: string, onToggle: (pressed: bo
   return button;
 }
 
-export function codicon(name: string): HTMLElement {
-  return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+/** A codicon, drawn in the text's colour. */
+export function codicon(name: CodiconName): HTMLElement {
+  const icon = h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+  // The package's own SVG, bundled: markup of ours, not data.
+  icon.innerHTML = codiconSvg(name);
+  return icon;
 }

@@ -52,8 +52,6 @@ suite('the packaged extension (VSIX)', () => {
       'dist/webview.css',
       'dist/layoutWorker.js',
       'dist/layoutThread.js',
-      'dist/codicon.css',
-      'dist/codicon.ttf',
       'dist/hcl2json/index.js',
       'dist/main.wasm.gz',
     ]) {

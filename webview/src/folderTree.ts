@@ -12,7 +12,7 @@ export class FolderTree {
   readonly maxDepth: number;
 
   constructor(private readonly ids: readonly string[]) {
-    this.sharedDepth = sharedFolders(ids.map((id) => (id === '.' ? [] : id.split('/'))));
+    this.sharedDepth = sharedFolders(ids.map(pathParts));
     let maxDepth = 0;
     for (const id of ids) {
       if (id === '.') continue;
@@ -83,6 +83,11 @@ function* prefixesFrom(id: string, skip: number): Generator<string> {
     if (parts >= skip) yield end === -1 ? id : id.slice(0, end);
     if (end === -1) return;
   }
+}
+
+/** A module id's folders and name; none for the workspace folder itself (`.`). */
+export function pathParts(path: string): string[] {
+  return path === '.' ? [] : path.split('/');
 }
 
 /** How many leading folders every path shares (a path's own last part is never one of them). */

@@ -1,4 +1,4 @@
-import { sharedFolders } from './folderTree';
+import { pathParts, sharedFolders } from './folderTree';
 
 /**
  * Labels that tell nodes apart, after VS Code's rule for editor tabs of files with the same name: a
@@ -17,7 +17,7 @@ export interface PathLabel {
 
 /** `shared`: how many leading folders to leave out, by default those every path shares. */
 export function pathLabels(paths: readonly string[], shared?: number): Map<string, PathLabel> {
-  const common = shared ?? sharedFolders(paths.map(partsOf));
+  const common = shared ?? sharedFolders(paths.map(pathParts));
   const labels = new PathLabels(paths, common);
   return new Map(paths.map((path) => [path, labels.get(path)!]));
 }
@@ -61,20 +61,15 @@ export class PathLabels {
   }
 
   private labelNamesakes(name: string, paths: readonly string[]): void {
-    const folders = new Map(paths.map((path) => [path, partsOf(path).slice(this.common, -1)]));
-    const namesakes = paths.map((path) => folders.get(path)!);
+    const namesakes = paths.map((path) => pathParts(path).slice(this.common, -1));
     const shared = namesakes.length > 1;
     const runs = shared ? runsOf(namesakes) : undefined;
-    for (const path of paths) {
-      const own = folders.get(path)!;
+    paths.forEach((path, n) => {
+      const own = namesakes[n]!;
       const context = runs ? distinguishing(own, namesakes, runs) : own;
       this.labels.set(path, { name, context: context.join('/'), shared });
-    }
+    });
   }
-}
-
-function partsOf(path: string): string[] {
-  return path === '.' ? [] : path.split('/');
 }
 
 /** A path's last part; `(root)` for the folder itself. */

@@ -11,6 +11,7 @@ import {
 } from '../../server/src/protocol';
 import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { packOutputs } from '../../webview/src/packedGraph';
+import { sameFolder } from './folderKey';
 import { chooseFolder } from './folderPick';
 import { onGraphChanged } from './graphChanges';
 import { saveExport } from './graphExport';
@@ -383,13 +384,4 @@ function startLayouts(ctx: GraphPanelContext): void {
   ctx.layouts
     .start()
     .catch((error: unknown) => ctx.output.warn(`graph panel: the layout thread did not start: ${String(error)}`));
-}
-
-function sameFolder(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return vscode.Uri.parse(a).fsPath === vscode.Uri.parse(b).fsPath;
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,7 @@ import {
   type PanelModel,
 } from '../../server/src/protocol';
 import { unpackGraph } from '../../webview/src/packedGraph';
+import { folderKey } from './folderKey';
 import { onGraphChanged } from './graphChanges';
 
 /** A folder's graph as the panel draws it, as the server sent it. */
@@ -31,6 +32,7 @@ export interface PanelGraph {
  * the server again (at 300 units, 0.1–1 s of a window still starting). One per language client.
  */
 class PanelGraphs {
+  /** By folder (`folderKey`). */
   private readonly fetched = new Map<
     string,
     { graph: Promise<PanelGraph | undefined>; of: string | undefined; answer?: PanelGraph }
@@ -40,23 +42,25 @@ class PanelGraphs {
 
   constructor(private readonly client: LanguageClient) {
     onGraphChanged(client)(({ folderUri, version, states }) => {
+      const key = folderKey(folderUri);
       const now = `${version}:${states}`;
-      this.said.set(folderUri, now);
+      this.said.set(key, now);
       // The server says so again after a run's states were looked at, or another folder changed: the same graph.
-      if (this.fetched.get(folderUri)?.of !== now) this.fetched.delete(folderUri);
+      if (this.fetched.get(key)?.of !== now) this.fetched.delete(key);
     });
   }
 
   /** The folder's graph if it was fetched since its last change and has come: one a new panel can start with. */
   fetchedNow(folderUri: string): PanelGraph | undefined {
-    return this.fetched.get(folderUri)?.answer;
+    return this.fetched.get(folderKey(folderUri))?.answer;
   }
 
   /** The folder's graph, fetched now or since its last change; undefined when the server has none. */
   get(folderUri: string): Promise<PanelGraph | undefined> {
-    const kept = this.fetched.get(folderUri);
+    const key = folderKey(folderUri);
+    const kept = this.fetched.get(key);
     if (kept) return kept.graph;
-    const of = this.said.get(folderUri);
+    const of = this.said.get(key);
     const askedAt = Date.now();
     const graph = this.client.sendRequest(PanelGraphRequest.type, { folderUri }).then(
       (packed) => {
@@ -65,16 +69,16 @@ class PanelGraphs {
         const answer = new FetchedGraph(packed, outputs, askedAt, Date.now());
         // Its failure is the panel's to report (`GraphPanel`), if one is open to show them.
         answer.outputs.catch(() => undefined);
-        const kept = this.fetched.get(folderUri);
+        const kept = this.fetched.get(key);
         if (kept?.graph === graph) kept.answer = answer;
         return answer;
       },
       (error: unknown) => {
-        if (this.fetched.get(folderUri)?.graph === graph) this.fetched.delete(folderUri);
+        if (this.fetched.get(key)?.graph === graph) this.fetched.delete(key);
         throw error;
       },
     );
-    this.fetched.set(folderUri, { graph, of });
+    this.fetched.set(key, { graph, of });
     return graph;
   }
 }

@@ -1,6 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   type Diagnostic,
@@ -19,6 +18,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
+import { URI } from 'vscode-uri';
 import type { ServerStatusParams } from '../../server/src/protocol';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
@@ -97,7 +97,7 @@ export class LspTestClient {
 
   /** `initialize` with the folder as the only workspace folder, then `initialized`. */
   async initialize(folder: string, overrides: Partial<InitializeParams> = {}): Promise<InitializeResult> {
-    const uri = pathToFileURL(folder).href;
+    const uri = fileUri(folder);
     const result = await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       clientInfo: { name: 'terrace-lsp-tests' },
@@ -116,7 +116,7 @@ export class LspTestClient {
   }
 
   async open(file: string, text: string, languageId = 'terraform', version = 1): Promise<string> {
-    const uri = pathToFileURL(file).href;
+    const uri = fileUri(file);
     await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId, version, text },
     });
@@ -209,7 +209,7 @@ export async function latestDiagnostics(
   accept: (list: Diagnostic[]) => boolean,
   timeoutMs = 10_000,
 ): Promise<Diagnostic[]> {
-  const uri = pathToFileURL(file).href;
+  const uri = fileUri(file);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const published = client.notifications.filter(
@@ -221,4 +221,9 @@ export async function latestDiagnostics(
       throw new Error(`no matching diagnostics for ${file}; last: ${JSON.stringify(last?.diagnostics)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A file's URI as VS Code writes it (a '+' as '%2B'): the client the server serves. */
+export function fileUri(file: string): string {
+  return URI.file(file).toString();
 }

@@ -10,7 +10,7 @@ import {
   ServerStatusNotification,
   StartupTimingsNotification,
 } from '../../server/src/protocol';
-import { LspTestClient, repoRoot } from './lspClient';
+import { LspTestClient, latestDiagnostics, repoRoot } from './lspClient';
 
 const VPC_TF = `terraform {
   backend "s3" {
@@ -171,6 +171,31 @@ describe('language server (node dist/server.js --stdio)', () => {
       (n) => n.method === 'window/logMessage' && (n.params as { type: number }).type === 1,
     );
     assert.deepEqual(errors, [], 'no error messages logged');
+  });
+
+  test('in a folder whose path has a +, an unsaved edit is analysed and its problems come under the editor’s URI', async () => {
+    // VS Code writes the + as %2B, Node's pathToFileURL as it is: the server must know the document by the editor's URI.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp+'));
+    try {
+      const file = path.join(folder, 'network', 'vpc', 'main.tf');
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, VPC_TF);
+      const client = start();
+      await client.initialize(folder);
+      await client.waitForNotification(ServerStatusNotification.type, (s) => s.health === 'ready');
+      const uri = await client.open(file, `${VPC_TF}\nlocals {\n  x = = 1\n}\n`);
+      assert.match(uri, /terrace-lsp%2B/);
+      const problems = await latestDiagnostics(client, file, (list) => list.some((d) => d.code === 'hcl-syntax'));
+      const syntax = problems.find((d) => d.code === 'hcl-syntax');
+      assert.equal(syntax?.range.start.line, 13);
+      const published = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics');
+      assert.ok(
+        published.every((n) => (n.params as { uri: string }).uri.includes('terrace-lsp%2B')),
+        'every problem is published under the URI VS Code writes',
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('shutdown then exit ends the process with code 0', async () => {

@@ -64,7 +64,9 @@ async function chooseRunner() {
 const { runner, why } = await chooseRunner();
 console.log(`vscode tier: ${runner} runner (${why})`);
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'terrace-vscode-'));
+// A '+' in every suite's folder path: VS Code writes it in a URI as '%2B', Node's pathToFileURL as '+', and
+// the two must still name one folder.
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'terrace-vscode+'));
 const timeoutMs = Number(process.env.TERRACE_VSCODE_TIMEOUT_MS ?? 180_000);
 const grep = process.env.TERRACE_VSCODE_GREP;
 const only = process.env.TERRACE_VSCODE_SUITES ? new RegExp(process.env.TERRACE_VSCODE_SUITES) : undefined;

@@ -1,7 +1,7 @@
-import { pathToFileURL } from 'node:url';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import type { EngineDiagnostic } from '../engine/features';
 import type { Range } from '../engine/hcl';
+import { pathToUri } from './fileUris';
 import { toDiagnostic } from './lspShapes';
 
 /**
@@ -44,9 +44,7 @@ export class DiagnosticsPublisher {
         else shown.set(file, list);
       }
       await Promise.all(
-        slice.map(({ file, list }) =>
-          this.send({ uri: pathToFileURL(file).href, diagnostics: list?.map(toDiagnostic) ?? [] }),
-        ),
+        slice.map(({ file, list }) => this.send({ uri: pathToUri(file), diagnostics: list?.map(toDiagnostic) ?? [] })),
       );
       if (!current()) return;
     }
@@ -54,8 +52,7 @@ export class DiagnosticsPublisher {
 
   /** A folder gone from the workspace: its files' diagnostics cleared. */
   forget(root: string): void {
-    for (const file of this.shown.get(root)?.keys() ?? [])
-      void this.send({ uri: pathToFileURL(file).href, diagnostics: [] });
+    for (const file of this.shown.get(root)?.keys() ?? []) void this.send({ uri: pathToUri(file), diagnostics: [] });
     this.shown.delete(root);
   }
 }

@@ -1,4 +1,5 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { URI } from 'vscode-uri';
 
 /**
  * The file a URI names; none for any other scheme (`untitled:`, a diff's, a notebook cell's, a virtual
@@ -14,6 +15,11 @@ export function uriToPath(uri: string): string | undefined {
   }
 }
 
+/**
+ * A file's URI as VS Code writes it (`+` as `%2B`, a drive letter in lower case), not as Node's
+ * `pathToFileURL` does: the client's open documents are known by that string, and a URI the server
+ * sends is compared with VS Code's own.
+ */
 export function pathToUri(file: string): string {
-  return pathToFileURL(file).href;
+  return URI.file(file).toString();
 }

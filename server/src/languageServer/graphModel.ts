@@ -1,9 +1,9 @@
-import { pathToFileURL } from 'node:url';
 import type { AnalysisResult, ModuleSummary } from '../engine/analysis';
 import type { OutputContracts } from '../engine/contracts';
 import { moduleLocation } from '../engine/features';
 import { assumedValues } from '../engine/state';
 import type { GraphModel, GraphModule, WireLocation } from '../protocol';
+import { pathToUri } from './fileUris';
 
 /**
  * The analysis as the protocol's graph model: what the client and the graph panel receive. The outputs read
@@ -16,7 +16,7 @@ export function toGraphModel(result: AnalysisResult, version: number): GraphMode
   const uri = (file: string): string => {
     let made = uris.get(file);
     if (made === undefined) {
-      made = pathToFileURL(file).href;
+      made = pathToUri(file);
       uris.set(file, made);
     }
     return made;
@@ -69,14 +69,14 @@ export function edgeInCycle(result: AnalysisResult): (edge: { from: string; to: 
 /** Where a module is opened (`moduleLocation`), as the protocol carries it. */
 export function moduleWireLocation(module: ModuleSummary): WireLocation {
   const location = moduleLocation(module);
-  return { uri: pathToFileURL(location.file).href, range: location.range };
+  return { uri: pathToUri(location.file), range: location.range };
 }
 
 /** `waitsForCycle`: the module depends on a cycle's (the analysis's `waitingForCycles`). */
 export function toGraphModule(module: ModuleSummary, waitsForCycle: boolean): GraphModule {
   return {
     id: module.id,
-    uri: pathToFileURL(module.dir).href,
+    uri: pathToUri(module.dir),
     kind: module.kind,
     level: module.level,
     segments: module.segments,

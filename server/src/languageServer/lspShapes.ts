@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import {
   type CodeLens,
   type CompletionItem,
@@ -12,6 +11,7 @@ import {
 } from 'vscode-languageserver/node';
 import type { EngineDiagnostic, NameEdit, OutputCompletion, OutputLens } from '../engine/features';
 import type { Range } from '../engine/hcl';
+import { pathToUri } from './fileUris';
 
 /** Engine results as LSP shapes; the engine's ranges are already LSP-compatible. */
 const SEVERITY: Record<EngineDiagnostic['severity'], DiagnosticSeverity> = {
@@ -38,7 +38,7 @@ export function toDiagnostic(diagnostic: EngineDiagnostic): Diagnostic {
 }
 
 export function toLocation(file: string, range: Range): Location {
-  return { uri: pathToFileURL(file).href, range };
+  return { uri: pathToUri(file), range };
 }
 
 /** An output to complete: its value (and whether it is sensitive) as detail, its description as text. */
@@ -76,7 +76,7 @@ export function toOutputLens(lens: OutputLens, showReferences: string): CodeLens
 export function toWorkspaceEdit(edits: readonly NameEdit[]): WorkspaceEdit {
   const changes: Record<string, TextEdit[]> = {};
   for (const edit of edits) {
-    const uri = pathToFileURL(edit.file).href;
+    const uri = pathToUri(edit.file);
     const text: TextEdit = { range: edit.range, newText: edit.newText };
     const list = changes[uri];
     if (list) list.push(text);

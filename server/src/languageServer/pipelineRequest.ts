@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BrokenModulesError, ChangedFilesError } from '../engine/analysis';
 import { ConfigError, loadWorkspaceConfig } from '../engine/config';
 import {
@@ -13,6 +12,7 @@ import {
 import type { PipelineParams, PipelineResult } from '../protocol';
 import { TERRACE_VERSION } from '../terraceVersion';
 import { affectedSince } from './affectedRequest';
+import { pathToUri } from './fileUris';
 import type { FolderState } from './workspaceFolders';
 
 /**
@@ -43,14 +43,14 @@ export async function pipelineFor(folder: FolderState, params: PipelineParams): 
     const companions = await Promise.all(
       pipeline.companions.map(async (companion) => {
         const at = path.join(folder.root, ...companion.path.split('/'));
-        return { ...companion, uri: pathToFileURL(at).href, existing: await existingPipelineFile(at) };
+        return { ...companion, uri: pathToUri(at), existing: await existingPipelineFile(at) };
       }),
     );
     return {
       kind: 'pipeline',
       text: pipeline.text,
       path: pipeline.path,
-      uri: pathToFileURL(file).href,
+      uri: pathToUri(file),
       jobs: pipeline.jobs,
       modules: pipeline.modules,
       existing: await existingPipelineFile(file),

@@ -17,7 +17,7 @@ import { onGraphChanged } from './graphChanges';
 import { saveExport } from './graphExport';
 import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
-import { openingInputs } from './openingViews';
+import { openingInputs, openingInputsMade } from './openingViews';
 import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { openModule, openRead } from './panelOpens';
@@ -68,6 +68,8 @@ export class GraphPanel {
   private readonly affected: PanelAffected;
   /** The page has just loaded: its first graph comes with the opening layout, and the view it opens with is noted. */
   private pageLoaded = true;
+  /** Closed: a graph or layout that comes after is dropped (its webview is gone). */
+  private disposed = false;
   private notingOpening = false;
   /**
    * The first page's graph, posted as soon as the server answers, while the page still loads: VS Code
@@ -144,26 +146,48 @@ export class GraphPanel {
     this.updateTitle();
     panel.onDidDispose(() => this.dispose(), null, this.disposables);
     panel.webview.onDidReceiveMessage((message: WebviewToPanel) => this.receive(message), null, this.disposables);
-    // A graph fetched already (laid out ahead, or for the last panel) comes in the page itself: it draws it as its
-    // script runs, not once VS Code passes it a message after its load (0.05-0.1 s).
-    const kept = panelGraphs(ctx.client).fetchedNow(folderUri);
-    let inPage: GraphMessage | undefined;
-    if (kept) {
-      this.graphsAsked++;
-      this.times.graphInPage = true;
-      this.firstGraph = this.deliver(kept, (message) => {
-        inPage = message;
-        return undefined;
-      }).then(() => true);
-    }
-    panel.webview.html = graphPanelPage(panel.webview, ctx.extensionUri, inPage);
-    // Else asked of the server while the webview loads (a few hundred milliseconds at 3,000 units), not after.
-    this.firstGraph ??= this.sendGraph();
+    // Asked of the server (if it was not) while VS Code readies the webview (a few hundred milliseconds at 3,000 units).
+    this.firstGraph = this.loadPage();
     this.disposables.push(
       onGraphChanged(ctx.client)((params) => {
         if (sameFolder(params.folderUri, this.folderUri)) void this.sendGraph();
       }),
     );
+  }
+
+  /**
+   * Gives the webview its page. A graph fetched already (laid out ahead, or for the last panel) comes in the
+   * page itself, with the layouts made ahead of it: the page draws as its script runs, not once VS Code passes
+   * it messages after its load (for a layout, a round trip through VS Code of 0.05–0.3 s). VS Code readies a
+   * new webview's frame for some 0.25–0.5 s before it loads a page into it, so the page may wait that long
+   * for them (`PAGE_WAIT_MS`) at no cost. Resolves to whether the page has its graph (`sendGraph`).
+   */
+  private async loadPage(): Promise<boolean> {
+    const folderUri = this.folderUri;
+    await Promise.race([this.pageThings(folderUri), new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS))]);
+    if (this.disposed) return false;
+    const kept = folderUri === this.folderUri ? panelGraphs(this.ctx.client).fetchedNow(folderUri) : undefined;
+    let inPage: GraphMessage | undefined;
+    let delivered: Promise<boolean> | undefined;
+    if (kept) {
+      this.graphsAsked++;
+      this.times.graphInPage = true;
+      delivered = this.deliver(kept, (message) => {
+        inPage = message;
+        return undefined;
+      }).then(() => true);
+    }
+    this.panel.webview.html = graphPanelPage(this.panel.webview, this.ctx.extensionUri, inPage);
+    return delivered ?? this.sendGraph();
+  }
+
+  /**
+   * What a new page starts with: the folder's graph, and the layouts ahead of it if they are being made (by
+   * `panelAhead.ts`; else they are started once the page has its graph, as their choice takes 0.2 s at 3,000 units).
+   */
+  private async pageThings(folderUri: string): Promise<void> {
+    const fetched = await this.fetchGraph(folderUri);
+    if (fetched && openingInputsMade(fetched.panel)) await this.ctx.layouts.aheadDone();
   }
 
   /** A message from the webview (the tests post the one a click would post through here too). */
@@ -229,6 +253,7 @@ export class GraphPanel {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (GraphPanel.currentPanel === this) GraphPanel.currentPanel = undefined;
     this.panel.dispose();
     this.reports.dispose();
@@ -296,7 +321,8 @@ export class GraphPanel {
     this.times.graphAnswered = fetched.answeredAt;
     const freshPage = this.pageLoaded;
     const opening = this.openingLayout();
-    const sent = send({ type: 'graph', graph: fetched.packed, folderUri: this.folderUri, opening });
+    const ahead = freshPage ? this.ctx.layouts.madeAhead() : undefined;
+    const sent = send({ type: 'graph', graph: fetched.packed, folderUri: this.folderUri, opening, ahead });
     // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
     // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
     // choosing the views to lay out takes 0.2 s at 3,000 units).
@@ -352,6 +378,7 @@ export class GraphPanel {
   }
 
   private post(message: PanelToWebview): Thenable<boolean> {
+    if (this.disposed) return Promise.resolve(false);
     return this.panel.webview.postMessage(message);
   }
 
@@ -376,6 +403,9 @@ export class GraphPanel {
     this.panel.title = folders.length > 1 && folder ? `Terrace Graph: ${folder.name}` : 'Terrace Graph';
   }
 }
+
+/** How long a new page may wait for its graph and layouts before VS Code could load it (`loadPage`). */
+const PAGE_WAIT_MS = 150;
 
 /** Per folder, the key of the view its last panel opened with (`openingLayout`). */
 const openingViews = new Map<string, string>();

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type Layout, type LayoutInput, layoutKey, shapeKey } from '../../webview/src/layoutGraph';
+import {
+  type AheadLayout,
+  fitsWidth,
+  type Layout,
+  type LayoutInput,
+  layoutKey,
+  shapeKey,
+} from '../../webview/src/layoutGraph';
 import type { LayoutResponse } from '../../webview/src/layoutWorker';
 import { PendingLayouts } from '../../webview/src/pendingLayouts';
 import { LayoutQueue } from './layoutQueue';
@@ -8,11 +15,6 @@ import { LayoutStore } from './layoutStore';
 
 /** How many layouts the host keeps: the views of a few panels, opened and reopened. */
 const KEPT_LAYOUTS = 16;
-/**
- * How much wider than a page measured its nodes a layout made ahead may draw them (`layoutAhead`):
- * a few pixels of a 200–360 px box, where laying the view out again would cost the page its wait.
- */
-const WIDER_BY_AT_MOST = 40;
 
 /**
  * The graph panel's layouts, made in the extension host (`layoutThread.ts`): started with the language
@@ -30,6 +32,8 @@ export class LayoutService {
   private readonly kept = new Map<string, Layout>();
   /** Layouts made ahead of a page's request, by the shape they lay out (`shapeKey`): the last panel's guesses. */
   private readonly ahead = new Map<string, Promise<Layout | undefined>>();
+  /** Those of them made already, by shape: a new page gets them with its graph (`madeAhead`). */
+  private readonly aheadMade = new Map<string, Layout>();
   private readonly aheadKeys = new Set<string>();
   private disposed = false;
   /** How many requests a layout made ahead answered: read by the extension's tests. */
@@ -84,11 +88,33 @@ export class LayoutService {
       // Made or being made already (the folder's first graph was laid out ahead of any panel).
       if (this.ahead.has(shape) && this.aheadKeys.has(key)) continue;
       const kept = this.kept.get(key);
-      this.ahead.set(shape, kept ? Promise.resolve(kept) : this.make(input, key, false).catch(() => undefined));
+      const made = kept ? Promise.resolve(kept) : this.make(input, key, false).catch(() => undefined);
+      this.ahead.set(shape, made);
+      this.aheadMade.delete(shape);
+      void made.then((layout) => {
+        if (layout && this.ahead.get(shape) === made) this.aheadMade.set(shape, layout);
+      });
       this.aheadKeys.add(key);
     }
-    while (this.ahead.size > KEPT_LAYOUTS) this.ahead.delete(this.ahead.keys().next().value!);
+    while (this.ahead.size > KEPT_LAYOUTS) {
+      const oldest = this.ahead.keys().next().value!;
+      this.ahead.delete(oldest);
+      this.aheadMade.delete(oldest);
+    }
     while (this.aheadKeys.size > KEPT_LAYOUTS) this.aheadKeys.delete(this.aheadKeys.keys().next().value!);
+  }
+
+  /**
+   * The layouts made ahead that are made by now, for a new page to take with its graph: the page would
+   * otherwise ask for one, and wait for the answer until VS Code has loaded it.
+   */
+  madeAhead(): AheadLayout[] {
+    return [...this.aheadMade].map(([shape, layout]) => ({ shape, layout }));
+  }
+
+  /** Resolves when the layouts being made ahead are made (or could not be). */
+  async aheadDone(): Promise<void> {
+    await Promise.all(this.ahead.values());
   }
 
   /** A layout: the one kept for the same view or made ahead for its shape, else a new one (kept in turn). */
@@ -155,12 +181,6 @@ export class LayoutService {
     void this.store?.flush();
     void this.worker?.terminate();
   }
-}
-
-/** A layout made ahead draws a page's view: its nodes are at least as wide as the page measured, and not much wider. */
-function fitsWidth(layout: Layout, input: LayoutInput): boolean {
-  const measured = input.nodeWidth ?? layout.nodeWidth;
-  return layout.nodeWidth >= measured && layout.nodeWidth <= measured + WIDER_BY_AT_MOST;
 }
 
 /**

@@ -46,6 +46,11 @@ export function openingInputs(graph: PanelModel): LayoutInput[] {
 
 const made = new WeakMap<PanelModel, LayoutInput[]>();
 
+/** Whether the graph's opening layouts were chosen already (and so are made, or being made, ahead). */
+export function openingInputsMade(graph: PanelModel): boolean {
+  return made.has(graph);
+}
+
 function likelyInputs(graph: PanelModel): LayoutInput[] {
   const index = new GraphIndex(graph);
   const inputs = new Map<string, LayoutInput>();

@@ -5,7 +5,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 // The panel's layouts, which the extension host makes for the webview, are the webview's own shapes.
-import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
+import type { AheadLayout, Layout, LayoutInput } from '../../webview/src/layoutGraph';
 // A type from its own file, not the folder's index.ts: the webview type-checks this file for the browser,
 // and the index would bring in the config folder's Node file readers.
 import type { ExecutionOptions } from './engine/config/pipelineConfig';
@@ -564,9 +564,16 @@ export type PanelToWebview =
   /**
    * The graph to draw (again, after a change): the panel keeps its zoom, focus and selection. To a page just
    * loaded, with the layout (by its `layoutKey`) of the view the last page on this folder opened with, when
-   * the host keeps it: a panel reopened on the same graph draws without asking for it.
+   * the host keeps it: a panel reopened on the same graph draws without asking for it. And with the layouts
+   * the host made ahead of a new page (`openingViews.ts`), by shape: a page whose first view has one draws it.
    */
-  | { type: 'graph'; graph: PackedPanelModel; folderUri: string; opening?: { key: string; layout: Layout } }
+  | {
+      type: 'graph';
+      graph: PackedPanelModel;
+      folderUri: string;
+      opening?: { key: string; layout: Layout };
+      ahead?: AheadLayout[];
+    }
   /**
    * The outputs read along the edges of the graph at `version` (`EdgeOutputsRequest`), when they came after it:
    * each edge's list, by its place in the graph's `edges`, its names by their index in `strings`.

@@ -112,6 +112,53 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
       }
     });
   }
+  test('a new page given the layouts made ahead with its graph draws its first view from one, asking nothing', async () => {
+    const script = path.join(repoRoot, 'dist', 'layoutThread.js');
+    for (const viewport of [
+      { width: 800, height: 940 },
+      { width: 1200, height: 760 },
+    ])
+      for (const [name, graph] of graphs) {
+        const service = new LayoutService(script);
+        try {
+          service.layoutAhead(openingInputs(panelOfModel(graph)));
+          await service.aheadDone();
+          const ahead = service.madeAhead();
+          assert.ok(ahead.length > 0, `${name}: layouts were made ahead`);
+          const page = await browser.open({ html, viewport });
+          const rendered = await page.render({ type: 'graph', graph, folderUri: FOLDER, ahead }, 60_000);
+          const asked = page.messages.filter((message) => message.type === 'layout');
+          assert.deepEqual(asked, [], `${name} at ${viewport.width} px: the page asked for no layout`);
+          assert.equal(rendered.layoutIn, 'host');
+          const nodes = await drawnNodes(page);
+          assert.equal(nodes.length, rendered.nodes + rendered.groups);
+          assert.ok(nodes.length > 0);
+          assert.deepEqual(page.errors, []);
+        } finally {
+          service.dispose();
+        }
+      }
+  });
+
+  test('a layout made ahead for other node widths is not drawn: the page asks for its own', async () => {
+    const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
+    try {
+      const graph = graphs.get('the example monorepo (14 roots)')!;
+      service.layoutAhead(openingInputs(panelOfModel(graph)));
+      await service.aheadDone();
+      // As if the host had guessed the titles 100 px narrower than the page draws them.
+      const ahead = service
+        .madeAhead()
+        .map(({ shape, layout }) => ({ shape, layout: { ...layout, nodeWidth: layout.nodeWidth - 100 } }));
+      const page = await browser.open({ html, viewport: { width: 800, height: 940 } });
+      page.post({ type: 'graph', graph, folderUri: FOLDER, ahead });
+      const asked = await page.waitForMessage('layout', 0, 30_000);
+      assert.ok(asked.input.nodes.length > 0, 'the page asked for its first view’s layout');
+      assert.deepEqual(page.errors, []);
+    } finally {
+      service.dispose();
+    }
+  });
 });
 
 describe('a graph the host has already, in the new page itself', () => {

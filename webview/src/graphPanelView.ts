@@ -11,7 +11,7 @@ import { GraphIndex } from './graphIndex';
 import { GroupBar } from './groupBar';
 import { LayoutCache } from './layoutCache';
 import type { LayoutClient } from './layoutClient';
-import type { Layout } from './layoutGraph';
+import type { AheadLayout, Layout } from './layoutGraph';
 import { Legend } from './legend';
 import { type PanelState, restoreState, type ViewEditor } from './panelState';
 import { plural } from './plural';
@@ -188,15 +188,19 @@ export class GraphPanelView {
 
   // ---- messages from the host ----
 
-  /** `opening`: the layout of the view the last panel on this folder opened with, from the host. */
+  /**
+   * `layouts`: from the host, the layout of the view the last panel on this folder opened with, and
+   * those it made ahead of this page.
+   */
   showGraph(
     graph: PanelModel,
     folderUri: string,
-    opening?: { key: string; layout: Layout },
+    layouts: { opening?: { key: string; layout: Layout }; ahead?: readonly AheadLayout[] } = {},
     arrived = performance.now(),
   ): void {
     const first = !this.graph;
-    if (opening) this.layoutCache.offer(opening.key, opening.layout);
+    if (layouts.opening) this.layoutCache.offer(layouts.opening.key, layouts.opening.layout);
+    if (layouts.ahead) this.layoutCache.offerAhead(layouts.ahead);
     if (this.state.folderUri !== folderUri) {
       if (this.state.folderUri !== undefined) this.resetView();
       this.state.folderUri = folderUri;

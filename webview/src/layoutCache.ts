@@ -1,5 +1,5 @@
 import type { LayoutClient, LayoutPlace } from './layoutClient';
-import { type Layout, layoutKey } from './layoutGraph';
+import { type AheadLayout, fitsWidth, type Layout, type LayoutInput, layoutKey, shapeKey } from './layoutGraph';
 import { layoutInput } from './layoutInput';
 import type { ViewGraph } from './viewModel';
 
@@ -24,12 +24,22 @@ export interface LayoutLookup {
  */
 export class LayoutCache {
   private readonly layouts = new Map<string, KeptLayout>();
+  /** Layouts the host made ahead of this page, by shape (`offerAhead`). */
+  private readonly ahead = new Map<string, Layout>();
 
   constructor(private readonly client: LayoutClient) {}
 
   /** Keeps a layout the host sent (`layoutKey` of its input): the view it lays out draws without asking. */
   offer(key: string, layout: Layout): void {
     this.keep(key, { layout, madeIn: 'host' });
+  }
+
+  /**
+   * Keeps the layouts the host made ahead of this page: a view of one of their shapes draws with it, if its
+   * nodes are about as wide as this page measures them (`fitsWidth`), without asking.
+   */
+  offerAhead(layouts: readonly AheadLayout[]): void {
+    for (const { shape, layout } of layouts) this.ahead.set(shape, layout);
   }
 
   /**
@@ -45,7 +55,7 @@ export class LayoutCache {
     const input = layoutInput(view, nodeWidth, panel);
     const key = layoutKey(input);
     return {
-      kept: this.layouts.get(key),
+      kept: this.layouts.get(key) ?? this.madeAhead(input, key),
       compute: async () => {
         const previous = shown && {
           nodes: shown.nodes,
@@ -59,6 +69,15 @@ export class LayoutCache {
         return kept;
       },
     };
+  }
+
+  private madeAhead(input: LayoutInput, key: string): KeptLayout | undefined {
+    if (this.ahead.size === 0) return undefined;
+    const layout = this.ahead.get(shapeKey(input));
+    if (!layout || !fitsWidth(layout, input)) return undefined;
+    const kept: KeptLayout = { layout, madeIn: 'host' };
+    this.keep(key, kept);
+    return kept;
   }
 
   private keep(key: string, kept: KeptLayout): void {

@@ -72,3 +72,21 @@ export function shapeKey(input: LayoutInput): string {
   const nodes = input.nodes.map((node) => `${node.id}@${node.column}:${node.band ?? ''}`).join('\n');
   return `${input.direction ?? 'right'}\n${input.levelColumn?.join(',') ?? ''}\n${nodes}\n\n${input.edges.map((edge) => edge.id).join('\n')}`;
 }
+
+/** A layout made for a view's shape before a page asked for it (`LayoutService.layoutAhead`). */
+export interface AheadLayout {
+  shape: string;
+  layout: Layout;
+}
+
+/**
+ * How much wider than a page measured its nodes a layout made ahead may draw them: a few pixels of a
+ * 200–360 px box, where laying the view out again would cost the page its wait.
+ */
+const WIDER_BY_AT_MOST = 40;
+
+/** A layout made ahead draws a page's view: its nodes are at least as wide as the page measured, and not much wider. */
+export function fitsWidth(layout: Layout, input: LayoutInput): boolean {
+  const measured = input.nodeWidth ?? layout.nodeWidth;
+  return layout.nodeWidth >= measured && layout.nodeWidth <= measured + WIDER_BY_AT_MOST;
+}

@@ -65,8 +65,7 @@ function receive(message: PanelToWebview | null): void {
     case 'graph': {
       // Timed from here: unpacking an 11,000-module graph and indexing it are part of what a drawing takes.
       const arrived = performance.now();
-      if (isGraph(message.graph))
-        view.showGraph(unpackGraph(message.graph), message.folderUri, message.opening, arrived);
+      if (isGraph(message.graph)) view.showGraph(unpackGraph(message.graph), message.folderUri, message, arrived);
       break;
     }
     case 'outputs':

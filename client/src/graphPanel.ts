@@ -9,7 +9,7 @@ import {
   type PanelToWebview,
   type WebviewToPanel,
 } from '../../server/src/protocol';
-import { type Layout, type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
+import type { LayoutInput } from '../../webview/src/layoutGraph';
 import { packOutputs } from '../../webview/src/packedGraph';
 import { sameFolder } from './folderKey';
 import { chooseFolder } from './folderPick';
@@ -17,9 +17,9 @@ import { onGraphChanged } from './graphChanges';
 import { saveExport } from './graphExport';
 import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
-import { openingInputs, openingInputsMade } from './openingViews';
 import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
+import { PanelOpening } from './panelOpening';
 import { openModule, openRead } from './panelOpens';
 import { PanelReports } from './panelReports';
 
@@ -66,11 +66,10 @@ export class GraphPanel {
   } = { created: Date.now() };
   private pendingFocus: string | undefined;
   private readonly affected: PanelAffected;
-  /** The page has just loaded: its first graph comes with the opening layout, and the view it opens with is noted. */
-  private pageLoaded = true;
+  /** The layouts its page opens with, and the view it opened with (`panelOpening.ts`). */
+  private readonly opening: PanelOpening;
   /** Closed: a graph or layout that comes after is dropped (its webview is gone). */
   private disposed = false;
-  private notingOpening = false;
   /**
    * The first page's graph, posted as soon as the server answers, while the page still loads: VS Code
    * holds a new webview's messages until its page has loaded, so the page starts with its graph
@@ -137,6 +136,7 @@ export class GraphPanel {
     focus: string | undefined,
   ) {
     this.pendingFocus = focus;
+    this.opening = new PanelOpening(ctx.layouts);
     this.affected = new PanelAffected(
       ctx.client,
       ctx.output,
@@ -159,12 +159,13 @@ export class GraphPanel {
    * Gives the webview its page. A graph fetched already (laid out ahead, or for the last panel) comes in the
    * page itself, with the layouts made ahead of it: the page draws as its script runs, not once VS Code passes
    * it messages after its load (for a layout, a round trip through VS Code of 0.05–0.3 s). VS Code readies a
-   * new webview's frame for some 0.25–0.5 s before it loads a page into it, so the page may wait that long
-   * for them (`PAGE_WAIT_MS`) at no cost. Resolves to whether the page has its graph (`sendGraph`).
+   * new webview's frame for some 0.25–0.5 s before it loads a page into it, so the page's HTML may wait a little
+   * for them (at most `PAGE_WAIT_MS`) at no cost. Resolves to whether the page has its graph (`sendGraph`).
    */
   private async loadPage(): Promise<boolean> {
     const folderUri = this.folderUri;
-    await Promise.race([this.pageThings(folderUri), new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS))]);
+    const things = this.fetchGraph(folderUri).then((graph) => this.opening.aheadOf(graph));
+    await Promise.race([things, new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS))]);
     if (this.disposed) return false;
     const kept = folderUri === this.folderUri ? panelGraphs(this.ctx.client).fetchedNow(folderUri) : undefined;
     let inPage: GraphMessage | undefined;
@@ -179,15 +180,6 @@ export class GraphPanel {
     }
     this.panel.webview.html = graphPanelPage(this.panel.webview, this.ctx.extensionUri, inPage);
     return delivered ?? this.sendGraph();
-  }
-
-  /**
-   * What a new page starts with: the folder's graph, and the layouts ahead of it if they are being made (by
-   * `panelAhead.ts`; else they are started once the page has its graph, as their choice takes 0.2 s at 3,000 units).
-   */
-  private async pageThings(folderUri: string): Promise<void> {
-    const fetched = await this.fetchGraph(folderUri);
-    if (fetched && openingInputsMade(fetched.panel)) await this.ctx.layouts.aheadDone();
   }
 
   /** A message from the webview (the tests post the one a click would post through here too). */
@@ -222,12 +214,11 @@ export class GraphPanel {
         break;
       }
       case 'layout':
-        if (this.notingOpening) openingViews.set(this.folderUri, layoutKey(message.input));
-        this.notingOpening = false;
+        this.opening.requested(this.folderUri, message.input);
         await this.layout(message.id, message.input);
         break;
       case 'rendered':
-        this.notingOpening = false;
+        this.opening.drew();
         this.reports.received(message);
         break;
       case 'outputsShown':
@@ -267,7 +258,7 @@ export class GraphPanel {
     // A page restored with a saved state does not draw the graph in its HTML: it is sent it.
     const inPage = this.times.graphInPage === true;
     if (first && (await first) && (!inPage || drewInPage)) return;
-    this.pageLoaded = true;
+    this.opening.pageLoaded();
     await this.sendGraph();
   }
 
@@ -319,14 +310,8 @@ export class GraphPanel {
     this.times.graphSent = Date.now();
     this.times.graphAsked = fetched.askedAt;
     this.times.graphAnswered = fetched.answeredAt;
-    const freshPage = this.pageLoaded;
-    const opening = this.openingLayout();
-    const ahead = freshPage ? this.ctx.layouts.madeAhead() : undefined;
-    const sent = send({ type: 'graph', graph: fetched.packed, folderUri: this.folderUri, opening, ahead });
-    // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
-    // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
-    // choosing the views to lay out takes 0.2 s at 3,000 units).
-    if (freshPage && !opening) setTimeout(() => this.ctx.layouts.layoutAhead(openingInputs(fetched.panel)), 0);
+    const layouts = this.opening.withGraph(this.folderUri, fetched);
+    const sent = send({ type: 'graph', graph: fetched.packed, folderUri: this.folderUri, ...layouts });
     void this.sendOutputs(fetched);
     await sent;
     await this.affected.graphSent();
@@ -362,21 +347,6 @@ export class GraphPanel {
     }
   }
 
-  /**
-   * For a page just loaded: the layout of the view the last page on this folder opened with, if kept (the
-   * page's request for it would be a round trip through VS Code, a tenth of a reopened panel's time). The
-   * view this page opens with is noted in turn: its first layout request, if it makes one.
-   */
-  private openingLayout(): { key: string; layout: Layout } | undefined {
-    if (!this.pageLoaded) return undefined;
-    this.pageLoaded = false;
-    this.notingOpening = true;
-    const key = openingViews.get(this.folderUri);
-    if (key === undefined) return undefined;
-    const layout = this.ctx.layouts.keptLayout(key);
-    return layout && { key, layout };
-  }
-
   private post(message: PanelToWebview): Thenable<boolean> {
     if (this.disposed) return Promise.resolve(false);
     return this.panel.webview.postMessage(message);
@@ -406,9 +376,6 @@ export class GraphPanel {
 
 /** How long a new page may wait for its graph and layouts before VS Code could load it (`loadPage`). */
 const PAGE_WAIT_MS = 150;
-
-/** Per folder, the key of the view its last panel opened with (`openingLayout`). */
-const openingViews = new Map<string, string>();
 
 function startLayouts(ctx: GraphPanelContext): void {
   ctx.layouts

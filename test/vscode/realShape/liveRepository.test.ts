@@ -77,9 +77,11 @@ suite(`a Terragrunt live repository of ${UNITS} units`, () => {
       medianMs: median(reopened.map((t) => t.ms)),
       runs: reopened,
     };
+    // Reopened, no layout is made again: the page draws one that came with its graph (made ahead of the first
+    // page), or asks and is answered with one the host kept.
     assert.ok(
-      reopened.every((t) => t.layoutMs === 0),
-      'reopened, the layout kept in the extension host',
+      reopened.every((t) => t.layoutIn === 'host' && (t.hostLayoutMs === undefined || t.layoutMs === 0)),
+      `reopened, no layout made again: ${JSON.stringify(reopened)}`,
     );
     assert.ok(
       reopened.every((t) => t.graphInPage),

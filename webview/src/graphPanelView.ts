@@ -2,6 +2,7 @@ import type { PanelCommand, PanelModel, PanelToWebview, WebviewToPanel } from '.
 import { AffectedView } from './affectedView';
 import { CyclesBanner } from './cyclesBanner';
 import { h } from './dom';
+import { drawingReport } from './drawingReport';
 import { EdgeReads } from './edgeReads';
 import { exportDrawing } from './exportImage';
 import { firstView, fitFloor } from './firstView';
@@ -310,33 +311,20 @@ export class GraphPanelView {
     if (generation !== this.generation) return;
     const shown = performance.now();
     this.status.idle();
-    const modules = view.nodes.filter((node) => node.kind === 'module').length;
-    const drawnBounds = this.canvas.shown!.drawing.bounds;
-    this.host.post({
-      type: 'rendered',
-      version: graph.version,
-      nodes: modules,
-      groups: view.nodes.length - modules,
-      edges: view.edges.length,
-      outputEdges: this.canvas.outputEdges(),
-      levels: view.columns.length,
-      drawing: { width: Math.round(drawnBounds.width), height: Math.round(drawnBounds.height) },
-      panel: this.drawingArea(),
-      ms: Math.round(shown - started),
-      steps: {
-        graphMs: Math.round(building - started),
-        viewMs: Math.round(viewBuilt - building),
-        layoutWaitMs: Math.round(laidOut - viewBuilt),
-        drawMs: Math.round(drawn - laidOut),
-        frameMs: Math.round(shown - drawn),
-      },
-      drawnAt: Date.now(),
-      layoutMs: Math.round(kept.layout.ms),
-      layoutIn: kept.madeIn,
-      titlePx: TITLE_SIZE * this.viewport.transform.k,
-      focus: this.state.view.focus && this.index?.byId.has(this.state.view.focus.id) ? this.state.view.focus.id : null,
-      boxes: [...document.querySelectorAll('g.group-box-frame')].map((frame) => frame.getAttribute('data-group') ?? ''),
-    });
+    const focus = this.state.view.focus;
+    this.host.post(
+      drawingReport({
+        version: graph.version,
+        view,
+        layout: kept,
+        marks: { started, building, viewBuilt, laidOut, drawn, shown },
+        outputEdges: this.canvas.outputEdges(),
+        bounds: this.canvas.shown!.drawing.bounds,
+        panel: this.drawingArea(),
+        titlePx: TITLE_SIZE * this.viewport.transform.k,
+        focus: focus && this.index?.byId.has(focus.id) ? focus.id : null,
+      }),
+    );
   }
 
   private afterDraw(): void {

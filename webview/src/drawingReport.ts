@@ -18,17 +18,15 @@ export interface DrawingMarks {
 }
 
 /** What the page reports once a drawing is on screen (`rendered`): what it shows, and where its time went. */
-export function drawingReport(drawing: {
-  version: number;
-  view: ViewGraph;
-  layout: KeptLayout;
-  marks: DrawingMarks;
-  outputEdges: number;
-  bounds: { width: number; height: number };
-  panel: { width: number; height: number };
-  titlePx: number;
-  focus: string | null;
-}): DrawingReport {
+export function drawingReport(
+  drawing: Pick<DrawingReport, 'version' | 'outputEdges' | 'panel' | 'titlePx' | 'focus'> & {
+    view: ViewGraph;
+    layout: KeptLayout;
+    marks: DrawingMarks;
+    /** The drawing's bounds, unrounded. */
+    bounds: DrawingReport['drawing'];
+  },
+): DrawingReport {
   const { view, marks } = drawing;
   const modules = view.nodes.filter((node) => node.kind === 'module').length;
   const ms = (from: number, to: number) => Math.round(to - from);

@@ -124,14 +124,19 @@ describe('language server (node dist/server.js --stdio)', () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       assert.equal(analysed(), before, 'the same settings: the folder is not indexed again');
 
+      // VS Code's client says it twice, at once (its `synchronize` option and the server’s registration): one change.
       client.settings = { discovery: { exclude: [] } };
       const since = client.notifications.length;
+      const unchanged = analysed();
+      await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
       await client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
       await client.waitForNotification(
         ServerStatusNotification.type,
         (s) => s.health === 'ready' && s.modules === 2 && client.notifications.length > since,
       );
       assert.ok(client.configurationAsked >= 1, 'the changed settings were asked for');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      assert.equal(analysed() - unchanged, 1, 'the folder is indexed again once');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

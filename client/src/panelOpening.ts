@@ -1,14 +1,11 @@
-import type { AheadLayout, Layout, LayoutInput } from '../../webview/src/layoutGraph';
-import { layoutKey } from '../../webview/src/layoutGraph';
+import type { GraphMessage } from '../../server/src/protocol';
+import { type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import type { LayoutService } from './layoutService';
 import { openingInputs, openingInputsMade } from './openingViews';
 import type { PanelGraph } from './panelGraphs';
 
 /** The layouts a graph sent to a page comes with. */
-export interface FirstLayouts {
-  opening?: { key: string; layout: Layout };
-  ahead?: AheadLayout[];
-}
+export type FirstLayouts = Pick<GraphMessage, 'opening' | 'ahead'>;
 
 /**
  * What a panel's page opens with: the layout of the view the last page on the folder opened with, and the

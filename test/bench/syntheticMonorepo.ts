@@ -277,7 +277,6 @@ function remoteState(name: string, bucket: string, key: string): string {
  */
 export function withUnwrittenKey(text: string, keyLine: number): string {
   const lines = text.split('\n');
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the HCL interpolation, not a JavaScript one.
   lines[keyLine] = lines[keyLine]!.replace('/${local.state_file}', '/nobody-writes.tfstate');
   return lines.join('\n');
 }

@@ -327,7 +327,7 @@ describe('a folder that cannot be read', () => {
     rmSync(path.join(root, 'network/vpc'), { recursive: true });
     // Past the system's longest path a folder cannot be listed, even by root (who reads any chmod 000 folder).
     unreadable = 'network/vpc';
-    for (let depth = 0; path.join(root, unreadable).length <= 4200; depth++) unreadable += `/${'v'.repeat(200)}`;
+    while (path.join(root, unreadable).length <= 4200) unreadable += `/${'v'.repeat(200)}`;
     // node's mkdir takes whole paths; mkdir -p makes one folder at a time.
     assert.equal(spawnSync('mkdir', ['-p', unreadable], { cwd: root }).status, 0);
   });

@@ -84,7 +84,8 @@ export class LayoutService {
    */
   layoutAhead(inputs: readonly LayoutInput[]): void {
     for (const input of inputs) {
-      const [shape, key] = [shapeKey(input), layoutKey(input)];
+      const shape = shapeKey(input);
+      const key = layoutKey(input, shape);
       // Made or being made already (the folder's first graph was laid out ahead of any panel).
       if (this.ahead.has(shape) && this.aheadKeys.has(key)) continue;
       const kept = this.kept.get(key);
@@ -119,7 +120,8 @@ export class LayoutService {
 
   /** A layout: the one kept for the same view or made ahead for its shape, else a new one (kept in turn). */
   async layout(input: LayoutInput): Promise<Layout> {
-    const key = layoutKey(input);
+    const shape = shapeKey(input);
+    const key = layoutKey(input, shape);
     const kept = this.kept.get(key);
     if (kept) {
       // Most recently used last: the oldest goes first.
@@ -128,7 +130,6 @@ export class LayoutService {
       if (this.aheadKeys.has(key)) this.answeredAhead++;
       return { ...kept, ms: 0 };
     }
-    const shape = shapeKey(input);
     this.queue.hurry(shape);
     const ahead = await this.ahead.get(shape);
     if (ahead && fitsWidth(ahead, input)) {

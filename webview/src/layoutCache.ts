@@ -53,9 +53,10 @@ export class LayoutCache {
     shown: Layout | undefined,
   ): LayoutLookup {
     const input = layoutInput(view, nodeWidth, panel);
-    const key = layoutKey(input);
+    const shape = shapeKey(input);
+    const key = layoutKey(input, shape);
     return {
-      kept: this.layouts.get(key) ?? this.madeAhead(input, key),
+      kept: this.layouts.get(key) ?? this.madeAhead(input, key, shape),
       compute: async () => {
         const previous = shown && {
           nodes: shown.nodes,
@@ -71,9 +72,8 @@ export class LayoutCache {
     };
   }
 
-  private madeAhead(input: LayoutInput, key: string): KeptLayout | undefined {
-    if (this.ahead.size === 0) return undefined;
-    const layout = this.ahead.get(shapeKey(input));
+  private madeAhead(input: LayoutInput, key: string, shape: string): KeptLayout | undefined {
+    const layout = this.ahead.get(shape);
     if (!layout || !fitsWidth(layout, input)) return undefined;
     const kept: KeptLayout = { layout, madeIn: 'host' };
     this.keep(key, kept);

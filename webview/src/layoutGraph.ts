@@ -63,8 +63,8 @@ export interface Layout {
 }
 
 /** What makes two layouts the same: the nodes in their columns and bands, the edges, the width and the level bands. */
-export function layoutKey(input: LayoutInput): string {
-  return `${input.nodeWidth} ${shapeKey(input)}`;
+export function layoutKey(input: LayoutInput, shape = shapeKey(input)): string {
+  return `${input.nodeWidth} ${shape}`;
 }
 
 /** `layoutKey` but the nodes' width: layouts of one shape differ only in how far apart their columns are. */

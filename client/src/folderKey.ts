@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 
 /**
- * A workspace folder's URI as one key, however it is written: VS Code writes a `+` in a path as `%2B`, the
- * server (Node's `pathToFileURL`) as it is, and a folder's graph asked by one and said changed by the other
- * is the same folder's.
+ * A workspace folder's URI as one key, however it is written (a `+` in a path as `%2B` or as it is, a drive
+ * letter in either case): a folder's graph asked under one string and said changed under another is the
+ * same folder's. The server writes URIs as VS Code does; a URI saved in a panel's state, or passed to a
+ * command, may not be.
  */
 export function folderKey(uri: string): string {
   try {

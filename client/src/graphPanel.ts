@@ -164,10 +164,15 @@ export class GraphPanel {
    */
   private async loadPage(): Promise<boolean> {
     const folderUri = this.folderUri;
-    const things = this.fetchGraph(folderUri).then((graph) => this.opening.aheadOf(graph));
+    // A graph the server could not give is reported once, by `sendGraph`, which asks for it again.
+    const graphs = panelGraphs(this.ctx.client);
+    const things = graphs.get(folderUri).then(
+      (graph) => this.opening.aheadOf(graph),
+      () => undefined,
+    );
     await Promise.race([things, new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS))]);
     if (this.disposed) return false;
-    const kept = folderUri === this.folderUri ? panelGraphs(this.ctx.client).fetchedNow(folderUri) : undefined;
+    const kept = folderUri === this.folderUri ? graphs.fetchedNow(folderUri) : undefined;
     let inPage: GraphMessage | undefined;
     let delivered: Promise<boolean> | undefined;
     if (kept) {

@@ -1,5 +1,6 @@
 import type { GraphMessage } from '../../server/src/protocol';
 import { type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
+import { folderKey } from './folderKey';
 import type { LayoutService } from './layoutService';
 import { openingInputs, openingInputsMade } from './openingViews';
 import type { PanelGraph } from './panelGraphs';
@@ -39,7 +40,7 @@ export class PanelOpening {
     if (!this.fresh) return {};
     this.fresh = false;
     this.noting = true;
-    const key = openingViews.get(folderUri);
+    const key = openingViews.get(folderKey(folderUri));
     const kept = key === undefined ? undefined : this.layouts.keptLayout(key);
     const opening = kept && { key: key!, layout: kept };
     // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
@@ -51,7 +52,7 @@ export class PanelOpening {
 
   /** The page asked for a layout: the first since its graph came is of the view it opens with. */
   requested(folderUri: string, input: LayoutInput): void {
-    if (this.noting) openingViews.set(folderUri, layoutKey(input));
+    if (this.noting) openingViews.set(folderKey(folderUri), layoutKey(input));
     this.noting = false;
   }
 
@@ -61,5 +62,5 @@ export class PanelOpening {
   }
 }
 
-/** Per folder, the key of the view its last panel opened with. */
+/** Per folder (`folderKey`), the key of the view its last panel opened with. */
 const openingViews = new Map<string, string>();

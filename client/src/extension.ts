@@ -7,6 +7,7 @@ import {
 } from '../../server/src/protocol';
 import { registerCommands } from './commands';
 import { Config, offerRestartOnChange } from './config';
+import { DiagnosticsBatch, type DiagnosticsHandedOver } from './diagnosticsBatch';
 import { DriftSchedule } from './driftSchedule';
 import { EnvironmentPicker } from './environmentPicker';
 import { GraphPanel } from './graphPanel';
@@ -31,6 +32,8 @@ export interface TerraceApi {
   status(): { text: string; tooltip: string };
   /** When the start-up steps happened, for what a new window's first diagnostics wait for. */
   readonly startup: StartupTimes;
+  /** How many batches of diagnostics went to VS Code, with how many files' diagnostics. */
+  diagnosticsHandedOver(): DiagnosticsHandedOver;
 }
 
 let client: LanguageClient | undefined;
@@ -39,7 +42,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const startup = new StartupTimes();
   const output = vscode.window.createOutputChannel('Terrace', { log: true });
   const status = new StatusItem();
-  client = createLanguageClient(context, output, () => startup.diagnosticsArrived());
+  const diagnostics = new DiagnosticsBatch(
+    () => client?.diagnostics,
+    () => startup.diagnosticsArrived(),
+  );
+  client = createLanguageClient(context, output, diagnostics);
   const running = client;
   // Started first: the server's start and its reading are what a window's first problems wait for, and what
   // follows only registers (its notification handlers wait in the client until the server is initialized).
@@ -108,6 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     config: (folderUri) => Config.of(folderUri),
     status: () => status.shown,
     startup,
+    diagnosticsHandedOver: () => diagnostics.counts(),
   };
 }
 

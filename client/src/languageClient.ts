@@ -6,13 +6,14 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import type { TerraceInitializationOptions } from '../../server/src/protocol';
+import type { DiagnosticsBatch } from './diagnosticsBatch';
 
 /** Builds (does not start) the client for the Terrace server bundled at `dist/server.js`, over node IPC. */
 export function createLanguageClient(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
-  /** Told of each batch of diagnostics the server publishes, before VS Code shows it. */
-  onDiagnostics: () => void = () => undefined,
+  /** Where the diagnostics the server publishes go, to be handed to VS Code together. */
+  diagnostics: DiagnosticsBatch,
 ): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -36,10 +37,7 @@ export function createLanguageClient(
     ],
     outputChannel: output,
     middleware: {
-      handleDiagnostics: (uri, diagnostics, next) => {
-        onDiagnostics();
-        next(uri, diagnostics);
-      },
+      handleDiagnostics: (uri, list) => diagnostics.set(uri, list),
     },
     // Asked at each start: a server restarted after the workspace was trusted may run git, or the settings changed.
     initializationOptions: (): TerraceInitializationOptions => ({

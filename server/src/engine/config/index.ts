@@ -8,20 +8,17 @@ export {
   environmentVarFiles,
 } from './analysisOptions';
 export type { ConfigRecord } from './configValues';
+export type { GithubOptions } from './githubConfig';
+export type { GitlabJobKey, GitlabJobSettings, GitlabOptions } from './gitlabConfig';
 export {
   defaultPipelineOptions,
   type ExecutionOptions,
   executionFor,
   type GateOptions,
-  type GithubOptions,
-  type GitlabJobKey,
-  type GitlabJobSettings,
-  type GitlabOptions,
-  PIPELINE_SPLITS,
   type PipelineOptions,
-  type PipelineSplit,
   type ValidateOptions,
 } from './pipelineConfig';
+export { PIPELINE_SPLITS, type PipelineSplit } from './pipelineTarget';
 export {
   CONFIG_FILE,
   ConfigError,

@@ -2,15 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AnalysisOptions, defaultOptions, ENGINES, type EnvironmentConfig } from './analysisOptions';
 import { ConfigError, folders, oneOf, pattern, record, string, strings, unknownKey } from './configValues';
-import {
-  defaultPipelineOptions,
-  type PipelineOptions,
-  readExecution,
-  readGate,
-  readGithub,
-  readGitlab,
-  readValidate,
-} from './pipelineConfig';
+import { readGithub } from './githubConfig';
+import { readGitlab } from './gitlabConfig';
+import { defaultPipelineOptions, type PipelineOptions, readExecution, readGate, readValidate } from './pipelineConfig';
 import { parseTerraciConfig, TERRACI_CONFIG_FILES } from './terraciConfig';
 import { parseYaml } from './yamlText';
 

@@ -15,12 +15,8 @@ import {
   unknownKey,
   variables,
 } from './configValues';
-import {
-  defaultPipelineOptions,
-  type GitlabOverwrite,
-  gitlabJobSettings,
-  type PipelineOptions,
-} from './pipelineConfig';
+import { type GitlabOverwrite, gitlabJobSettings } from './gitlabConfig';
+import { defaultPipelineOptions, type PipelineOptions } from './pipelineConfig';
 import { parseYaml } from './yamlText';
 
 /** TerraCi's configuration files, read when a workspace has no `.terrace.yaml`. */

@@ -1,4 +1,4 @@
-import type { TextMeasure } from '../../webview/src/render';
+import type { TextMeasure } from '../../webview/src/textFitter';
 
 /**
  * A text's width in the panel's fonts, estimated where no page can measure it (the extension host

@@ -4,17 +4,9 @@ import { h } from './dom';
 import type { GraphIndex } from './graphIndex';
 import type { Layout } from './layoutGraph';
 import { plural } from './plural';
-import {
-  type Drawing,
-  draw,
-  drawMarkers,
-  GROUP_COLOURS,
-  nodeWidth,
-  setEdgeTitle,
-  svgElement,
-  TextFitter,
-} from './render';
+import { type Drawing, draw, drawMarkers, GROUP_COLOURS, nodeWidth, setEdgeTitle, svgElement } from './render';
 import { RUN_DISPLAY_NAMES } from './runDisplay';
+import { TextFitter } from './textFitter';
 import { columnTitle } from './viewColumns';
 import { fillEdgeOutputs, type ViewGraph, type ViewNode, type ViewOptions } from './viewModel';
 import type { Transform } from './viewport';

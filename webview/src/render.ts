@@ -1,12 +1,15 @@
 import { BAND_MARGIN, BAND_TOP, bandRects } from './columnBands';
+import { roundedPath, sameColumnPath } from './edgePaths';
 import type { Layout, Point } from './layoutGraph';
 import { NODE_HEIGHT, NODE_WIDTH } from './layoutOptions';
 import type { RunDisplay } from './runDisplay';
+import type { TextFitter, TextMeasure } from './textFitter';
 import { NOT_IN_A_STACK, type ViewEdge, type ViewGraph, type ViewNode } from './viewModel';
 
 /**
  * Draws a laid-out view as SVG: column bands (`columnBands.ts`), edges (reader → writer, the arrowhead at the
- * dependency), nodes. Colours come from the stylesheet (VS Code's theme variables), never from here.
+ * dependency; their paths' shapes in `edgePaths.ts`), nodes (their text fitted by `textFitter.ts`). Colours come
+ * from the stylesheet (VS Code's theme variables), never from here.
  */
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -50,89 +53,6 @@ export function drawMarkers(defs: SVGDefsElement): void {
       defs,
     );
     svgElement('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead ${kind}` }, marker);
-  }
-}
-
-/** Text that fits a width, cut with an ellipsis. */
-export class TextFitter {
-  private readonly context = document.createElement('canvas').getContext('2d');
-  private readonly cache = new Map<string, string>();
-  private readonly widths = new Map<string, number>();
-  private font = '';
-  private fontFamily = 'sans-serif';
-
-  /**
-   * The family the drawing's text is set in, read before each drawing: VS Code may style the page
-   * after its script has started, and a measure in another font cuts text short or lets it overflow.
-   */
-  useFamily(family: string): void {
-    if (family === this.fontFamily) return;
-    this.fontFamily = family;
-    this.font = '';
-    this.cache.clear();
-    this.widths.clear();
-  }
-
-  /** The width of `text` drawn in `font`; 0 where the page has no canvas to measure with. */
-  measure(text: string, font: string): number {
-    const key = `${font}\u0000${text}`;
-    const cached = this.widths.get(key);
-    if (cached !== undefined) return cached;
-    const context = this.context;
-    if (!context) return 0;
-    this.setFont(context, font);
-    const width = context.measureText(text).width;
-    this.widths.set(key, width);
-    return width;
-  }
-
-  private setFont(context: CanvasRenderingContext2D, font: string): void {
-    // Setting a canvas font parses it: only when it changes.
-    if (this.font === font) return;
-    context.font = `${font} ${this.fontFamily}`;
-    this.font = font;
-  }
-
-  /**
-   * Text that fits a width: `keep` whole, then as much of the rest as fits, its start cut with an
-   * ellipsis (a path's last folders say the most); `keep` alone, cut at its end, when even it does not fit.
-   */
-  fitKeepingEnd(keep: string, rest: string, font: string, width: number): string {
-    const whole = keep + rest;
-    if (this.measure(whole, font) <= width) return whole;
-    if (this.measure(`${keep}…`, font) > width) return this.fit(keep, font, width);
-    let low = 0;
-    let high = rest.length;
-    // The longest end of `rest` that fits after `keep` and an ellipsis.
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (this.measure(`${keep}…${rest.slice(rest.length - mid)}`, font) <= width) low = mid;
-      else high = mid - 1;
-    }
-    return `${keep}…${rest.slice(rest.length - low)}`;
-  }
-
-  fit(text: string, font: string, width: number): string {
-    const key = `${font}\u0000${width}\u0000${text}`;
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
-    let result = text;
-    const context = this.context;
-    if (context) {
-      this.setFont(context, font);
-      if (context.measureText(text).width > width) {
-        let low = 0;
-        let high = text.length;
-        while (low < high) {
-          const mid = Math.ceil((low + high) / 2);
-          if (context.measureText(`${text.slice(0, mid)}…`).width <= width) low = mid;
-          else high = mid - 1;
-        }
-        result = `${text.slice(0, low)}…`;
-      }
-    }
-    this.cache.set(key, result);
-    return result;
   }
 }
 
@@ -252,11 +172,6 @@ function titleRoom(node: ViewNode, width: number): number {
 
 function detailRoom(node: ViewNode, width: number): number {
   return width - TEXT_PADDING - (node.inCycle ? CYCLE_MARK_ROOM : 0);
-}
-
-/** What measures a text's width in a font (`TextFitter` in the page; an estimate where there is no page). */
-export interface TextMeasure {
-  measure(text: string, font: string): number;
 }
 
 /**
@@ -388,72 +303,6 @@ export function drawRunBadge(parent: SVGElement, state: RunDisplay, x = 0, y = 0
   const glyph = svgElement('text', { 'text-anchor': 'middle', y: 3.5 }, badge);
   glyph.textContent = RUN_GLYPHS[state];
   return badge;
-}
-
-/** A polyline with rounded bends. */
-export function roundedPath(points: Point[]): string {
-  const first = points[0]!;
-  let d = `M${num(first.x)},${num(first.y)}`;
-  for (let i = 1; i < points.length - 1; i++) {
-    const previous = points[i - 1]!;
-    const corner = points[i]!;
-    const next = points[i + 1]!;
-    const r = Math.min(14, distance(previous, corner) / 2, distance(corner, next) / 2);
-    const a = towards(corner, previous, r);
-    const b = towards(corner, next, r);
-    d += ` L${num(a.x)},${num(a.y)} Q${num(corner.x)},${num(corner.y)} ${num(b.x)},${num(b.y)}`;
-  }
-  const last = points.at(-1)!;
-  return `${d} L${num(last.x)},${num(last.y)}`;
-}
-
-/**
- * An arc on the left of a column, from the reader to the writer (members of one cycle share a column):
- * the left side of a node is where only its own outgoing edges leave, so the arrowheads stand out.
- * Going down, the same above a row: reckoned rightward and turned back.
- */
-function sameColumnPath(from: Point, to: Point, self: boolean, layout: Layout): string {
-  const down = layout.direction === 'down';
-  const flow = (point: Point): Point => (down ? { x: point.y, y: point.x } : point);
-  // Half a node's extent across its column: where its side's middle is.
-  const middle = (down ? layout.nodeWidth : NODE_HEIGHT) / 2;
-  const [a, b] = [flow(from), flow(to)];
-  const x = a.x;
-  let points: Point[];
-  if (self) {
-    const y = a.y + middle;
-    points = [
-      { x, y: y - 8 },
-      { x: x - 36, y: y - 30 },
-      { x: x - 36, y: y + 30 },
-      { x: x - 1, y: y + 8 },
-    ];
-  } else {
-    const y1 = a.y + middle + (b.y > a.y ? 6 : -6);
-    const y2 = b.y + middle + (b.y > a.y ? -6 : 6);
-    const bulge = 18 + Math.abs(y2 - y1) * 0.3;
-    points = [
-      { x, y: y1 },
-      { x: x - bulge, y: y1 },
-      { x: x - bulge, y: y2 },
-      { x: x - 1, y: y2 },
-    ];
-  }
-  const [m, c1, c2, end] = points.map(flow).map((point) => `${num(point.x)},${num(point.y)}`);
-  return `M${m} C${c1} ${c2} ${end}`;
-}
-
-function distance(a: Point, b: Point): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
-}
-
-function towards(from: Point, to: Point, length: number): Point {
-  const d = distance(from, to) || 1;
-  return { x: from.x + ((to.x - from.x) * length) / d, y: from.y + ((to.y - from.y) * length) / d };
-}
-
-function num(value: number): string {
-  return String(Math.round(value * 10) / 10);
 }
 
 /** How many output names an edge's tooltip lists before it counts the rest. */

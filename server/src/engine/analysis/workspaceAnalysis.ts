@@ -1,37 +1,22 @@
 import path from 'node:path';
 import type { AnalysisOptions } from '../config';
 import { ContractCache, lastStep, type OutputContracts, outputContractSteps } from '../contracts';
-import {
-  closure,
-  compareIds,
-  cyclePath,
-  cyclicComponents,
-  DependencyGraph,
-  levelLists,
-  numberedLevels,
-} from '../graph';
+import { compareIds } from '../graph';
 import { type FoundNodes, type KindWorkspace, NODE_KINDS, type NodeKind } from '../kinds';
-import { type MatchResult, mergeMatches, ReferenceMatcher, withUnreadableDirs, writerAddresses } from '../state';
+import { type MatchResult, mergeMatches, ReferenceMatcher, withUnreadableDirs } from '../state';
 import {
   type Engine,
   type Environment,
   type EvaluatedModule,
   environmentNames,
   type FileFacts,
-  moduleSegments,
   resolveEnvironment,
 } from '../workspace';
-import { type AnalysisResult, type FileProblem, fileProblem, type ModuleSummary, tooBigResult } from './analysisResult';
+import { type AnalysisResult, type FileProblem, fileProblem, tooBigResult } from './analysisResult';
 import { unionOverEnvironments } from './environmentUnion';
-import { evaluationOf, NodeEvaluations, notEvaluated } from './nodeEvaluations';
+import { evaluationOf, NodeEvaluations } from './nodeEvaluations';
+import { NodeGraph } from './nodeGraph';
 import { WorkspaceFiles } from './workspaceFiles';
-
-interface LastGraph {
-  modules: readonly EvaluatedModule[];
-  matches: readonly MatchResult[];
-  dependencies: readonly (readonly number[])[];
-  summaries: readonly ModuleSummary[];
-}
 
 /**
  * The analysis of one workspace folder, kept current file by file: per-file facts are cached by
@@ -51,9 +36,8 @@ export class WorkspaceAnalysis {
   private roots: string[] | undefined;
   /** Each node id's position among the sorted nodes: its node number in the graph. */
   private rootNumbers = new Map<string, number>();
-  /** What the last graph was made of, by node number; forgotten when the nodes change. */
-  private lastGraph: LastGraph | undefined;
-  private readonly summaries = new WeakMap<EvaluatedModule, ModuleSummary>();
+  /** The graph of the nodes and their summaries, reusing the last one's for the nodes unchanged. */
+  private readonly graph: NodeGraph;
   /** The union over environments of a module's matches, while its evaluation and the writers hold. */
   private readonly unions = new WeakMap<
     EvaluatedModule,
@@ -97,6 +81,10 @@ export class WorkspaceAnalysis {
       engine: () => files.engine,
     };
     this.kinds = NODE_KINDS.map((kind) => kind(workspace));
+    this.graph = new NodeGraph(root, options, {
+      describe: (module) => this.kindOf(module.id).describe(module),
+      syntaxErrors: (module) => this.files.syntaxErrors(this.evaluations.dirsRead(module.id)),
+    });
   }
 
   private selectedEnvironment(): Environment | undefined {
@@ -183,7 +171,7 @@ export class WorkspaceAnalysis {
   *contractSteps(): Generator<void, OutputContracts, void> {
     const result = this.result();
     if (this.lastContracts?.result === result) return this.lastContracts.contracts;
-    const modules = result.tooBig === undefined ? (this.lastGraph?.modules ?? []) : [];
+    const modules = result.tooBig === undefined ? this.graph.modules() : [];
     const files = this.files;
     // By absolute path: each node asks for its folders, and a path made relative for each costs more.
     const dirs = new Map([...files.dirs.values()].map((dir) => [dir.dir, dir]));
@@ -216,46 +204,14 @@ export class WorkspaceAnalysis {
       modules.push(module);
     }
     const matches = this.withKindEdges(modules, this.withEnvironments(modules, this.matcher.matchEach(modules)));
-    const last = this.lastGraph;
-    // Positions are node numbers; what a module's evaluation and matches decide is reused from
-    // the last graph wherever they are the same objects (all but the edited modules).
-    const dependencies = matches.map((own, n) =>
-      last?.matches[n] === own ? last.dependencies[n]! : this.dependencyNumbers(own),
-    );
-    const graph = DependencyGraph.fromNumbered(rootIds, this.rootNumbers, dependencies);
-    // Most graphs are DAGs: Kahn's algorithm alone proves it; Tarjan's runs only when it cannot.
-    let components: string[][] = [];
-    let levelOf = numberedLevels(graph, components);
-    if (!levelOf) {
-      components = cyclicComponents(graph);
-      levelOf = numberedLevels(graph, components)!;
-    }
-    const inCycle = new Set(components.flat());
-    const summaries: ModuleSummary[] = new Array(modules.length);
-    for (let n = 0; n < modules.length; n++) {
-      const module = modules[n]!;
-      const level = levelOf[n]!;
-      const cyclic = inCycle.size > 0 && inCycle.has(module.id);
-      const before = last?.modules[n] === module ? last.summaries[n] : undefined;
-      summaries[n] =
-        before?.level === level && before.inCycle === cyclic ? before : this.summary(module, level, cyclic);
-    }
-    this.lastGraph = { modules, matches, dependencies, summaries };
+    const built = this.graph.build(rootIds, this.rootNumbers, modules, matches);
     const merged = mergeMatches(matches);
     return {
       root: this.root,
       engine: this.files.engine,
       ...merged,
       unresolved: withUnreadableDirs(merged.unresolved, this.files.unreadableDirs),
-      modules: summaries,
-      graph,
-      levels: levelLists(graph, levelOf),
-      cycles: components.map((component) => cyclePath(graph, component)),
-      cycleMembers: components,
-      waitingForCycles:
-        components.length === 0
-          ? []
-          : [...closure(graph, inCycle, 'downstream')].filter((id) => !inCycle.has(id)).sort(compareIds),
+      ...built,
       syntaxErrors: this.files.syntaxErrors(),
       problems: this.problems(modules),
       ...(this.files.linksTo.size > 0 ? { linksTo: this.files.linksTo } : {}),
@@ -268,7 +224,7 @@ export class WorkspaceAnalysis {
    */
   private tooManyReads(roots: number, evaluated: number): AnalysisResult {
     this.evaluations.clear();
-    this.lastGraph = undefined;
+    this.graph.forget();
     const message =
       `The graph is not built: the first ${evaluated} of the ${roots} root modules already read more than the ` +
       `${MAX_WORKSPACE_READS} remote states Terrace follows in a workspace (a read counts once per instance). ` +
@@ -278,16 +234,6 @@ export class WorkspaceAnalysis {
       { file: this.root, range: undefined, message, error: 'too-many-reads' as const },
     ];
     return tooBigResult(this.root, this.files.engine, message, this.files.syntaxErrors(), problems);
-  }
-
-  /** The numbers (positions among the nodes) of the modules that one module's matches depend on. */
-  private dependencyNumbers(own: MatchResult): number[] {
-    const numbers: number[] = [];
-    for (const edge of own.edges) {
-      const to = this.rootNumbers.get(edge.to)!;
-      if (!numbers.includes(to)) numbers.push(to);
-    }
-    return numbers;
   }
 
   /** What a file says that decides which nodes there are, for every kind: when it changes, they are found again. */
@@ -312,7 +258,7 @@ export class WorkspaceAnalysis {
       const roots = found.flatMap((nodes) => nodes.ids).sort(compareIds);
       this.rootNumbers = new Map(roots.map((id, n) => [id, n]));
       this.kindAt = roots.map((id) => kindOf.get(id)!);
-      this.lastGraph = undefined;
+      this.graph.forget();
       this.evaluations.keepOnly(this.rootNumbers);
       this.roots = roots;
     }
@@ -368,43 +314,6 @@ export class WorkspaceAnalysis {
   private withKindEdges(modules: readonly EvaluatedModule[], matches: MatchResult[]): MatchResult[] {
     const numbers = this.rootNumbers;
     return matches.map((own, n) => this.kindAt[n]!.withEdges(modules[n]!, own, numbers));
-  }
-
-  private summary(module: EvaluatedModule, level: number, inCycle: boolean): ModuleSummary {
-    let base = this.summaries.get(module);
-    if (!base) {
-      base = this.summaryBase(module);
-      this.summaries.set(module, base);
-    }
-    return base.level === level && base.inCycle === inCycle ? base : { ...base, level, inCycle };
-  }
-
-  /** What a module's summary says apart from its place in the graph; cached per evaluation. */
-  private summaryBase(module: EvaluatedModule): ModuleSummary {
-    const { folder, shown } = this.kindOf(module.id).describe(module);
-    const backend = module.backend;
-    const own = writerAddresses(module, 'default', this.root);
-    const address = own.length === 1 && own[0]!.known ? own[0]!.address : undefined;
-    return {
-      id: module.id,
-      dir: module.dir,
-      kind: module.kind,
-      ...(module.sourceDirs !== undefined ? { sourceDirs: module.sourceDirs } : {}),
-      reads: module.reads,
-      segments: moduleSegments(folder, this.options.discovery.pattern),
-      level: 0,
-      inCycle: false,
-      backend: backend && {
-        type: backend.type,
-        address,
-        file: backend.file,
-        range: backend.range,
-        headerRange: backend.headerRange,
-      },
-      ...shown,
-      syntaxErrors: this.files.syntaxErrors(this.evaluations.dirsRead(module.id)),
-      ...notEvaluated(module),
-    };
   }
 
   /** Scan, read, module and kind problems; a child module called from several roots reports its problem once. */

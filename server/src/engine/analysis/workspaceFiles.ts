@@ -2,15 +2,12 @@ import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { DiscoveryOptions } from '../config';
-import { FILE_START } from '../hcl';
 import {
   decideEngine,
-  EMPTY_FACTS,
   type Engine,
   emptyDir,
   engineFiles,
   type FileFacts,
-  factsOfText,
   fileRole,
   folderContains,
   isTofuLockFile,
@@ -18,20 +15,14 @@ import {
   type ScannedDir,
   type ScanProblem,
   scanWorkspace,
-  syntaxOnlyFacts,
   varFileOrder,
 } from '../workspace';
 import type { FileProblem } from './analysisResult';
-import { contentHash, FactsCache } from './factsCache';
-import { ReadAhead } from './readAhead';
-import { EncodingError, MAX_TYPED_CHARS, readSourceFile } from './sourceFile';
+import { FactsReader, type NodesListener } from './factsReader';
+import { MAX_TYPED_CHARS } from './sourceFile';
 
 /** What the files tell the analysis that keeps them. */
-export interface FilesListener {
-  /** What a file's facts say that decides which nodes there are: when it changes, they are decided again. */
-  nodesKey(facts: FileFacts): string;
-  /** Which nodes there are must be decided again. */
-  nodesChanged(): void;
+export interface FilesListener extends NodesListener {
   /** A file came or went that may name an environment, or change whose files are whose in one. */
   environmentsChanged(): void;
   /** The workspace's engine changed (a `.tofu` file or a sign of OpenTofu came or went): every folder reads other files. */
@@ -51,7 +42,7 @@ const FILE_LISTS = [
 /** The configuration files a folder lists, of which the engine reads some (`tfFiles`). */
 const CONFIGURATION_LISTS = ['terraformFiles', 'tofuFiles'] as const satisfies readonly (keyof ScannedDir)[];
 
-/** The folders of a workspace and the facts of their files, cached by content (`FactsCache`). */
+/** The folders of a workspace and the facts of their files, read and cached by content (`FactsReader`). */
 export class WorkspaceFiles {
   dirs = new Map<string, ScannedDir>();
   gitRoots: string[] = [];
@@ -62,8 +53,7 @@ export class WorkspaceFiles {
   /** Folders the scan could not list, relative to the root. */
   unreadableDirs: string[] = [];
   private scanProblems: ScanProblem[] = [];
-  private readonly readProblems = new Map<string, string>();
-  private readonly facts = new FactsCache();
+  private readonly facts: FactsReader;
   private readonly backendMatchers: ((name: string) => boolean)[];
   /** The engine that reads the workspace: configured, or decided from its files (see `decideEngine`). */
   engine: Engine;
@@ -83,6 +73,7 @@ export class WorkspaceFiles {
   ) {
     this.engine = configuredEngine ?? 'terraform';
     this.backendMatchers = options.backendConfigFiles.map((glob) => picomatch(glob, { dot: true, basename: true }));
+    this.facts = new FactsReader(this.backendMatchers, listener);
   }
 
   /** Scans the folder and reads every file it lists. `onProgress` is called as files are read. */
@@ -101,20 +92,7 @@ export class WorkspaceFiles {
     this.engine = this.decidedEngine();
     for (const dir of this.dirs.values()) dir.tfFiles = engineFiles(dir.terraformFiles, dir.tofuFiles, this.engine);
     const all = [...this.dirs.values()].flatMap((dir) => FILE_LISTS.flatMap((list) => dir[list]));
-    // Synchronous reads of small files are several times faster than fs.promises (one
-    // thread-pool round trip per open/stat/read/close), and a second thread reads ahead of them
-    // in a large workspace; batches keep the event loop answering.
-    const ahead = ReadAhead.start(all);
-    try {
-      for (let start = 0; start < all.length; start += LOAD_BATCH) {
-        const end = Math.min(start + LOAD_BATCH, all.length);
-        for (let n = start; n < end; n++) this.readAndCache(all[n]!, false, true, ahead?.take(n));
-        onProgress?.(end, all.length);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    } finally {
-      ahead?.stop();
-    }
+    await this.facts.readAll(all, onProgress);
   }
 
   /**
@@ -126,57 +104,16 @@ export class WorkspaceFiles {
     if (listed === 'ignored') return false;
     // A `.tf` file its `.tofu` namesake replaces, or a `.tofu` file Terraform does not read.
     if (listed === 'unread') return false;
-    if (text !== undefined && text.length > MAX_TYPED_CHARS) return this.typedPastLimit(file, text.length);
+    if (text !== undefined && text.length > MAX_TYPED_CHARS) return this.facts.typedPastLimit(file, text.length);
     // One file, typed or changed on disk: parsed whole, so that its syntax errors show at once.
-    let changed: boolean;
-    if (text === undefined) changed = this.readAndCache(file, true);
-    else {
-      // The buffer is what the analysis reads now: what was said of reading the file is no longer true.
-      const cleared = this.readProblems.delete(file);
-      changed = this.cache(file, text, undefined, true) || cleared;
-    }
+    const changed = text === undefined ? this.facts.readAndCache(file, true) : this.facts.cacheTyped(file, text);
     if (listed === 'new') this.listener.nodesChanged();
     return changed || listed === 'new';
   }
 
-  /**
-   * A buffer too large to analyse as it is typed: its file keeps what was read of it on disk, and a warning
-   * says so (a save is read, see `MAX_TYPED_CHARS`). True when the warning is new.
-   */
-  private typedPastLimit(file: string, chars: number): boolean {
-    if (this.readProblems.get(file)?.startsWith(TYPED_PAST_LIMIT)) return false;
-    const size = (chars / 1024 / 1024).toFixed(1);
-    this.readProblems.set(
-      file,
-      `${TYPED_PAST_LIMIT}: its ${size} MB of text are more than the ${MAX_TYPED_CHARS / 1024 / 1024} MB Terrace analyses as you type`,
-    );
-    return true;
-  }
-
-  /**
-   * Parses the `.tf` files the fast path skimmed, so that their syntax errors are reported as
-   * Terraform would report them; `changed` is told of each file that has some. True when any had.
-   */
-  async checkSkimmed(changed: (file: string) => void): Promise<boolean> {
-    let found = false;
-    let parsed = 0;
-    for (const [hash, files] of this.facts.takeSkimmed()) {
-      let text: string;
-      try {
-        text = readSourceFile(files[0]!);
-      } catch {
-        continue; // Changed since it was read: its next read reports it.
-      }
-      if (contentHash(text) !== hash) continue;
-      const facts = syntaxOnlyFacts(text);
-      if (facts.syntaxErrors.length > 0) {
-        this.facts.markBroken(hash, files, facts);
-        for (const file of files) changed(file);
-        found = true;
-      }
-      if (++parsed % LOAD_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    return found;
+  /** Parses the `.tf` files the fast path skimmed (see `FactsReader.checkSkimmed`). True when any had syntax errors. */
+  checkSkimmed(changed: (file: string) => void): Promise<boolean> {
+    return this.facts.checkSkimmed(changed);
   }
 
   /**
@@ -203,8 +140,8 @@ export class WorkspaceFiles {
         this.listener.nodesChanged();
       }
     }
-    this.forget(file);
-    this.readProblems.delete(file);
+    this.facts.forget(file);
+    this.facts.forgetProblem(file);
     // Only a `.tofu` file or a sign of OpenTofu decides the engine: the others need no look at every folder.
     const engineMayChange = this.tofuSigns.delete(file) || role === 'tofuFiles';
     if (!(engineMayChange && this.decideAgain()) && dir) this.relist(dir);
@@ -217,18 +154,17 @@ export class WorkspaceFiles {
     const touched: string[] = [];
     for (const [id, dir] of this.dirs) {
       if (inside(dir.dir)) {
-        for (const list of lists) for (const file of dir[list]) this.forget(file);
+        for (const list of lists) for (const file of dir[list]) this.facts.forget(file);
         this.dirs.delete(id);
         touched.push(dir.dir);
       } else if (dir.backendFiles.some(inside)) {
         // A root's `backend/` or `config/<env>/` folder: its backend files.
-        for (const file of dir.backendFiles.filter(inside)) this.forget(file);
+        for (const file of dir.backendFiles.filter(inside)) this.facts.forget(file);
         dir.backendFiles = dir.backendFiles.filter((file) => !inside(file));
         touched.push(dir.dir);
       }
     }
-    for (const file of [...this.facts.cachedFiles()]) if (inside(file)) this.forget(file);
-    for (const file of [...this.readProblems.keys()]) if (inside(file)) this.readProblems.delete(file);
+    this.facts.forgetInside(inside);
     for (const file of [...this.tofuSigns]) if (inside(file)) this.tofuSigns.delete(file);
     this.scanProblems = this.scanProblems.filter((problem) => !inside(problem.path));
     this.otherFiles = new Set([...this.otherFiles].filter((file) => !inside(file)));
@@ -270,7 +206,7 @@ export class WorkspaceFiles {
       if (terraformFiles.length > 0 || tofuFiles.length > 0) {
         dir = { ...emptyDir(folder, relative.split(path.sep).join('/')), terraformFiles, tofuFiles };
         dir.tfFiles = engineFiles(terraformFiles, tofuFiles, this.engine);
-        for (const file of dir.tfFiles) this.readAndCache(file, false, false);
+        for (const file of dir.tfFiles) this.facts.readAndCache(file, false, false);
       }
     } catch {
       // Not there, or not listable: the call is reported as having no Terraform files.
@@ -288,46 +224,8 @@ export class WorkspaceFiles {
   problems(): FileProblem[] {
     return [
       ...this.scanProblems.map((problem) => ({ file: problem.path, range: undefined, message: problem.message })),
-      ...[...this.readProblems].map(([file, message]) => ({ file, range: undefined, message })),
+      ...this.facts.problems(),
     ];
-  }
-
-  /**
-   * Reads a file and caches its facts; true when what the analysis knows of it changed. `whole`:
-   * parse even a file the fast path would skim (see `factsOfText`); `listed`: a file of the workspace's
-   * folders, whose facts may decide which nodes there are (not one of a folder outside it); `text`: the file's
-   * text as `readSourceFile` gives it, read already.
-   */
-  private readAndCache(file: string, whole = false, listed = true, text?: string): boolean {
-    try {
-      const changed = this.cache(file, text ?? readSourceFile(file), undefined, whole, listed);
-      return this.readProblems.delete(file) || changed;
-    } catch (error) {
-      if (error instanceof EncodingError) {
-        // Terraform fails on the file: an error on it, as a syntax error is, and the module marked.
-        const facts: FileFacts = { ...EMPTY_FACTS, syntaxErrors: [{ range: FILE_START, message: error.message }] };
-        const changed = this.cache(file, `\0${error.message}`, facts);
-        return this.readProblems.delete(file) || changed;
-      }
-      this.forget(file);
-      this.listener.nodesChanged();
-      this.readProblems.set(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
-      return true;
-    }
-  }
-
-  /** Caches the facts of `text` for `file`; true when the content changed. */
-  private cache(file: string, text: string, known?: FileFacts, whole = false, listed = true): boolean {
-    const put = this.facts.put(file, text, () => known ?? factsOfText(file, text, this.backendMatchers, whole));
-    if (!put) return false;
-    const { previous, facts } = put;
-    if (listed && (!previous || this.listener.nodesKey(previous) !== this.listener.nodesKey(facts)))
-      this.listener.nodesChanged();
-    return true;
-  }
-
-  private forget(file: string): void {
-    this.facts.forget(file);
   }
 
   /** OpenTofu when configured so or when the files say so (see `decideEngine`). */
@@ -358,9 +256,9 @@ export class WorkspaceFiles {
     const before = new Set(dir.tfFiles);
     dir.tfFiles = engineFiles(dir.terraformFiles, dir.tofuFiles, this.engine);
     const after = new Set(dir.tfFiles);
-    for (const file of before) if (!after.has(file)) this.forget(file);
+    for (const file of before) if (!after.has(file)) this.facts.forget(file);
     for (const file of after)
-      if (!before.has(file) && file !== changing && !this.facts.has(file)) this.readAndCache(file, true);
+      if (!before.has(file) && file !== changing && !this.facts.has(file)) this.facts.readAndCache(file, true);
     const changed = before.size !== after.size || [...after].some((file) => !before.has(file));
     if (changed) this.listener.nodesChanged();
     return changed;
@@ -450,9 +348,3 @@ export class WorkspaceFiles {
     return owner === undefined ? undefined : this.dirOf(owner);
   }
 }
-
-/** What a buffer too large to analyse as typed says (see `MAX_TYPED_CHARS`). */
-const TYPED_PAST_LIMIT = 'this file is read as saved on disk, not as typed';
-
-/** Files read between two turns of the event loop while loading. */
-const LOAD_BATCH = 200;

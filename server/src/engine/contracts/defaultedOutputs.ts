@@ -2,7 +2,8 @@ import path from 'node:path';
 import { keyName } from '../hcl';
 import { UNIT_FILE } from '../terragrunt';
 import { isTrue } from './mockOutputs';
-import type { ContractWorkspace, StateSource } from './outputUses';
+import type { ContractWorkspace } from './outputUses';
+import type { StateSource } from './referenceReach';
 
 /**
  * The outputs a read may name without its writer declaring them: those a `terraform_remote_state` block's

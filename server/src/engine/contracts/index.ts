@@ -14,5 +14,6 @@ export {
   type UseWriter,
 } from './outputContracts';
 export type { ContractProblem } from './outputProblems';
-export type { CarriedOutputs, ContractWorkspace, OutputUse, StateSource, StateVia } from './outputUses';
+export type { CarriedOutputs, ContractWorkspace, OutputUse } from './outputUses';
+export type { StateSource, StateVia } from './referenceReach';
 export { type UpstreamRead, upstreamReads } from './upstreamReads';

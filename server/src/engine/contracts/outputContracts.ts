@@ -11,9 +11,9 @@ import {
   type NodeReads,
   nodeOutputUses,
   type OutputUse,
-  type StateSource,
   stackOutputUses,
 } from './outputUses';
+import type { StateSource } from './referenceReach';
 
 /** An `output` block of a node's code. */
 export interface DeclaredOutput extends OutputDecl {

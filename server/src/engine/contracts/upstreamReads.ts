@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { MatchedEdge } from '../state';
 import { edgeKey, type OutputContracts, sameInstance, useKey } from './outputContracts';
-import type { StateSource } from './outputUses';
+import type { StateSource } from './referenceReach';
 
 /**
  * What a node reads of one node it depends on: the outputs its reads name; `all` of them (it reads them whole);

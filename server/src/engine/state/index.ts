@@ -8,11 +8,11 @@ export {
   type MatchKind,
   type MatchResult,
   mergeMatches,
-  ReferenceMatcher,
   type UnmatchedReference,
   unreadableNote,
   withUnreadableDirs,
 } from './match';
+export { ReferenceMatcher } from './referenceMatcher';
 // The writers a whole read may fit: exported for its tests, which check it against trying every writer.
 export { WriterCandidates, type WriterTemplate } from './writerCandidates';
 export { writerAddresses } from './writerIndex';

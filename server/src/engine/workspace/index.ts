@@ -38,6 +38,7 @@ export { failureReason } from './evaluationFailure';
 export { EMPTY_FACTS, type FileFacts, factsFromDocument, keepBody, type ModuleCall, mayHaveFacts } from './fileFacts';
 export type { GeneratedOutput } from './generatedOutputs';
 export { evaluateModule, referenceKey, referenceLabel } from './moduleEvaluation';
+export { nestedBackendOwner } from './nestedBackendFiles';
 export {
   type Binding,
   type OutputDecl,
@@ -68,7 +69,6 @@ export {
   FilesystemRootError,
   fileRole,
   folderContains,
-  nestedBackendOwner,
   readInFolder,
   type ScannedDir,
   type ScanProblem,

@@ -12,8 +12,9 @@ import {
   mayHaveFacts,
 } from './fileFacts';
 import { generateOutputDeclarations } from './generatedOutputs';
+import { nestedBackendOwner } from './nestedBackendFiles';
 import { OUTPUT_READ_ROOTS, outputReferences } from './outputFacts';
-import { fileRole, nestedBackendOwner } from './workspaceScan';
+import { fileRole } from './workspaceScan';
 
 /**
  * The facts of a file's text, by what the file is: `.tf.json`, a Stack's file, a `.hcl` file, a `.tf`

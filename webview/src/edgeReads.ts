@@ -1,7 +1,7 @@
-import type { PanelEdge } from '../../server/src/protocol';
+import type { PanelEdge, PanelModel } from '../../server/src/protocol';
 import { codicon, h, iconButton } from './dom';
 import { plural } from './plural';
-import type { ViewEdge } from './viewModel';
+import { type ViewEdge, type ViewGraph, viewNodeOf } from './viewModel';
 
 /**
  * The reads that make an edge, listed where it is clicked: for each, the reader, the block that
@@ -19,6 +19,16 @@ export class EdgeReads {
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !this.element.hidden) this.hide();
     });
+  }
+
+  /** The reads of `graph` that the edge `id` of the drawn `view` stands for, listed where it was clicked. */
+  showDrawn(id: string, view: ViewGraph, graph: PanelModel, event: MouseEvent): void {
+    const edge = view.edges.find((candidate) => candidate.id === id);
+    if (!edge) return;
+    const nodeOf = viewNodeOf(view);
+    const reads = graph.edges.filter((read) => nodeOf.get(read.from) === edge.from && nodeOf.get(read.to) === edge.to);
+    const container = this.container.getBoundingClientRect();
+    this.show(edge, reads, { x: event.clientX - container.left, y: event.clientY - container.top });
   }
 
   show(edge: ViewEdge, reads: PanelEdge[], at: { x: number; y: number }): void {

@@ -1,5 +1,7 @@
+import type { WebviewToPanel } from '../../server/src/protocol';
 import { headingAnchors } from './columnBands';
-import type { Drawn } from './graphCanvas';
+import type { Drawn, GraphCanvas } from './graphCanvas';
+import type { StatusLine } from './statusLine';
 
 /**
  * The current view as a standalone SVG or PNG file: the whole drawing (not only what is scrolled into
@@ -74,6 +76,27 @@ export function exportSvg(source: ExportSource): string {
   drawing.removeAttribute('transform');
   svg.append(drawing);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
+}
+
+/** What `canvas` shows, if anything, exported and posted to the host, or why it failed; the status line shows it running. */
+export async function exportShown(
+  format: 'svg' | 'png',
+  canvas: GraphCanvas,
+  status: StatusLine,
+  post: (message: WebviewToPanel) => void,
+): Promise<void> {
+  const shown = canvas.shown;
+  if (!shown) return;
+  status.busy(`Exporting ${format.toUpperCase()}…`);
+  try {
+    const data = await exportDrawing(format, canvas.root, canvas.defs, shown);
+    post({ type: 'export', format, data });
+  } catch (error) {
+    post({ type: 'problem', message: `export failed: ${String(error)}` });
+  } finally {
+    status.idle();
+    status.say('');
+  }
 }
 
 /** The drawing on screen as the file the user asked for: SVG text, or base64 PNG. */

@@ -2,9 +2,11 @@ import type { PanelCommand, PanelModel, PanelToWebview, WebviewToPanel } from '.
 import { AffectedView } from './affectedView';
 import { CyclesBanner } from './cyclesBanner';
 import { h } from './dom';
+import { DrawingFit } from './drawingFit';
 import { drawingReport } from './drawingReport';
+import { EdgeOutputs } from './edgeOutputs';
 import { EdgeReads } from './edgeReads';
-import { exportDrawing } from './exportImage';
+import { exportShown } from './exportImage';
 import { firstView, fitFloor } from './firstView';
 import { FocusBar } from './focusBar';
 import { GraphCanvas } from './graphCanvas';
@@ -21,12 +23,9 @@ import { Selection } from './selection';
 import { StatusLine } from './statusLine';
 import { SearchBox, toolbar } from './toolbar';
 import { type ModuleAddress, NodeTooltips, type ProblemTexts } from './tooltip';
-import { buildView, DEFAULT_VIEW, matcher, type ViewOptions, viewNodeOf } from './viewModel';
+import { buildView, DEFAULT_VIEW, matcher, type ViewOptions } from './viewModel';
+import { ViewNarrowing } from './viewNarrowing';
 import { type Transform, Viewport } from './viewport';
-
-/** Room a fit keeps around the drawing (which has margins of its own), and above it for the column headings. */
-const FIT_PADDING = 16;
-const HEADINGS_HEIGHT = 24;
 
 export interface PanelHost {
   post(message: WebviewToPanel): void;
@@ -37,9 +36,6 @@ export interface PanelHost {
   saveState(state: PanelState): void;
   savedState: PanelState | undefined;
 }
-
-/** How long the panel's size must stay the same before the drawing is arranged again for it. */
-const REARRANGE_AFTER_MS = 200;
 
 /**
  * The graph panel: wires its parts (toolbar and search, group and focus bars, the drawing, the
@@ -54,29 +50,23 @@ export class GraphPanelView {
   private readonly layoutCache: LayoutCache;
   private readonly canvas = new GraphCanvas();
   private readonly viewport: Viewport;
+  private readonly drawingFit: DrawingFit;
   private readonly tooltips: NodeTooltips;
   private readonly search: SearchBox;
   private readonly groups: GroupBar;
   private readonly focus: FocusBar;
   private readonly selection: Selection;
+  private readonly narrowing: ViewNarrowing;
   private readonly banner: CyclesBanner;
   private readonly legend: Legend;
   private readonly status: StatusLine;
   private readonly edgeReads: EdgeReads;
+  private readonly edgeOutputs: EdgeOutputs;
   private readonly affected: AffectedView;
   /** Increases with each update; a layout that finishes after a newer update started is dropped. */
   private generation = 0;
-  /** Increases when the edges' outputs come: a view built before draws them once drawn. */
-  private outputsCame = 0;
-  /** The graph whose view is drawn. */
-  private drawnGraph: PanelModel | undefined;
   private fitNext: boolean;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Once a resize has stopped: the arrangement chosen again for the panel's new shape. */
-  private rearrangeTimer: ReturnType<typeof setTimeout> | undefined;
-  /** True while the view is as the last fit left it. */
-  private autoFit = false;
-  private fitting = false;
 
   constructor(
     container: HTMLElement,
@@ -95,8 +85,8 @@ export class GraphPanelView {
     this.groups = new GroupBar(editor);
     this.focus = new FocusBar(
       editor,
-      () => this.focusSelection(),
-      () => this.showPaths(),
+      () => this.narrowing.focusSelection(),
+      () => this.narrowing.showPaths(),
     );
     this.legend = new Legend(this.state.legend, (shown) => {
       this.state.legend = shown;
@@ -111,38 +101,30 @@ export class GraphPanelView {
       canvas.element,
       canvas.root,
       (transform) => this.transformed(transform),
-      // A view the user has not moved since it was fitted stays fitted when the drawing area is resized.
-      () => {
-        if (this.autoFit) this.fit();
-      },
+      () => this.drawingFit.resized(),
     );
-    // When the panel itself is resized (not a bar of its own that shows or hides), once the resizing stops
-    // a fitted view is arranged again for the new shape: levels as columns or rows, tall ones wrapped
-    // (`columnWrap.ts`); an arrangement that stays the same is the layout already made.
-    window.addEventListener('resize', () => {
-      clearTimeout(this.rearrangeTimer);
-      this.rearrangeTimer = setTimeout(() => {
-        if (this.autoFit) this.redraw(true);
-      }, REARRANGE_AFTER_MS);
-    });
+    this.drawingFit = new DrawingFit(canvas, this.viewport, () => this.redraw(true));
     this.selection = new Selection(this.state, canvas, this.viewport, {
       highlight: () => this.highlight(),
       open: (id) => this.host.post({ type: 'openModule', id }),
       toggleGroup: (name) => this.groups.toggle(name),
       foldParent: (node) => this.groups.foldParent(node),
-      focusSelection: () => this.focusSelection(),
+      focusSelection: () => this.narrowing.focusSelection(),
       clearFocus: () => this.focus.clear(),
-      fit: () => this.fit(),
-      narrowed: () =>
-        !!this.state.view.focus ||
-        !!this.state.view.paths ||
-        this.state.view.hidden.length > 0 ||
-        this.state.view.filter,
-      showPaths: () => this.showPaths(),
+      fit: () => this.drawingFit.fit(),
+      narrowed: () => this.narrowing.narrowed(),
+      showPaths: () => this.narrowing.showPaths(),
       showEdge: (id, event) => this.showEdge(id, event),
-      hideSelection: () => this.hideSelection(),
-      showAll: () => this.showAll(),
+      hideSelection: () => this.narrowing.hideSelection(),
+      showAll: () => this.narrowing.showAll(),
     });
+    this.narrowing = new ViewNarrowing(
+      this.state,
+      this.selection,
+      this.search,
+      () => this.index,
+      (refit) => this.redraw(refit),
+    );
     this.tooltips = new NodeTooltips(
       canvas.element,
       (id) => {
@@ -163,6 +145,7 @@ export class GraphPanelView {
     this.edgeReads = new EdgeReads(canvas.element, ({ from, file, line, character }) =>
       this.host.post({ type: 'openRead', from, file, line, character }),
     );
+    this.edgeOutputs = new EdgeOutputs(canvas, (message) => this.host.post(message));
     const bar = toolbar(
       {
         search: this.search,
@@ -177,7 +160,7 @@ export class GraphPanelView {
       },
       {
         zoomBy: (factor) => this.viewport.zoomBy(factor),
-        fit: () => this.fit(),
+        fit: () => this.drawingFit.fit(),
         export: (format) => void this.export(format),
       },
     );
@@ -209,7 +192,7 @@ export class GraphPanelView {
     this.graph = graph;
     this.index = new GraphIndex(graph, this.index);
     if (first && this.host.savedState === undefined)
-      Object.assign(this.state.view, firstView(this.index, this.drawingArea()));
+      Object.assign(this.state.view, firstView(this.index, this.drawingFit.drawingArea()));
     this.groups.graphChanged(this.index);
     this.banner.show(graph.cycles);
     void this.update(arrived);
@@ -217,19 +200,7 @@ export class GraphPanelView {
 
   /** The outputs read along the graph's edges, come after it (`EdgeOutputsRequest`): in the drawn edges' tooltips and reads. */
   showOutputs(version: number, outputs: readonly string[][]): void {
-    const graph = this.graph;
-    if (!graph || graph.version !== version || outputs.length !== graph.edges.length) return;
-    graph.edges.forEach((edge, at) => {
-      edge.outputs = outputs[at]!;
-    });
-    this.outputsCame++;
-    // A drawing of an earlier graph is left as it is: the one on its way takes them once drawn.
-    if (this.drawnGraph === graph) this.showOutputsDrawn(graph);
-  }
-
-  private showOutputsDrawn(graph: PanelModel): void {
-    this.canvas.showEdgeOutputs(graph);
-    this.host.post({ type: 'outputsShown', version: graph.version, edges: this.canvas.outputEdges() });
+    this.edgeOutputs.take(this.graph, version, outputs);
   }
 
   /** What the changes since a base ref affect, from the host; null: off. */
@@ -239,19 +210,13 @@ export class GraphPanelView {
   }
 
   focusModule(id: string): void {
-    if (!this.index?.byId.has(id)) return;
-    this.state.view.focus = { id, upstream: true, downstream: true, hops: null };
-    this.state.view.paths = null;
-    this.state.view.filter = false;
-    this.selection.select([id], id);
-    this.fitNext = true;
-    void this.update();
+    this.narrowing.focusModule(id);
   }
 
   runCommand(command: PanelCommand): void {
     switch (command) {
       case 'fit':
-        this.fit();
+        this.drawingFit.fit();
         break;
       case 'exportSvg':
         void this.export('svg');
@@ -264,9 +229,10 @@ export class GraphPanelView {
 
   // ---- the update cycle: view → layout (worker) → drawing ----
 
-  private redraw(refit: boolean): void {
+  /** Resolves once drawn. */
+  private redraw(refit: boolean): Promise<void> {
     if (refit) this.fitNext = true;
-    void this.update();
+    return this.update();
   }
 
   /** `arrived`: when the graph this update draws came (its unpacking and index are part of the drawing's time). */
@@ -277,13 +243,13 @@ export class GraphPanelView {
     const generation = ++this.generation;
     const building = performance.now();
     const started = arrived ?? building;
-    const outputsCame = this.outputsCame;
+    const outputsMark = this.edgeOutputs.mark();
     const view = buildView(index, this.state.view);
     const viewBuilt = performance.now();
     const lookup = this.layoutCache.lookup(
       view,
       this.canvas.nodeWidth(view),
-      this.drawingArea(),
+      this.drawingFit.drawingArea(),
       this.canvas.shown?.layout,
     );
     let kept = lookup.kept;
@@ -303,8 +269,7 @@ export class GraphPanelView {
     if (generation !== this.generation) return;
     const laidOut = performance.now();
     this.canvas.draw(view, kept.layout, index);
-    this.drawnGraph = graph;
-    if (outputsCame !== this.outputsCame) this.showOutputsDrawn(graph);
+    this.edgeOutputs.drawn(graph, outputsMark);
     this.afterDraw();
     const drawn = performance.now();
     await nextFrame();
@@ -320,7 +285,7 @@ export class GraphPanelView {
         marks: { started, building, viewBuilt, laidOut, drawn, shown },
         outputEdges: this.canvas.outputEdges(),
         bounds: this.canvas.shown!.drawing.bounds,
-        panel: this.drawingArea(),
+        panel: this.drawingFit.drawingArea(),
         titlePx: TITLE_SIZE * this.viewport.transform.k,
         focus: focus && this.index?.byId.has(focus.id) ? focus.id : null,
       }),
@@ -334,7 +299,7 @@ export class GraphPanelView {
     this.canvas.noteIfEmpty(this.graph, this.state.view);
     if (this.fitNext) {
       this.fitNext = false;
-      this.fit();
+      this.drawingFit.fit();
     } else {
       this.canvas.positionHeadings(this.viewport.transform);
     }
@@ -366,76 +331,18 @@ export class GraphPanelView {
     this.saveState();
   }
 
-  // ---- focus ----
-
-  private focusSelection(): void {
-    const id = this.selection.focusCandidate;
-    if (id) this.focusModule(id);
-  }
+  // ---- an edge's reads ----
 
   /** The reads an edge stands for, listed where it was clicked. */
   private showEdge(id: string, event: MouseEvent): void {
     const view = this.canvas.shown?.view;
-    const edge = view?.edges.find((candidate) => candidate.id === id);
-    if (!view || !edge || !this.graph) return;
-    const nodeOf = viewNodeOf(view);
-    const reads = this.graph.edges.filter(
-      (read) => nodeOf.get(read.from) === edge.from && nodeOf.get(read.to) === edge.to,
-    );
-    const canvas = this.canvas.element.getBoundingClientRect();
-    this.edgeReads.show(edge, reads, { x: event.clientX - canvas.left, y: event.clientY - canvas.top });
-  }
-
-  /** Only the paths between the two selected modules. */
-  private showPaths(): void {
-    const [from, to] = this.state.selected.filter((id) => this.index?.byId.has(id));
-    if (!from || !to || this.state.selected.length !== 2) return;
-    this.state.view.paths = { from, to };
-    this.state.view.focus = null;
-    this.fitNext = true;
-    void this.update();
-  }
-
-  /** Leaves the selected modules out of the drawing. */
-  private hideSelection(): void {
-    const modules = this.state.selected.filter((id) => this.index?.byId.has(id));
-    if (!modules.length) return;
-    this.state.view.hidden = [...new Set([...this.state.view.hidden, ...modules])];
-    this.selection.select([], undefined);
-    void this.update();
-  }
-
-  private showAll(): Promise<void> {
-    this.state.view.paths = null;
-    this.state.view.hidden = [];
-    this.state.view.focus = null;
-    this.state.view.filter = false;
-    this.search.showFilter(false);
-    return this.update();
+    if (view && this.graph) this.edgeReads.showDrawn(id, view, this.graph, event);
   }
 
   // ---- pan and zoom, export ----
 
-  /** The part of the panel a fitted drawing fills: less the fit's padding and the column headings. */
-  private drawingArea(): { width: number; height: number } {
-    const canvas = this.canvas.element;
-    return {
-      width: Math.max(0, canvas.clientWidth - 2 * FIT_PADDING),
-      height: Math.max(0, canvas.clientHeight - 2 * FIT_PADDING - HEADINGS_HEIGHT),
-    };
-  }
-
-  private fit(): void {
-    const box = this.canvas.shown?.drawing.bounds;
-    if (!box) return;
-    this.fitting = true;
-    this.viewport.fit({ ...box, y: box.y - HEADINGS_HEIGHT, height: box.height + HEADINGS_HEIGHT }, FIT_PADDING);
-    this.fitting = false;
-    this.autoFit = true;
-  }
-
   private transformed(transform: Transform): void {
-    if (!this.fitting) this.autoFit = false;
+    this.drawingFit.transformed();
     this.state.transform = transform;
     this.canvas.positionHeadings(transform);
     this.tooltips.hide();
@@ -443,19 +350,8 @@ export class GraphPanelView {
     this.saveTimer = setTimeout(() => this.saveState(), 200);
   }
 
-  private async export(format: 'svg' | 'png'): Promise<void> {
-    const shown = this.canvas.shown;
-    if (!shown) return;
-    this.status.busy(`Exporting ${format.toUpperCase()}…`);
-    try {
-      const data = await exportDrawing(format, this.canvas.root, this.canvas.defs, shown);
-      this.host.post({ type: 'export', format, data });
-    } catch (error) {
-      this.host.post({ type: 'problem', message: `export failed: ${String(error)}` });
-    } finally {
-      this.status.idle();
-      this.status.say('');
-    }
+  private export(format: 'svg' | 'png'): Promise<void> {
+    return exportShown(format, this.canvas, this.status, (message) => this.host.post(message));
   }
 
   // ---- state ----

@@ -1,5 +1,5 @@
 import type { PanelModule } from '../../server/src/protocol';
-import { getOrCreate } from './viewModel';
+import { getOrCreate } from './getOrCreate';
 
 /**
  * Where each module's column comes, as numbers that only order columns (`viewColumns.ts`). A module

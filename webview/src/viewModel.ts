@@ -1,4 +1,5 @@
 import type { PanelEdge, PanelModel, PanelModule } from '../../server/src/protocol';
+import { getOrCreate } from './getOrCreate';
 import type { GraphIndex } from './graphIndex';
 import { pathLabels } from './nodeLabels';
 import { plural } from './plural';
@@ -391,15 +392,6 @@ function labelFolds(index: GraphIndex, folds: ViewNode[], folders: boolean): voi
 }
 
 const MATCH_RANK: Record<PanelEdge['match'], number> = { exact: 0, inferred: 1, ambiguous: 2 };
-
-export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = create();
-    map.set(key, value);
-  }
-  return value;
-}
 
 function increment(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);

@@ -2,7 +2,6 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { type GateRecord, GITHUB_RECORDS_FILE } from '../engine/pipeline';
 import { type GatedModule, type GateMode, gateDecision } from '../engine/run';
 import { TERRACE_VERSION } from '../terraceVersion';
-import type { GateIo } from './gateCommand';
 import {
   asResult,
   GateInputError,
@@ -12,6 +11,7 @@ import {
   readSet,
   snippet,
 } from './gateInput';
+import type { GateIo } from './gateIo';
 
 /**
  * `terrace gate decide` and `forward`: the gate of a GitHub pipeline split by level, whose workflows are chained by

@@ -13,6 +13,7 @@ import {
 import { TERRACE_VERSION } from '../terraceVersion';
 import { decideChained, forwardRecords, needsRecord, parseNeeds, readChainRecords } from './gateChain';
 import { asResult, GateInputError, parseGateRecord, parseGateSpec, parseHashes, readSet, snippet } from './gateInput';
+import type { GateIo } from './gateIo';
 
 /**
  * `terrace gate <step>`: what a job of a changed-only pipeline runs to decide, from the outputs its module reads,
@@ -38,15 +39,6 @@ import { asResult, GateInputError, parseGateRecord, parseGateSpec, parseHashes, 
  */
 export const GATE_STEPS = ['plan', 'planned', 'apply', 'outputs', 'applied', 'decide', 'forward'] as const;
 export type GateStep = (typeof GATE_STEPS)[number];
-
-export interface GateIo {
-  env: NodeJS.ProcessEnv;
-  /** The job's checkout: where records are read and written (GitLab; GitHub chained by level). */
-  cwd: string;
-  stdin(): string;
-  out(text: string): void;
-  err(text: string): void;
-}
 
 export function gateCommand(step: GateStep, flags: { before?: string }, io: GateIo): number {
   try {

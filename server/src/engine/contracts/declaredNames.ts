@@ -1,4 +1,4 @@
-import type { DeclaredOutput } from './outputContracts';
+import type { DeclaredOutput } from './declaredOutput';
 
 /**
  * A writer's declared outputs by name, made once per writer (its list is kept while its code is the same):

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { keyName } from '../hcl';
 import { UNIT_FILE } from '../terragrunt';
+import type { ContractWorkspace } from './contractWorkspace';
 import { isTrue } from './mockOutputs';
-import type { ContractWorkspace } from './outputUses';
 import type { StateSource } from './referenceReach';
 
 /**

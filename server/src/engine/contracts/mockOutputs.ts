@@ -3,7 +3,7 @@ import type { Expr, Range } from '../hcl';
 import type { MatchedEdge } from '../state';
 import { UNIT_FILE } from '../terragrunt';
 import type { EvaluatedModule } from '../workspace';
-import type { ContractWorkspace } from './outputUses';
+import type { ContractWorkspace } from './contractWorkspace';
 
 /** A key of a unit's `dependency` block's `mock_outputs`: an output the dependency's code is expected to declare. */
 export interface MockOutput {

@@ -1,37 +1,15 @@
 import path from 'node:path';
 import type { Range } from '../hcl';
 import type { MatchedEdge, MatchKind } from '../state';
-import type { EvaluatedModule, GeneratedOutput, OutputDecl } from '../workspace';
+import type { EvaluatedModule, GeneratedOutput } from '../workspace';
+import type { ContractWorkspace } from './contractWorkspace';
 import { declaredNamed } from './declaredNames';
+import type { DeclaredOutput } from './declaredOutput';
 import { type MockOutput, mockOutputsOf } from './mockOutputs';
 import { type ContractProblem, missingOutputs, mockOutputProblems } from './outputProblems';
-import {
-  type CarriedOutputs,
-  type ContractWorkspace,
-  type NodeReads,
-  nodeOutputUses,
-  type OutputUse,
-  stackOutputUses,
-} from './outputUses';
+import { type CarriedOutputs, type NodeReads, nodeOutputUses, type OutputUse, stackOutputUses } from './outputUses';
 import type { StateSource } from './referenceReach';
-
-/** An `output` block of a node's code. */
-export interface DeclaredOutput extends OutputDecl {
-  file: string;
-}
-
-/** The node a use reads, how sure the edge is, and whether its code declares the output. */
-export interface UseWriter {
-  id: string;
-  match: MatchKind;
-  /** Undefined when the writer's code is not in the repository (a remote source): not checked. */
-  declared: DeclaredOutput | undefined | null;
-}
-
-export interface ResolvedUse extends OutputUse {
-  /** The writers the use's block reads (several for a `for_each` read or an ambiguous edge). */
-  writers: UseWriter[];
-}
+import type { ResolvedUse, UseWriter } from './resolvedUse';
 
 /**
  * The contracts between the workspace's states: every output each node declares, every read of

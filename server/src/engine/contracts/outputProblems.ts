@@ -2,8 +2,9 @@ import type { Range } from '../hcl';
 import type { TryCall, TryGuard } from '../workspace';
 import { closestNames } from './closestNames';
 import { declaredNamed, declaredNames } from './declaredNames';
+import type { DeclaredOutput } from './declaredOutput';
 import type { MockOutput } from './mockOutputs';
-import type { DeclaredOutput, ResolvedUse } from './outputContracts';
+import type { ResolvedUse } from './resolvedUse';
 
 /** A use of an output no writer declares, or a `mock_outputs` key the dependency's code does not declare. */
 export interface ContractProblem {

@@ -3,7 +3,6 @@ import type { Range } from '../hcl';
 import { UNIT_FILE } from '../terragrunt';
 import {
   type EvaluatedModule,
-  type FileFacts,
   localSource,
   type ModuleCall,
   type OutputReference,
@@ -11,14 +10,9 @@ import {
   type TryGuard,
   terragruntReferences,
 } from '../workspace';
+import type { ContractWorkspace } from './contractWorkspace';
 import { defaultedOutputs } from './defaultedOutputs';
 import { type Carrier, type Carriers, type Reached, reach, type Scope, type StateSource } from './referenceReach';
-
-/** The folders and file facts the contracts are read from. */
-export interface ContractWorkspace {
-  dirOf(dir: string): ScannedDir | undefined;
-  factsOf(file: string): FileFacts | undefined;
-}
 
 /** One read of another state's output. */
 export interface OutputUse {

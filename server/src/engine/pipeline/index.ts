@@ -1,4 +1,5 @@
 /** CI pipelines: the plan of jobs by level, written as GitLab CI or GitHub Actions YAML. */
+export { CI_SYSTEMS, type CiSystem } from './ciSystem';
 export {
   type GateChainSpec,
   type GateRead,
@@ -16,8 +17,6 @@ export { githubWorkflow } from './githubWorkflow';
 export { gitlabPipeline } from './gitlabPipeline';
 export { jobCommands } from './jobCommands';
 export {
-  CI_SYSTEMS,
-  type CiSystem,
   cyclesLeftAloneWarning,
   existingPipelineFile,
   generatePipeline,

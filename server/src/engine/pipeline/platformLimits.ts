@@ -1,4 +1,4 @@
-import type { CiSystem } from './pipeline';
+import type { CiSystem } from './ciSystem';
 
 /**
  * The limits GitLab and GitHub put on a pipeline, as their documentation gives them (they change:

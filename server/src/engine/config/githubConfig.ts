@@ -9,7 +9,7 @@ import {
   unknownKey,
   variables,
 } from './configValues';
-import { outputPath, PIPELINE_SPLITS, type PipelineSplit } from './pipelineTarget';
+import { type PipelineSplit, readTargetKey } from './pipelineTarget';
 
 /** The `github` section of `.terrace.yaml`: the generated GitHub Actions workflow. */
 export interface GithubOptions {
@@ -65,13 +65,8 @@ const GITHUB_KEYS = [
 export function readGithub(section: ConfigRecord, options: GithubOptions, file: string): void {
   for (const [key, value] of Object.entries(section)) {
     const at = `github.${key}`;
+    if (readTargetKey(options, key, value, at, file)) continue;
     switch (key) {
-      case 'path':
-        options.path = outputPath(value, at, file);
-        break;
-      case 'split':
-        options.split = oneOf(value, at, file, PIPELINE_SPLITS);
-        break;
       case 'name':
         options.name = nonEmptyString(value, at, file);
         break;

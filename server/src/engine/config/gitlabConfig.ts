@@ -13,7 +13,7 @@ import {
   unknownKey,
   variables,
 } from './configValues';
-import { outputPath, PIPELINE_SPLITS, type PipelineSplit } from './pipelineTarget';
+import { type PipelineSplit, readTargetKey } from './pipelineTarget';
 
 /** GitLab job keywords a user may set for every job (`jobDefaults`) or per job type (`overwrites`). */
 export const GITLAB_JOB_KEYS = [
@@ -96,13 +96,8 @@ const GITLAB_KEYS = [
 export function readGitlab(section: ConfigRecord, options: GitlabOptions, file: string): void {
   for (const [key, value] of Object.entries(section)) {
     const at = `gitlab.${key}`;
+    if (readTargetKey(options, key, value, at, file)) continue;
     switch (key) {
-      case 'path':
-        options.path = outputPath(value, at, file);
-        break;
-      case 'split':
-        options.split = oneOf(value, at, file, PIPELINE_SPLITS);
-        break;
       case 'stagePrefix':
         options.stagePrefix = stagePrefix(value, at, file);
         break;

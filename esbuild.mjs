@@ -35,10 +35,10 @@ const bundles = [
     format: 'cjs',
     outdir: 'dist',
   },
-  // The server's entry: the compile cache on, then the bundle above.
+  // The server's entry: the bundle above loaded with its code cache; the layout thread's, for the thread's bundle.
   {
     ...common,
-    entryPoints: { server: 'server/src/languageServer/main.ts' },
+    entryPoints: { server: 'server/src/languageServer/main.ts', codeCache: 'server/src/codeCache.ts' },
     platform: 'node',
     format: 'cjs',
     outdir: 'dist',

@@ -11,7 +11,7 @@ import { DiagnosticsBatch, type DiagnosticsHandedOver } from './diagnosticsBatch
 import { DriftSchedule } from './driftSchedule';
 import { EnvironmentPicker } from './environmentPicker';
 import { GraphPanel } from './graphPanel';
-import { createLanguageClient } from './languageClient';
+import { codeCacheFolder, createLanguageClient } from './languageClient';
 import { LayoutService } from './layoutService';
 import { layOutPanelsAhead } from './panelAhead';
 import { PlanTerminalLinks } from './planTerminal';
@@ -34,6 +34,8 @@ export interface TerraceApi {
   readonly startup: StartupTimes;
   /** How many batches of diagnostics went to VS Code, with how many files' diagnostics. */
   diagnosticsHandedOver(): DiagnosticsHandedOver;
+  /** Where the server and the layout thread keep their code caches (`codeCache.ts`). */
+  readonly codeCacheFolder: string;
 }
 
 let client: LanguageClient | undefined;
@@ -55,7 +57,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   const server = new ServerReadiness(running);
   const environments = new EnvironmentPicker(running, context.workspaceState);
   // The graph panel's layouts, made in a thread of the extension host started with the client, kept for the next window.
-  const layouts = LayoutService.forExtension(context.extensionPath, context.storageUri?.fsPath);
+  const layouts = LayoutService.forExtension(
+    context.extensionPath,
+    context.storageUri?.fsPath,
+    codeCacheFolder(context),
+  );
   const readersLens = new ReadersLens(running);
   /** The modules the server last said it knows, in every folder. */
   let modules = 0;
@@ -116,6 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     status: () => status.shown,
     startup,
     diagnosticsHandedOver: () => diagnostics.counts(),
+    codeCacheFolder: codeCacheFolder(context),
   };
 }
 

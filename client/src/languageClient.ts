@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
 import {
   LanguageClient,
@@ -17,7 +18,8 @@ export function createLanguageClient(
 ): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
+    // Not when debugged: `--nolazy` compiles other code, which a cache of this would not fit.
+    run: { module: serverModule, transport: TransportKind.ipc, args: [`--code-cache=${codeCacheFolder(context)}`] },
     debug: {
       module: serverModule,
       transport: TransportKind.ipc,
@@ -52,4 +54,9 @@ export function createLanguageClient(
     synchronize: { configurationSection: 'terrace' },
   };
   return new LanguageClient('terrace', 'Terrace', serverOptions, clientOptions);
+}
+
+/** Where the server and the layout thread keep their bundles' code caches (`codeCache.ts`): the extension's own. */
+export function codeCacheFolder(context: vscode.ExtensionContext): string {
+  return path.join(context.globalStorageUri.fsPath, 'code-cache');
 }

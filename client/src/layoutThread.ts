@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import type { CachedBundle } from '../../server/src/codeCache';
 import { elkLayout } from '../../webview/src/elkLayout';
 import type { LayoutRequest, LayoutResponse } from '../../webview/src/layoutWorker';
 
@@ -7,11 +8,35 @@ import type { LayoutRequest, LayoutResponse } from '../../webview/src/layoutWork
  * as in a browser), in a worker thread so that a large layout never holds up the extension host.
  * Messages as the webview's layout worker takes and gives them (`layoutWorker.ts`).
  */
+
+/** This bundle as the thread's entry loaded it (`layoutService.ts`), until its code cache is written. */
+let bundle: CachedBundle | undefined;
+/** The code cache is written once the layouts that follow the first (a panel's views made ahead) have paused this long. */
+const CODE_CACHE_QUIET_MS = 1000;
+let saveTimer: NodeJS.Timeout | undefined;
+
+/** Told by the thread's entry how this bundle was loaded (`codeCache.ts`). */
+export function codeCacheLoaded(loaded: CachedBundle): void {
+  if (!loaded.fromCache) bundle = loaded;
+}
+
+function saveCodeCacheSoon(): void {
+  if (!bundle) return;
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    bundle?.save();
+    bundle = undefined;
+  }, CODE_CACHE_QUIET_MS);
+}
+
 const port = parentPort;
 if (port) {
   port.on('message', ({ id, input }: LayoutRequest) => {
     elkLayout(input).then(
-      (layout) => port.postMessage({ id, layout } satisfies LayoutResponse),
+      (layout) => {
+        port.postMessage({ id, layout } satisfies LayoutResponse);
+        saveCodeCacheSoon();
+      },
       (error: unknown) =>
         port.postMessage({
           id,

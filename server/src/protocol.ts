@@ -185,6 +185,8 @@ export interface StartupTimings {
   readingAt: number;
   indexedAt: number;
   publishedAt: number;
+  /** Whether the server's bundle was compiled from the code cache an earlier server wrote (`codeCache.ts`). */
+  fromCodeCache: boolean;
 }
 export namespace StartupTimingsNotification {
   export const method = 'terrace/startupTimings';

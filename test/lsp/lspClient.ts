@@ -81,8 +81,8 @@ export class LspTestClient {
     connection.listen();
   }
 
-  static start(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LspTestClient {
-    const child = spawn(process.execPath, [serverModule, '--stdio'], {
+  static start(options: { cwd?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {}): LspTestClient {
+    const child = spawn(process.execPath, [serverModule, '--stdio', ...(options.args ?? [])], {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, ...options.env },
       stdio: 'pipe',

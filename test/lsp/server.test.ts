@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { DidChangeConfigurationNotification, TextDocumentSyncKind } from 'vscode-languageserver-protocol/node';
 import {
   GraphChangedNotification,
+  type GraphModel,
+  GraphRequest,
   ServerStatusNotification,
   StartupTimingsNotification,
 } from '../../server/src/protocol';
@@ -94,6 +96,53 @@ describe('language server (node dist/server.js --stdio)', () => {
     // Past the edits' debounce (150 ms): the folder analysed again, and published.
     await new Promise((resolve) => setTimeout(resolve, 600));
     assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
+  });
+
+  test('started with a code-cache folder, the server writes its compiled code after its first diagnostics; the next compiles from it', async () => {
+    const cacheFolder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
+    try {
+      const serverWith = async () => {
+        const client = LspTestClient.start({ args: [`--code-cache=${cacheFolder}`] });
+        clients.push(client);
+        await client.initialize(workspace);
+        const timings = await client.waitForNotification(StartupTimingsNotification.type);
+        // A quiet moment (3 s) after the first diagnostics.
+        const log = await client.waitForNotification<{ message: string }>(
+          'window/logMessage',
+          (params) => params.message.startsWith('code cache of languageServer'),
+          20_000,
+        );
+        const graph = (await client.connection.sendRequest(GraphRequest.type, {})) as GraphModel | null;
+        return { timings, log: log.message, graph, client };
+      };
+      const first = await serverWith();
+      assert.equal(first.timings.fromCodeCache, false);
+      assert.match(first.log, /^code cache of languageServer written \(\d+ ms\)$/);
+      const written = readdirSync(cacheFolder);
+      assert.equal(written.length, 1);
+      assert.match(written[0]!, /^languageServer-[0-9a-f]{24}\.bin$/);
+      await first.client.shutdown();
+      const next = await serverWith();
+      assert.equal(next.timings.fromCodeCache, true, 'V8 took the cache the first server wrote');
+      assert.match(next.log, /^code cache of languageServer used/);
+      assert.deepEqual(next.graph, first.graph);
+      assert.deepEqual(readdirSync(cacheFolder), written);
+    } finally {
+      rmSync(cacheFolder, { recursive: true, force: true });
+    }
+  });
+
+  test('without a code-cache folder, the server writes no cache', async () => {
+    const client = start();
+    await client.initialize(workspace);
+    const timings = await client.waitForNotification(StartupTimingsNotification.type);
+    assert.equal(timings.fromCodeCache, false);
+    const log = await client.waitForNotification<{ message: string }>(
+      'window/logMessage',
+      (params) => params.message.startsWith('code cache'),
+      20_000,
+    );
+    assert.match(log.message, /^code cache of languageServer not kept: no folder for it/);
   });
 
   test('the settings the server starts with serve its first indexing; once they change, it asks for them', async () => {

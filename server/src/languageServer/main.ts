@@ -1,12 +1,12 @@
-import module from 'node:module';
 import path from 'node:path';
+import { loadAndTell } from '../codeCache';
 
 /**
- * The language server's entry (`dist/server.js`): Node's compile cache on where the Node that runs it has one
- * (22.1 and later; kept in the system's temporary folder, by each file's contents), then the server's bundle
- * (`dist/languageServer.js`). Compiled from the cache, the bundle loads in about 50 ms instead of 80: a part of
- * every window's wait for its first problems.
+ * The language server's entry (`dist/server.js`): the server's bundle (`dist/languageServer.js`) loaded with its
+ * code cache, in the folder the client names (`--code-cache=<folder>`, the extension's global storage; see
+ * `codeCache.ts`). Without one (a test's server, a client of another editor), with Node's compile cache where
+ * the Node that runs it has one.
  */
-const withCache = module as typeof module & { enableCompileCache?: () => unknown };
-withCache.enableCompileCache?.();
-require(path.join(__dirname, 'languageServer.js'));
+const CODE_CACHE_ARGUMENT = '--code-cache=';
+const cacheDir = process.argv.find((arg) => arg.startsWith(CODE_CACHE_ARGUMENT))?.slice(CODE_CACHE_ARGUMENT.length);
+loadAndTell(path.join(__dirname, 'languageServer.js'), cacheDir || undefined);

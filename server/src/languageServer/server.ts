@@ -16,13 +16,13 @@ import {
   type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CachedBundle } from '../codeCache';
 import { MAX_TYPED_CHARS, readSourceFile } from '../engine/analysis';
 import { CONFIG_FILE, TERRACI_CONFIG_FILES } from '../engine/config';
 import {
   GraphChangedNotification,
   RunStateChangedNotification,
   ServerStatusNotification,
-  StartupTimingsNotification,
   type TerraceInitializationOptions,
   WorkspaceTrustedNotification,
 } from '../protocol';
@@ -34,6 +34,7 @@ import { folderDiagnostics, type OpenDocuments } from './folderDiagnostics';
 import { registerFolderRequests } from './folderRequests';
 import { IpcMessageWriter, watchOutgoing } from './outgoingMessages';
 import { RunStateCache } from './runStateCache';
+import { ServerStartup } from './serverStartup';
 import { serverStatus } from './serverStatus';
 import { type DiskChange, type FolderState, WorkspaceFolders } from './workspaceFolders';
 
@@ -84,15 +85,13 @@ const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
 const publisher = new DiagnosticsPublisher((params) => connection.sendDiagnostics(params));
 
 let folders: WorkspaceFolders;
-/** The start-up steps' times, sent once the first folder's diagnostics are out (`StartupTimings`). */
-const startup = {
-  processStartedAt: Math.round(performance.timeOrigin),
-  initializedAt: 0,
-  settingsAt: 0,
-  readingAt: 0,
-  indexedAt: 0,
-  sent: false,
-};
+/** The start-up steps' times, sent once the first folder's diagnostics are out; then the code cache written. */
+const startup = new ServerStartup();
+
+/** Told by the entry how this bundle was loaded (`codeCache.ts`). */
+export function codeCacheLoaded(loaded: CachedBundle): void {
+  startup.loadedAs(loaded);
+}
 
 /** Run states (Run Plans) for hovers, code lenses and the graph; `terrace.planMaxAge` is in hours. */
 const runStateCache = new RunStateCache(
@@ -105,7 +104,7 @@ let runStateTimer: NodeJS.Timeout | undefined;
 let settings = new FolderSettings(undefined);
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  startup.initializedAt = Date.now();
+  startup.initialized();
   // Restricted Mode: no process (git) until the client says the workspace is trusted.
   const options = (params.initializationOptions ?? {}) as TerraceInitializationOptions;
   folders = new WorkspaceFolders(
@@ -287,7 +286,7 @@ function textOf(file: string): string | undefined {
 }
 
 async function folderChanged(folder: FolderState): Promise<void> {
-  startup.indexedAt ||= Date.now();
+  startup.indexed();
   const reporter = progress.get(folder.root);
   if (reporter) {
     progress.delete(folder.root);
@@ -295,23 +294,14 @@ async function folderChanged(folder: FolderState): Promise<void> {
   }
   sendStatus();
   // The first diagnostics do not wait for the contracts between states: theirs follow at once.
-  const first = !startup.sent;
+  const first = !startup.done;
   // After an edit the panel asks for the new graph at once: it waits neither for the contracts between states
   // nor for every file's diagnostics compared with those shown. A fresh window's first problems go first.
   if (!first) graphChanged(folder);
   await publishDiagnostics(folder, !first);
   if (first) setImmediate(() => void publishDiagnostics(folder));
-  if (!startup.sent) {
-    startup.sent = true;
-    const { processStartedAt, initializedAt, settingsAt, readingAt, indexedAt } = startup;
-    void connection.sendNotification(StartupTimingsNotification.type, {
-      processStartedAt,
-      initializedAt,
-      settingsAt,
-      readingAt,
-      indexedAt,
-      publishedAt: Date.now(),
-    });
+  if (!startup.done) {
+    startup.firstDiagnosticsOut(connection);
     startExactSyntax();
   }
   if (first) graphChanged(folder);
@@ -339,13 +329,12 @@ async function publishDiagnostics(folder: FolderState, withContracts = true): Pr
  * first diagnostics are out and a document is open, so that the first edit does not wait for its start.
  */
 function startExactSyntax(): void {
-  if (startup.sent && documents.all().length > 0) folders.startExactSyntax();
+  if (startup.done && documents.all().length > 0) folders.startExactSyntax();
 }
 
 function reportProgress(root: string, done: number, total: number): Promise<void> {
   // The first progress is reported once the folder's settings are in, as the reading starts.
-  startup.settingsAt ||= Date.now();
-  startup.readingAt ||= Date.now();
+  startup.reading();
   let reporter = progress.get(root);
   if (!reporter) {
     reporter = connection.window.createWorkDoneProgress().then((created) => {

@@ -46,6 +46,7 @@ suite('the packaged extension (VSIX)', () => {
       'schemas/terrace.schema.json',
       'dist/client.js',
       'dist/server.js',
+      'dist/codeCache.js',
       'dist/languageServer.js',
       'dist/cli.js',
       'dist/webview.js',
@@ -121,5 +122,42 @@ suite('the packaged extension (VSIX)', () => {
     assert.ok(worker.includes('org.eclipse.elk.layered'), 'the layout worker bundles elkjs');
     const thread = readFileSync(path.join(terraceExtension().extensionPath, 'dist', 'layoutThread.js'), 'utf8');
     assert.ok(thread.includes('org.eclipse.elk.layered'), 'the extension host’s layout thread bundles elkjs');
+  });
+
+  test('the server and the layout thread keep their compiled code in the extension’s storage; a new server uses it', async function () {
+    this.timeout(120_000);
+    const api = await runningApi();
+    // A panel laid out (the test above): the thread writes its cache a few seconds after its first layout, the server
+    // a few seconds after its first diagnostics.
+    const cached = (bundle: string) =>
+      waitFor(
+        `the code cache of ${bundle}`,
+        () => {
+          try {
+            return readdirSync(api.codeCacheFolder).find((file) =>
+              new RegExp(`^${bundle}-[0-9a-f]{24}\\.bin$`).test(file),
+            );
+          } catch {
+            return undefined;
+          }
+        },
+        60_000,
+      );
+    assert.equal(api.startup.server?.fromCodeCache, false, 'the first server of a new profile has no cache to load');
+    await cached('languageServer');
+    await cached('layoutThread');
+    const first = api.startup.server;
+    assert.equal(await vscode.commands.executeCommand('terrace.restartServer'), 2, 'the server restarted');
+    const again = await waitFor(
+      'the restarted server’s start-up times',
+      () => api.startup.server !== first && api.startup.server,
+      60_000,
+    );
+    assert.equal(again.fromCodeCache, true, 'the restarted server compiled its bundle from the cache');
+    // The graph is the same: the cached code is the bundle's.
+    const graph = await api.client.sendRequest<GraphModel | null>(GraphRequest.method, {
+      folderUri: folder().toString(),
+    });
+    assert.equal(graph?.edges.length, 3);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -129,12 +129,29 @@ function writeCache(cacheFile: string, data: Buffer): void {
   }
 }
 
-/** The same bundle's caches of other versions or other Nodes: an updated extension leaves none behind. */
+/** How old a partial write must be to be called abandoned. */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+/**
+ * The same bundle's caches of other versions or other Nodes: an updated extension leaves none behind; and the
+ * files of writes that a killed process left (not one still being written: an hour old).
+ */
 function removeOthers(cacheDir: string, name: string, kept: string): void {
-  const pattern = new RegExp(`^${name}-[0-9a-f]{24}\\.bin$`);
+  const cache = new RegExp(`^${name}-[0-9a-f]{24}\\.bin$`);
+  const partial = new RegExp(`^${name}-[0-9a-f]{24}\\.bin\\.\\d+\\.[0-9a-z]*\\.tmp$`);
+  const abandoned = Date.now() - ABANDONED_MS;
   for (const entry of readdirSync(cacheDir)) {
     const full = path.join(cacheDir, entry);
-    if (full !== kept && pattern.test(entry)) rmSync(full, { force: true });
+    if (full !== kept && cache.test(entry)) rmSync(full, { force: true });
+    else if (partial.test(entry) && modifiedBefore(full, abandoned)) rmSync(full, { force: true });
+  }
+}
+
+function modifiedBefore(file: string, time: number): boolean {
+  try {
+    return statSync(file).mtimeMs < time;
+  } catch {
+    return false;
   }
 }
 

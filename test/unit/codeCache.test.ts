@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -141,4 +141,23 @@ test('a folder that cannot be written loses only the cache', () => {
   assert.equal(loaded.fromCache, false);
   assert.equal(loaded.sum, 45);
   assert.match(loaded.saved, /^code cache of bundle not written: /);
+});
+
+test('a partial write an hour old is removed with the next write; one still being written is not', () => {
+  const { file, folder } = bundleIn('partial');
+  load(file, folder);
+  const name = caches(folder)[0]!;
+  const old = path.join(folder, `${name}.4242.abc123.tmp`);
+  const recent = path.join(folder, `${name}.4343.def456.tmp`);
+  writeFileSync(old, 'cut');
+  writeFileSync(recent, 'being written');
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  utimesSync(old, twoHoursAgo, twoHoursAgo);
+  // Another version's write: the partial files are looked at then.
+  writeFileSync(file, BUNDLE.replace('from line 8', 'from line 7'));
+  assert.equal(load(file, folder).saved, 'code cache of bundle written');
+  const left = readdirSync(folder).sort();
+  assert.equal(left.length, 2);
+  assert.ok(left.includes(path.basename(recent)), 'the recent partial file is kept');
+  assert.ok(!left.includes(path.basename(old)), 'the abandoned one is removed');
 });

@@ -43,7 +43,7 @@ export class LayoutService {
     private readonly script: string,
     private readonly store?: LayoutStore,
     /** The folder of the thread's code cache (`codeCache.ts`), where the extension has one. */
-    private readonly codeCache?: { loader: string; folder: string },
+    private readonly codeCacheFolder?: string,
   ) {}
 
   /**
@@ -57,8 +57,7 @@ export class LayoutService {
   ): LayoutService {
     const script = path.join(extensionPath, 'dist', 'layoutThread.js');
     const store = storageFolder ? new LayoutStore(path.join(storageFolder, 'graph-layouts.json'), script) : undefined;
-    const loader = path.join(extensionPath, 'dist', 'codeCache.js');
-    return new LayoutService(script, store, { loader, folder: codeCacheFolder });
+    return new LayoutService(script, store, codeCacheFolder);
   }
 
   /** Starts the thread (once), elkjs loaded in it; a layout asked for meanwhile waits for it. */
@@ -66,7 +65,7 @@ export class LayoutService {
     if (this.disposed) return Promise.reject(new Error('the layout thread was stopped'));
     void this.store?.open();
     this.ready ??= new Promise<void>((resolve, reject) => {
-      const worker = new Worker(threadEntry(this.script, this.codeCache), { eval: true });
+      const worker = new Worker(threadEntry(this.script, this.codeCacheFolder), { eval: true });
       // The extension host may end while the thread still runs: it must not keep it alive.
       worker.unref();
       worker.on('message', (message: LayoutResponse) => {
@@ -195,11 +194,12 @@ export class LayoutService {
 }
 
 /**
- * The thread's code: its script, loaded with its code cache (`codeCache.ts`), written after its first layout:
- * elkjs loads in half the time, and lays out its first view faster, for its functions are compiled already. A
- * service of no extension (the tests') loads it with Node's compile cache where the extension host's Node has one.
+ * The thread's code: its script, loaded by `dist/codeCache.js` beside it with its code cache, written after its
+ * first layouts: elkjs loads in half the time or less, and lays out its first view faster, its functions compiled
+ * already. Without a folder (a service of no extension, the tests'), with Node's compile cache where the
+ * extension host's Node has one.
  */
-function threadEntry(script: string, codeCache: { loader: string; folder: string } | undefined): string {
-  if (!codeCache) return `require('node:module').enableCompileCache?.();\nrequire(${JSON.stringify(script)});`;
-  return `require(${JSON.stringify(codeCache.loader)}).loadAndTell(${JSON.stringify(script)}, ${JSON.stringify(codeCache.folder)});`;
+function threadEntry(script: string, codeCacheFolder: string | undefined): string {
+  const loader = path.join(path.dirname(script), 'codeCache.js');
+  return `require(${JSON.stringify(loader)}).loadAndTell(${JSON.stringify(script)}, ${JSON.stringify(codeCacheFolder)});`;
 }

@@ -132,6 +132,41 @@ describe('language server (node dist/server.js --stdio)', () => {
     }
   });
 
+  test('a server shut down before its quiet moment writes its code cache as it shuts down', async () => {
+    const cacheFolder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
+    try {
+      const client = LspTestClient.start({ args: [`--code-cache=${cacheFolder}`] });
+      clients.push(client);
+      await client.initialize(workspace);
+      await client.waitForNotification(StartupTimingsNotification.type);
+      assert.deepEqual(readdirSync(cacheFolder), [], 'not yet: the quiet moment is 3 s after the first diagnostics');
+      assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+      const logs = client.notifications
+        .filter((n) => n.method === 'window/logMessage')
+        .map((n) => (n.params as { message: string }).message)
+        .filter((message) => message.startsWith('code cache'));
+      assert.equal(logs.length, 1);
+      assert.match(logs[0]!, /^code cache of languageServer written \(\d+ ms\)$/);
+      assert.match(readdirSync(cacheFolder).join(), /^languageServer-[0-9a-f]{24}\.bin$/);
+    } finally {
+      rmSync(cacheFolder, { recursive: true, force: true });
+    }
+  });
+
+  test('a server shut down before its first diagnostics writes no code cache', async () => {
+    const cacheFolder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
+    try {
+      const client = LspTestClient.start({ args: [`--code-cache=${cacheFolder}`] });
+      clients.push(client);
+      // Initialized with no folder: no analysis, so no first diagnostics.
+      await client.initialize(workspace, { rootUri: null, workspaceFolders: [] });
+      assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+      assert.deepEqual(readdirSync(cacheFolder), []);
+    } finally {
+      rmSync(cacheFolder, { recursive: true, force: true });
+    }
+  });
+
   test('without a code-cache folder, the server writes no cache', async () => {
     const client = start();
     await client.initialize(workspace);

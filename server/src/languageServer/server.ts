@@ -147,6 +147,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   };
 });
 
+// A window closed soon after its first diagnostics still leaves its compiled code for the next window's server.
+connection.onShutdown(() => startup.shuttingDown(connection));
+
 connection.onInitialized(() => {
   connection.console.info(`Terrace language server started (${initialFolders.length} folder(s))`);
   if (canWatchFiles) {

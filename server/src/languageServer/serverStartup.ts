@@ -52,12 +52,24 @@ export class ServerStartup {
       publishedAt: Date.now(),
       fromCodeCache: this.bundle?.fromCache ?? false,
     });
+    if (this.bundle) setTimeout(() => this.saveCodeCache(connection), CODE_CACHE_AFTER_MS).unref();
+  }
+
+  /**
+   * The editor asks the server to shut down: a window closed within the quiet moment writes its code cache now.
+   * Not before the first diagnostics: a cache is never written again once used, and one written before the
+   * first analysis would lack the functions that analysis compiles.
+   */
+  shuttingDown(connection: Connection): void {
+    if (this.done) this.saveCodeCache(connection);
+  }
+
+  private saveCodeCache(connection: Connection): void {
     const bundle = this.bundle;
     if (!bundle) return;
-    setTimeout(() => {
-      const started = performance.now();
-      const result = bundle.save();
-      connection.console.log(`${result} (${Math.round(performance.now() - started)} ms)`);
-    }, CODE_CACHE_AFTER_MS).unref();
+    this.bundle = undefined;
+    const started = performance.now();
+    const result = bundle.save();
+    connection.console.log(`${result} (${Math.round(performance.now() - started)} ms)`);
   }
 }

@@ -51,7 +51,8 @@ export function createLanguageClient(
         ]),
       ),
     }),
-    synchronize: { configurationSection: 'terrace' },
+    // No `synchronize.configurationSection`: the server registers for the `terrace` section's changes itself and
+    // asks for the settings (`workspace/configuration`); both together told it of each change twice.
   };
   return new LanguageClient('terrace', 'Terrace', serverOptions, clientOptions);
 }

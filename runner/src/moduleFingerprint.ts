@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { folderRelative } from '../../server/src/engine/evaluation';
 
 /** The files whose content a plan depends on: Terraform sources, variables, backend settings (`.hcl` ones too), provider locks, Terragrunt configurations. */
 const PLAN_INPUT = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json|\.tfbackend|\.hcl)$/;
@@ -31,7 +32,7 @@ export function moduleFingerprint(moduleDir: string, sourceDirs: readonly string
       } catch {
         continue;
       }
-      hash.update(path.relative(moduleDir, file).split(path.sep).join('/'));
+      hash.update(folderRelative(moduleDir, file));
       hash.update('\0');
       hash.update(createHash('sha256').update(content).digest());
     }

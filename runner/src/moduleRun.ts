@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, type WriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { folderRelative } from '../../server/src/engine/evaluation';
 import {
   deriveRunState,
   describeCounts,
@@ -175,7 +176,7 @@ export class ModuleRun {
       ...this.varFileArgs(),
       ...(settings.planArgs ?? []),
     ]);
-    const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
+    const relative = (file: string) => folderRelative(root, file);
     const base = {
       time: new Date().toISOString(),
       runId: this.context.runId,
@@ -240,7 +241,7 @@ export class ModuleRun {
     const initFailed = await this.initIfNeeded(record);
     if (initFailed) return { ...initFailed, retryable: false };
     const exit = await this.terraform(['apply', '-input=false', '-no-color', planFile]);
-    const relativeLog = path.relative(root, logFile).split(path.sep).join('/');
+    const relativeLog = folderRelative(root, logFile);
     updateModuleRecord(root, this.target.id, (current) => {
       current.lastApply = {
         time: new Date().toISOString(),

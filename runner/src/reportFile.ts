@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { folderRelative } from '../../server/src/engine/evaluation';
 import { REPORT_FILE } from './runLayout';
 import { resultText } from './runReport';
 import type { RunReport } from './runRequest';
@@ -34,7 +35,7 @@ export interface ModuleReportJson {
 }
 
 export function reportJson(report: RunReport): ReportJson {
-  const relative = (file: string) => path.relative(report.root, file).split(path.sep).join('/');
+  const relative = (file: string) => folderRelative(report.root, file);
   const order = new Map(report.targets.map((target, index) => [target.id, index]));
   const results = [...report.result.results].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   return {

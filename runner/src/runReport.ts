@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { folderRelative } from '../../server/src/engine/evaluation';
 import { compareIds } from '../../server/src/engine/graph';
 import { describeCounts, type ModuleRunResult, type PlanCounts, type RunEvent } from '../../server/src/engine/run';
 import type { ModuleOutcome, RunKind, RunReport, RunTarget } from './runRequest';
@@ -129,8 +129,8 @@ export class RunPrinter {
   }
 
   private relative(file: string): string {
-    const relative = path.relative(this.options.root, file);
-    return relative.startsWith('..') ? file : relative.split(path.sep).join('/');
+    const relative = folderRelative(this.options.root, file);
+    return relative.startsWith('..') ? file : relative;
   }
 }
 

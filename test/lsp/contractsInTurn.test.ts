@@ -42,6 +42,16 @@ function rootFile(index: number): string {
   ].join('\n');
 }
 
+/** How many times the server published the file's diagnostics with a read of an output its writer lacks. */
+function contractProblemsIn(client: LspTestClient, uri: string): number {
+  return client.notifications.filter(
+    (n) =>
+      n.method === 'textDocument/publishDiagnostics' &&
+      (n.params as { uri: string; diagnostics: { code?: string }[] }).uri === uri &&
+      (n.params as { diagnostics: { code?: string }[] }).diagnostics.some((d) => d.code === 'missing-output'),
+  ).length;
+}
+
 describe('the contracts between states, worked out between requests', () => {
   let workspace: string;
 
@@ -59,13 +69,7 @@ describe('the contracts between states, worked out between requests', () => {
     const client = LspTestClient.start();
     try {
       const reader = pathToFileURL(path.join(workspace, 'roots', 'r7', 'main.tf')).href;
-      const contractProblems = () =>
-        client.notifications.filter(
-          (n) =>
-            n.method === 'textDocument/publishDiagnostics' &&
-            (n.params as { uri: string; diagnostics: { code?: string }[] }).uri === reader &&
-            (n.params as { diagnostics: { code?: string }[] }).diagnostics.some((d) => d.code === 'missing-output'),
-        ).length;
+      const contractProblems = () => contractProblemsIn(client, reader);
       await client.initialize(workspace);
       // As the editor asks: when the server says the graph changed, right after the first problems.
       const changed = await client.waitForNotification<GraphChangedParams>(
@@ -110,6 +114,49 @@ describe('the contracts between states, worked out between requests', () => {
         }),
         null,
       );
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('hovers asked at the first problems answer from the contracts around their file, as they do once all are out', async () => {
+    const client = LspTestClient.start();
+    try {
+      const file = path.join(workspace, 'roots', 'r7', 'main.tf');
+      const uri = pathToFileURL(file).href;
+      const contractProblems = () => contractProblemsIn(client, uri);
+      const lines = rootFile(7).split('\n');
+      // A read of an output r6 lacks, one r6 has, and r7's own `output "o0"`, which r8, r9 and r10 read.
+      const at = (text: string, after: string) => {
+        const line = lines.findIndex((each) => each.includes(text));
+        return { line, character: lines[line]!.indexOf(after) + after.length };
+      };
+      const positions = [
+        at('gone = ', 'outputs.'),
+        at('v6_3 = ', 'outputs.'),
+        { line: lines.indexOf('output "o0" {'), character: 2 },
+      ];
+      const hovers = () =>
+        Promise.all(
+          positions.map(async (position) => {
+            const hover = (await client.connection.sendRequest('textDocument/hover', {
+              textDocument: { uri },
+              position,
+            })) as { contents: { value: string } } | null;
+            return hover?.contents.value;
+          }),
+        );
+      await client.initialize(workspace);
+      await client.waitForNotification(GraphChangedNotification.type, () => true, 60_000);
+      const early = await hovers();
+      const problemsThen = contractProblems();
+      await client.waitForNotification('textDocument/publishDiagnostics', () => contractProblems() > 0, 30_000);
+      const later = await hovers();
+      assert.equal(problemsThen, 0, 'asked while the contracts were being worked out');
+      assert.match(early[0]!, /roots\/r6 declares no output "retired"/);
+      assert.match(early[1]!, /\*\*Output `o3`\*\* of .*roots\/r6/);
+      assert.match(early[2]!, /Read by 3 modules/);
+      assert.deepEqual(early, later);
     } finally {
       await client.dispose();
     }

@@ -67,7 +67,7 @@ export function registerEditorFeatures(connection: Connection, context: EditorFe
     const found = await analysisFor(params.textDocument.uri);
     if (!found) return null;
     const { result, file } = found;
-    const outputs = outputsOf(found);
+    const outputs = outputsAround(found);
     const use =
       outputUseHover(outputs, file, params.position, textOf) ?? outputBlockHover(outputs, file, params.position);
     if (use !== undefined) return markdown(use);
@@ -88,7 +88,7 @@ export function registerEditorFeatures(connection: Connection, context: EditorFe
     const found = await analysisFor(params.textDocument.uri);
     if (!found) return [];
     const { result, file } = found;
-    const declared = outputDefinitions(outputsOf(found), file, params.position);
+    const declared = outputDefinitions(outputsAround(found), file, params.position);
     if (declared.length > 0) return declared.map((location) => toLocation(location.file, location.range));
     // A Stack's `source = "./modules/network"`: the module's file.
     const source = componentSourceAt(result, file, params.position);
@@ -137,7 +137,7 @@ export function registerEditorFeatures(connection: Connection, context: EditorFe
         arguments: [pathToUri(folder.root), module.id],
       },
     }));
-    const outputs = outputLenses(outputsOf(found), file).map((lens) => toOutputLens(lens, SHOW_REFERENCES_COMMAND));
+    const outputs = outputLenses(outputsAround(found), file).map((lens) => toOutputLens(lens, SHOW_REFERENCES_COMMAND));
     return [...modules, ...outputs];
   });
 
@@ -147,7 +147,7 @@ export function registerEditorFeatures(connection: Connection, context: EditorFe
     if (!found) return [];
     const { line, character } = params.position;
     const linePrefix = document.getText({ start: { line, character: 0 }, end: { line, character } });
-    return outputCompletions(outputsOf(found), found.file, linePrefix, textOf).map((item) =>
+    return outputCompletions(outputsAround(found), found.file, linePrefix, textOf).map((item) =>
       toCompletionItem(item, CompletionItemKind.Property),
     );
   });
@@ -170,9 +170,20 @@ export function registerEditorFeatures(connection: Connection, context: EditorFe
   });
 }
 
-/** The contracts between the folder's states, indexed for the editor's requests (once per analysis). */
+/**
+ * The contracts between the folder's states, indexed for the editor's requests (once per analysis): what finds
+ * every reader of an output (references, rename) waits for all of them.
+ */
 function outputsOf(found: DocumentAnalysis): OutputIndex {
   return outputIndex(found.result, found.folder.analysis.contracts());
+}
+
+/**
+ * The same as far as the requests about the document's own file need them (its uses, the readers of the outputs
+ * it declares): until the workspace's contracts are worked out, a hover does not wait for every node's.
+ */
+function outputsAround(found: DocumentAnalysis): OutputIndex {
+  return outputIndex(found.result, found.folder.analysis.contractsAround([found.file]));
 }
 
 function markdown(value: string): Hover {

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import type { AnalysisOptions } from '../config';
-import { ContractCache, lastStep, type OutputContracts, outputContractSteps } from '../contracts';
+import {
+  ContractCache,
+  type ContractWorkspace,
+  lastStep,
+  type OutputContracts,
+  outputContractSteps,
+  outputContracts,
+} from '../contracts';
 import { compareIds } from '../graph';
 import { type FoundNodes, type KindWorkspace, NODE_KINDS, type NodeKind } from '../kinds';
 import { type MatchResult, mergeMatches, ReferenceMatcher, withUnreadableDirs } from '../state';
@@ -13,6 +20,7 @@ import {
   resolveEnvironment,
 } from '../workspace';
 import { type AnalysisResult, type FileProblem, fileProblem, tooBigResult } from './analysisResult';
+import { changeReach } from './changeReach';
 import { unionOverEnvironments } from './environmentUnion';
 import { evaluationOf, NodeEvaluations } from './nodeEvaluations';
 import { NodeGraph } from './nodeGraph';
@@ -50,6 +58,8 @@ export class WorkspaceAnalysis {
   private readonly matcher: ReferenceMatcher;
   private readonly contractCache = new ContractCache();
   private lastContracts: { result: AnalysisResult; contracts: OutputContracts } | undefined;
+  /** The last contracts around some files: the requests about one file come in turns (hover, code lens, completion). */
+  private lastAround: { result: AnalysisResult; files: string; contracts: OutputContracts } | undefined;
 
   constructor(
     readonly root: string,
@@ -172,11 +182,7 @@ export class WorkspaceAnalysis {
     const result = this.result();
     if (this.lastContracts?.result === result) return this.lastContracts.contracts;
     const modules = result.tooBig === undefined ? this.graph.modules() : [];
-    const files = this.files;
-    // By absolute path: each node asks for its folders, and a path made relative for each costs more.
-    const dirs = new Map([...files.dirs.values()].map((dir) => [dir.dir, dir]));
-    const workspace = { dirOf: (dir: string) => dirs.get(dir), factsOf: (file: string) => files.factsOf(file) };
-    const steps = outputContractSteps(workspace, { modules, edges: result.edges }, this.contractCache);
+    const steps = outputContractSteps(this.contractWorkspace(), { modules, edges: result.edges }, this.contractCache);
     for (;;) {
       const step = steps.next();
       if (step.done) {
@@ -186,6 +192,34 @@ export class WorkspaceAnalysis {
       yield;
       if (this.lastContracts?.result === result) return this.lastContracts.contracts;
     }
+  }
+
+  /**
+   * The contracts as far as the editor's requests about `files` need them, until the workspace's are worked out:
+   * the reads of the nodes whose plan reads those files and of the nodes that read theirs, with the outputs they
+   * read. A hover asked as a large workspace's first problems go out waits for a few nodes, not for every node
+   * (half a second at 10,000 modules). The work is kept for the whole contracts, which it is once they are.
+   */
+  contractsAround(files: readonly string[]): OutputContracts {
+    const result = this.result();
+    if (this.lastContracts?.result === result) return this.lastContracts.contracts;
+    const key = files.join('\0');
+    if (this.lastAround?.result === result && this.lastAround.files === key) return this.lastAround.contracts;
+    const modules = result.tooBig === undefined ? this.graph.modules() : [];
+    const near = new Set(changeReach(result, files).reached.keys());
+    const readers = new Set(near);
+    for (const edge of result.edges) if (near.has(edge.to)) readers.add(edge.from);
+    const input = { modules, edges: result.edges, readers };
+    const contracts = outputContracts(this.contractWorkspace(), input, this.contractCache);
+    this.lastAround = { result, files: key, contracts };
+    return contracts;
+  }
+
+  /** The folders and facts the contracts read; folders by absolute path, as each node asks for its own. */
+  private contractWorkspace(): ContractWorkspace {
+    const files = this.files;
+    const dirs = new Map([...files.dirs.values()].map((dir) => [dir.dir, dir]));
+    return { dirOf: (dir: string) => dirs.get(dir), factsOf: (file: string) => files.factsOf(file) };
   }
 
   /** The facts of one file as last read or edited. */

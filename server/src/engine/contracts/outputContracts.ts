@@ -33,6 +33,11 @@ export interface OutputContracts {
 export interface ContractInput {
   modules: readonly EvaluatedModule[];
   edges: readonly MatchedEdge[];
+  /**
+   * Only these nodes' reads resolved, with the outputs of the nodes they read: the contracts as far as the
+   * requests about some files need them (`WorkspaceAnalysis.contractsAround`). All of them when absent.
+   */
+  readers?: ReadonlySet<string>;
 }
 
 /**
@@ -87,8 +92,11 @@ export function* outputContractSteps(
   cache = new ContractCache(),
 ): Generator<void, OutputContracts, void> {
   const outputs = new Map<string, DeclaredOutput[]>();
+  const edgesFrom = groupBy(input.edges, (edge) => edge.from);
+  const { readers } = input;
+  const resolving = readers ? input.modules.filter((module) => readers.has(module.id)) : input.modules;
   let done = 0;
-  for (const module of input.modules) {
+  for (const module of readers ? declaring(input.modules, resolving, edgesFrom) : input.modules) {
     if (++done % NODES_PER_STEP === 0) yield;
     const dir = codeDirOf(module);
     if (dir === undefined) continue;
@@ -99,14 +107,13 @@ export function* outputContractSteps(
     }
     if (declared) outputs.set(module.id, declared);
   }
-  const edgesFrom = groupBy(input.edges, (edge) => edge.from);
   const uses: ResolvedUse[] = [];
   const components = componentIds(input.modules);
   const problems: ContractProblem[] = [];
   const carried: CarriedOutputs[] = [];
   const whole: ResolvedUse[] = [];
   const mocks: MockOutput[] = [];
-  for (const module of input.modules) {
+  for (const module of resolving) {
     if (++done % NODES_PER_STEP === 0) yield;
     const resolved = resolvedNode(workspace, module, edgesFrom.get(module.id) ?? [], outputs, components, cache);
     for (const use of resolved.uses) uses.push(use);
@@ -115,6 +122,7 @@ export function* outputContractSteps(
     for (const mock of resolved.mocks) mocks.push(mock);
     for (const place of readsOf(workspace, module, cache).carried) carried.push(place);
   }
+  // Every Stack's, around some files too: their readers are not all nodes, and their writers are all declaring.
   const stack = stackUses(workspace, input.modules).map((use) =>
     resolve({ ...use, reader: componentAt(input.modules, use) ?? use.reader }, writerIds(use, [], components), outputs),
   );
@@ -128,6 +136,17 @@ export function* outputContractSteps(
     return along.get(edgeKey(edge)) ?? [];
   };
   return { uses, outputs, problems, outputsAlong, mocks, carried, whole };
+}
+
+/** The nodes whose declared outputs the reads of `resolving` need: those nodes, what their edges lead to, the Stacks' components. */
+function declaring(
+  modules: readonly EvaluatedModule[],
+  resolving: readonly EvaluatedModule[],
+  edgesFrom: Map<string, MatchedEdge[]>,
+): EvaluatedModule[] {
+  const needed = new Set(resolving.map((module) => module.id));
+  for (const module of resolving) for (const edge of edgesFrom.get(module.id) ?? []) needed.add(edge.to);
+  return modules.filter((module) => needed.has(module.id) || module.kind === 'component');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
-import type { ServerStatusParams } from '../../server/src/protocol';
+import type { Hover, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import { type ServerStatusParams, StartupTimingsNotification } from '../../server/src/protocol';
 import { LspTestClient } from '../lsp/lspClient';
 import { repeat, type Summary } from './samples';
 import { type SyntheticMonorepo, withoutOutput, withUnwrittenKey } from './syntheticMonorepo';
@@ -26,6 +26,11 @@ export interface LspFigures {
   completionAfterEdit: Summary;
   /** rename request on the hub's output → the workspace edit of every reader. */
   rename: Summary;
+  /**
+   * hover request → response on a use of the hub's output in a reader's file, asked as the first diagnostics come
+   * out, while the workspace's contracts between states are still being worked out (one sample: the first).
+   */
+  hoverAtFirstDiagnosticsMs: number;
   /** Peak resident memory of the server process after indexing (VmHWM), in MB. */
   peakRssMb: number;
   rssMb: number;
@@ -46,6 +51,8 @@ export async function measureLsp(
     await client.initialize(root);
     await client.waitForNotification<ServerStatusParams>('terrace/serverStatus', (s) => s.health === 'ready', 600_000);
     const indexMs = performance.now() - started;
+    await client.waitForNotification(StartupTimingsNotification.method, () => true, 600_000);
+    const hoverAtFirstDiagnosticsMs = await hoverOnHubUse(client, repo.hub);
     const memory = processMemory(client.process.pid!);
 
     const { file, keyLine } = repo.sampleReference;
@@ -89,7 +96,16 @@ export async function measureLsp(
     const outputDeleted = await measureOutputDeleted(client, repo.hub, runs.edits);
     const completions = await measureCompletion(client, repo.hub, runs);
     const rename = await measureRename(client, repo.hub, runs.hovers);
-    return { indexMs, editToDiagnostics, hover, outputDeleted, ...completions, rename, ...memory };
+    return {
+      indexMs,
+      editToDiagnostics,
+      hover,
+      hoverAtFirstDiagnosticsMs,
+      outputDeleted,
+      ...completions,
+      rename,
+      ...memory,
+    };
   } finally {
     await client.dispose();
   }
@@ -99,6 +115,22 @@ export async function measureLsp(
  * The hub's outputs file opened and its output deleted (unsaved), then restored: the time from the
  * change to the diagnostics of a reader's file, which is not open, saying (or no longer saying) so.
  */
+/** One hover on the reader's use of the hub's output, timed; it must name the output. */
+async function hoverOnHubUse(client: LspTestClient, hub: SyntheticMonorepo['hub']): Promise<number> {
+  const lines = readFileSync(hub.readerFile, 'utf8').split('\n');
+  const line = lines.findIndex((text) => text.includes(`.outputs.${hub.output}`));
+  const character = lines[line]!.indexOf(`.outputs.${hub.output}`) + '.outputs.'.length;
+  const started = performance.now();
+  const answer = (await client.connection.sendRequest('textDocument/hover', {
+    textDocument: { uri: pathToFileURL(hub.readerFile).href },
+    position: { line, character },
+  })) as Hover | null;
+  const ms = performance.now() - started;
+  const text = answer && typeof answer.contents === 'object' && 'value' in answer.contents ? answer.contents.value : '';
+  if (!text.includes(`Output \`${hub.output}\``)) throw new Error(`the hover on the hub's output says: ${text}`);
+  return ms;
+}
+
 async function measureOutputDeleted(
   client: LspTestClient,
   hub: SyntheticMonorepo['hub'],

@@ -385,6 +385,10 @@ async function main(): Promise<void> {
     ['edit → diagnostics (LSP), ms', ...figures.map((f) => fmt(f.lsp.editToDiagnostics, 1))],
     ['hover (LSP round trip), ms', ...figures.map((f) => fmt(f.lsp.hover, 2))],
     [
+      'hover on a use of the hub output, asked at the first diagnostics (LSP), ms',
+      ...figures.map((f) => f.lsp.hoverAtFirstDiagnosticsMs.toFixed(0)),
+    ],
+    [
       'what a change reaches (files changed, modules reached), ms: first question / after',
       ...figures.map(
         (f) => `${f.reachFiles} files, ${f.reached} reached: ${fmt(f.reachFirst, 1)} / ${fmt(f.reachAgain, 1)}`,

@@ -101,6 +101,7 @@ for (const truth of truths) {
 
   const dir = path.join(checkout, truth.root ?? '');
   const found = measure(truth, engineGraph(dir), false);
+  found.around = aroundEachFile(dir);
   results.push(found);
   if (truth.terrace !== undefined) results.push(measure(truth, configuredGraph(dir, truth.terrace), true));
   if (truth.history?.length) {
@@ -122,6 +123,32 @@ function configuredGraph(dir, text) {
   } finally {
     rmSync(file);
   }
+}
+
+/**
+ * What the editor answers about each file from the contracts around it, before the workspace's are worked out,
+ * against what it answers from all of them (`aroundEachFile.ts`, the engine in process).
+ */
+function aroundEachFile(dir) {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'test', 'corpus', 'aroundEachFile.ts'), dir],
+    {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  if (run.status !== 0)
+    throw new Error(`aroundEachFile failed (exit ${run.status}): ${run.stderr.trim().slice(0, 500)}`);
+  const around = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  console.log(
+    `  around each file: ${around.answers} answers in ${around.files} files (${around.uses} uses, ${around.declarations} output blocks), ` +
+      (around.differ.length
+        ? `${around.differ.length} files differ from the whole contracts: ${some(around.differ)}`
+        : 'each as from the whole contracts'),
+  );
+  return around;
 }
 
 /** One run's figures against the truth, printed as they are found. */
@@ -249,8 +276,26 @@ const summary = {
   all: totals('corpus', (result) => !result.configured),
   configured: totals("corpus with the teams' .terrace.yaml", asConfigured),
   outputReads: outputTotals(),
+  around: aroundTotals(),
   history: historyTotals(),
 };
+
+/** The answers around each file over the corpus, against the whole contracts'. */
+function aroundTotals() {
+  const measured = results.filter((result) => result.around);
+  const sum = (pick) => measured.reduce((total, result) => total + pick(result.around), 0);
+  const figures = {
+    repositories: measured.length,
+    files: sum((around) => around.files),
+    answers: sum((around) => around.answers),
+    differ: sum((around) => around.differ.length),
+  };
+  console.log(
+    `around each file: ${figures.repositories} repositories, ${figures.answers} answers in ${figures.files} files, ` +
+      `${figures.differ} files whose answers differ from the whole contracts'`,
+  );
+  return figures;
+}
 
 /** What the commits of the repositories' histories reach, against what a person read: exact commits, and modules. */
 function historyTotals() {

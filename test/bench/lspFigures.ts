@@ -111,10 +111,6 @@ export async function measureLsp(
   }
 }
 
-/**
- * The hub's outputs file opened and its output deleted (unsaved), then restored: the time from the
- * change to the diagnostics of a reader's file, which is not open, saying (or no longer saying) so.
- */
 /** One hover on the reader's use of the hub's output, timed; it must name the output. */
 async function hoverOnHubUse(client: LspTestClient, hub: SyntheticMonorepo['hub']): Promise<number> {
   const lines = readFileSync(hub.readerFile, 'utf8').split('\n');
@@ -131,6 +127,10 @@ async function hoverOnHubUse(client: LspTestClient, hub: SyntheticMonorepo['hub'
   return ms;
 }
 
+/**
+ * The hub's outputs file opened and its output deleted (unsaved), then restored: the time from the
+ * change to the diagnostics of a reader's file, which is not open, saying (or no longer saying) so.
+ */
 async function measureOutputDeleted(
   client: LspTestClient,
   hub: SyntheticMonorepo['hub'],

@@ -55,6 +55,16 @@ export const REASONS_KEPT = 3;
  * modules otherwise.
  */
 export function changeReach(result: AnalysisResult, files: readonly string[], options: ReachOptions = {}): ChangeReach {
+  const reached = modulesReading(result, files, options);
+  return { reached, affected: closure(result.graph, [...reached.keys()], 'downstream') };
+}
+
+/** The modules whose plan reads one of `files`, by id (`changeReach` without what is downstream of them). */
+export function modulesReading(
+  result: AnalysisResult,
+  files: readonly string[],
+  options: ReachOptions = {},
+): Map<string, ReachedModule> {
   const index = readIndex(result);
   const matchers = (options.backendConfigFiles ?? []).map((glob) => picomatch(glob, { dot: true, basename: true }));
   const libraries = (options.libraryModules ?? []).map((folder) => path.resolve(result.root, folder));
@@ -84,8 +94,7 @@ export function changeReach(result: AnalysisResult, files: readonly string[], op
     }
   }
   const ordered = [...found.keys()].sort((a, b) => a - b);
-  const reached = new Map(ordered.map((n) => [result.modules[n]!.id, found.get(n)!]));
-  return { reached, affected: closure(result.graph, [...reached.keys()], 'downstream') };
+  return new Map(ordered.map((n) => [result.modules[n]!.id, found.get(n)!]));
 }
 
 interface Entry {

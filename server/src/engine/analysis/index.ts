@@ -14,6 +14,7 @@ export { baseRefProblem, ChangedFilesError, changedFiles } from './changedFiles'
 export {
   type ChangeReach,
   changeReach,
+  modulesReading,
   REASONS_KEPT,
   type ReachedModule,
   type ReachOptions,

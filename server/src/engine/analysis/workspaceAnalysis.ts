@@ -20,7 +20,7 @@ import {
   resolveEnvironment,
 } from '../workspace';
 import { type AnalysisResult, type FileProblem, fileProblem, tooBigResult } from './analysisResult';
-import { changeReach } from './changeReach';
+import { modulesReading } from './changeReach';
 import { unionOverEnvironments } from './environmentUnion';
 import { evaluationOf, NodeEvaluations } from './nodeEvaluations';
 import { NodeGraph } from './nodeGraph';
@@ -206,7 +206,7 @@ export class WorkspaceAnalysis {
     const key = files.join('\0');
     if (this.lastAround?.result === result && this.lastAround.files === key) return this.lastAround.contracts;
     const modules = result.tooBig === undefined ? this.graph.modules() : [];
-    const near = new Set(changeReach(result, files).reached.keys());
+    const near = new Set(modulesReading(result, files).keys());
     const readers = new Set(near);
     for (const edge of result.edges) if (near.has(edge.to)) readers.add(edge.from);
     const input = { modules, edges: result.edges, readers };

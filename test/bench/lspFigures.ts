@@ -113,13 +113,11 @@ export async function measureLsp(
 
 /** One hover on the reader's use of the hub's output, timed; it must name the output. */
 async function hoverOnHubUse(client: LspTestClient, hub: SyntheticMonorepo['hub']): Promise<number> {
-  const lines = readFileSync(hub.readerFile, 'utf8').split('\n');
-  const line = lines.findIndex((text) => text.includes(`.outputs.${hub.output}`));
-  const character = lines[line]!.indexOf(`.outputs.${hub.output}`) + '.outputs.'.length;
+  const position = afterOutputs(hub.readerFile, hub.output);
   const started = performance.now();
   const answer = (await client.connection.sendRequest('textDocument/hover', {
     textDocument: { uri: pathToFileURL(hub.readerFile).href },
-    position: { line, character },
+    position,
   })) as Hover | null;
   const ms = performance.now() - started;
   const text = answer && typeof answer.contents === 'object' && 'value' in answer.contents ? answer.contents.value : '';

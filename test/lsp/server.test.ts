@@ -98,12 +98,25 @@ describe('language server (node dist/server.js --stdio)', () => {
     assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
   });
 
-  test('started with a code-cache folder, the server writes its compiled code after its first diagnostics; the next compiles from it', async () => {
-    const cacheFolder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
+  /** Runs `body` with a code-cache folder of its own, removed after; `serve` starts a server given that folder. */
+  const withCodeCache = async (body: (folder: string, serve: () => LspTestClient) => Promise<void>) => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
+    const serve = () => {
+      const client = LspTestClient.start({ args: [`--code-cache=${folder}`] });
+      clients.push(client);
+      return client;
+    };
     try {
+      await body(folder, serve);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+
+  test('started with a code-cache folder, the server writes its compiled code after its first diagnostics; the next compiles from it', () =>
+    withCodeCache(async (cacheFolder, serve) => {
       const serverWith = async () => {
-        const client = LspTestClient.start({ args: [`--code-cache=${cacheFolder}`] });
-        clients.push(client);
+        const client = serve();
         await client.initialize(workspace);
         const timings = await client.waitForNotification(StartupTimingsNotification.type);
         // A quiet moment (3 s) after the first diagnostics.
@@ -127,16 +140,11 @@ describe('language server (node dist/server.js --stdio)', () => {
       assert.match(next.log, /^code cache of languageServer used/);
       assert.deepEqual(next.graph, first.graph);
       assert.deepEqual(readdirSync(cacheFolder), written);
-    } finally {
-      rmSync(cacheFolder, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  test('a server shut down before its quiet moment writes its code cache as it shuts down', async () => {
-    const cacheFolder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
-    try {
-      const client = LspTestClient.start({ args: [`--code-cache=${cacheFolder}`] });
-      clients.push(client);
+  test('a server shut down before its quiet moment writes its code cache as it shuts down', () =>
+    withCodeCache(async (cacheFolder, serve) => {
+      const client = serve();
       await client.initialize(workspace);
       await client.waitForNotification(StartupTimingsNotification.type);
       assert.deepEqual(readdirSync(cacheFolder), [], 'not yet: the quiet moment is 3 s after the first diagnostics');
@@ -148,24 +156,16 @@ describe('language server (node dist/server.js --stdio)', () => {
       assert.equal(logs.length, 1);
       assert.match(logs[0]!, /^code cache of languageServer written \(\d+ ms\)$/);
       assert.match(readdirSync(cacheFolder).join(), /^languageServer-[0-9a-f]{24}\.bin$/);
-    } finally {
-      rmSync(cacheFolder, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  test('a server shut down before its first diagnostics writes no code cache', async () => {
-    const cacheFolder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));
-    try {
-      const client = LspTestClient.start({ args: [`--code-cache=${cacheFolder}`] });
-      clients.push(client);
+  test('a server shut down before its first diagnostics writes no code cache', () =>
+    withCodeCache(async (cacheFolder, serve) => {
+      const client = serve();
       // Initialized with no folder: no analysis, so no first diagnostics.
       await client.initialize(workspace, { rootUri: null, workspaceFolders: [] });
       assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
       assert.deepEqual(readdirSync(cacheFolder), []);
-    } finally {
-      rmSync(cacheFolder, { recursive: true, force: true });
-    }
-  });
+    }));
 
   test('without a code-cache folder, the server writes no cache', async () => {
     const client = start();

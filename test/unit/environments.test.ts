@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -152,6 +152,42 @@ describe('environments', () => {
       'app/web -> search/green ambiguous s3://acme-state/${var.search_stack}/search.tfstate',
       'app/web -> tooling inferred s3://acme-state/tooling/terraform.tfstate',
     ]);
+  });
+
+  test('a root the environment gives nothing of its own keeps its reads unresolved, as in none', async () => {
+    // `blue` is named by one root's tfvars only (as a stray `route53.tfvars` names one in a real monorepo):
+    // evaluated in it, the other roots are evaluated as in no environment, so their reads stay as they are.
+    const root = mkdtempSync(path.join(os.tmpdir(), 'terrace-env-nothing-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      };
+      const backend = (key: string) =>
+        `terraform {\n  backend "s3" {\n    bucket = "acme"\n    key    = "${key}"\n  }\n}\n`;
+      const reader = (name: string, key: string) =>
+        `data "terraform_remote_state" "${name}" {\n  backend = "s3"\n  config = { bucket = "acme", key = ${key} }\n}\n`;
+      write('shared/network/main.tf', backend('network/terraform.tfstate'));
+      write('app/api/main.tf', `${backend('api')}variable "network_key" {}\n${reader('network', 'var.network_key')}`);
+      write('app/api/blue.tfvars', 'network_key = "network/terraform.tfstate"\n');
+      write('app/jobs/main.tf', `${backend('jobs')}variable "network_key" {}\n${reader('network', 'var.network_key')}`);
+      write('app/web/main.tf', backend('web') + reader('core', '"accounts/core/terraform.tfstate"'));
+      const all = await analysed(root);
+      assert.deepEqual(all.environmentNames(), ['blue']);
+      assert.deepEqual(edges(all), ['app/api -> shared/network inferred s3://acme/network/terraform.tfstate']);
+      assert.deepEqual(
+        all
+          .result()
+          .unresolved.map((item) => `${item.from} ${item.reference.name}`)
+          .sort(),
+        ['app/jobs network', 'app/web core'],
+      );
+      assert.deepEqual(edges(await analysed(root, 'blue')), [
+        'app/api -> shared/network exact s3://acme/network/terraform.tfstate',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('an environment nobody names is an error before any work, in the engine and the CLI', async () => {

@@ -334,7 +334,10 @@ export class WorkspaceAnalysis {
       if (own.unresolved.length === 0 || !kind.hasEnvironments) return own;
       const cached = this.unions.get(module);
       if (cached && cached.version === version && cached.base === own) return cached.result;
-      const perEnvironment = environments.map((environment) => ({
+      // An environment that gives the module nothing of its own evaluates it as none does: it finds no writer more.
+      const differing = environments.filter((environment) => kind.differsIn(module.id, environment));
+      if (differing.length === 0) return own;
+      const perEnvironment = differing.map((environment) => ({
         environment: environment.name,
         matches: this.matcher.matchAgainstLast(evaluationOf(kind, module.id, environment).module)!,
       }));

@@ -63,6 +63,11 @@ export interface NodeKind {
   discover(before: readonly FoundNodes[]): FoundNodes;
   /** One of its nodes evaluated in `environment`: the selected one, or each in turn for their union (undefined: none). */
   evaluate(id: string, environment: Environment | undefined): NodeEvaluation;
+  /**
+   * Whether the environment gives node `id` anything of its own (variables, a workspace, files), so that its
+   * evaluation there may differ from its evaluation in none; asked of a kind that `hasEnvironments`.
+   */
+  differsIn(id: string, environment: Environment): boolean;
   /** Where a node whose evaluation failed is: its folder, and the file its problem is reported on. */
   placeOf(id: string): { dir: string; file: string };
   /** One node's matches with the edges the kind adds beside its state reads; `numbers`: the nodes' positions. */

@@ -68,6 +68,18 @@ export class RootModuleKind implements NodeKind {
     return { module, read };
   }
 
+  /** Its variables or workspace, a var file beside the root, or a backend file of the root's that it leaves out. */
+  differsIn(id: string, environment: Environment): boolean {
+    const dir = this.workspace.dirs().get(id)!;
+    const chosen = environment.inputs(dir);
+    return (
+      environment.variables.size > 0 ||
+      environment.workspace !== undefined ||
+      chosen.varFiles.length > 0 ||
+      chosen.backendFiles.length !== dir.backendFiles.length
+    );
+  }
+
   placeOf(id: string): { dir: string; file: string } {
     const found = this.workspace.dirs().get(id);
     const dir = found?.dir ?? path.join(this.workspace.root, id);

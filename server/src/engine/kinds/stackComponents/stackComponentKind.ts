@@ -92,6 +92,10 @@ export class StackComponentKind implements NodeKind {
     return { module, read };
   }
 
+  differsIn(): boolean {
+    return false;
+  }
+
   placeOf(id: string): { dir: string; file: string } {
     const dirs = this.workspace.dirs();
     const dir = dirs.get(this.components.get(id)?.stackId ?? id)?.dir ?? path.join(this.workspace.root, id);

@@ -97,6 +97,10 @@ export class TerragruntUnitKind implements NodeKind {
     return { module, read };
   }
 
+  differsIn(): boolean {
+    return false;
+  }
+
   placeOf(id: string): { dir: string; file: string } {
     const dir = this.workspace.dirs().get(id)?.dir ?? path.join(this.workspace.root, id);
     return { dir, file: path.join(dir, UNIT_FILE) };

@@ -69,6 +69,21 @@ describe('each folder’s settings as the server knows them', () => {
     assert.deepEqual(await settings.of('/b'), { planMaxAge: 1 });
   });
 
+  test('a change said twice at once names the folder once: the second answer finds the first known', async () => {
+    const waiting: (() => void)[] = [];
+    const settings = new FolderSettings(
+      () => new Promise((resolve) => waiting.push(() => resolve({ discovery: { exclude: [] } }))),
+    );
+    settings.started('/a', { discovery: { exclude: ['legacy/**'] } });
+    // Both asked before either answer is in, as two notifications in a row are.
+    const first = settings.changed(['/a']);
+    const second = settings.changed(['/a']);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(waiting.length, 2);
+    for (const answer of waiting) answer();
+    assert.deepEqual([await first, await second], [['/a'], []]);
+  });
+
   test('a folder the client did not name is asked once; without a client to ask, every change counts', async () => {
     let asked = 0;
     const settings = new FolderSettings(async () => {

@@ -61,8 +61,10 @@ export class FolderSettings {
     if (!this.ask) return [...roots];
     const changed: string[] = [];
     for (const root of roots) {
-      const before = this.known.get(root);
       const now = receivedSettings(await this.ask(root));
+      // Compared with what is known once the answer is in: a change said twice at once is asked twice, and the
+      // second answer finds the first's settings known (compared before asking, both found the change).
+      const before = this.known.get(root);
       this.known.set(root, now);
       if (before !== undefined && JSON.stringify(now) !== JSON.stringify(before)) changed.push(root);
     }

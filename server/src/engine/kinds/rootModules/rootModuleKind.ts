@@ -14,6 +14,14 @@ import {
 import { childModules, fileInputs, workingReads } from '../moduleFiles';
 import type { FoundNodes, KindProblem, KindWorkspace, NodeDescription, NodeEvaluation, NodeKind } from '../nodeKind';
 
+/** What an environment decides of a root's evaluation. */
+interface EnvironmentInputs {
+  varFiles: readonly string[];
+  backendFiles: readonly string[];
+  terraformWorkspace: string | undefined;
+  variables: Environment['variables'] | undefined;
+}
+
 /** Terraform's root modules: folders whose files declare a backend, or that the discovery pattern names. */
 export class RootModuleKind implements NodeKind {
   readonly name = 'module';
@@ -48,17 +56,16 @@ export class RootModuleKind implements NodeKind {
     const { options } = this.workspace;
     // The folders whose changes re-evaluate this root: its own, and those of backend files kept in its sub-folders.
     const read = new Set<string>([dir.dir, ...dir.backendFiles.map((file) => path.dirname(file))]);
-    const chosen = environment?.inputs(dir);
+    const given = this.environmentInputs(dir, environment);
     const module = evaluateModule(
       {
         id,
         dir: dir.dir,
         files: fileInputs(this.workspace, dir.tfFiles),
-        // Terraform's order: terraform.tfvars, *.auto.tfvars, then the -var-files in the order given.
-        varFiles: fileInputs(this.workspace, chosen ? [...dir.varFiles, ...chosen.varFiles] : dir.varFiles),
-        backendFiles: fileInputs(this.workspace, chosen ? chosen.backendFiles : dir.backendFiles),
-        terraformWorkspace: environment?.workspace ?? options.terraformWorkspace,
-        variables: environment?.variables,
+        varFiles: fileInputs(this.workspace, given.varFiles),
+        backendFiles: fileInputs(this.workspace, given.backendFiles),
+        terraformWorkspace: given.terraformWorkspace,
+        variables: given.variables,
         backendConfig: options.backendConfig,
         engine: this.workspace.engine(),
         reads: workingReads(dir.dir, dir.backendFiles),
@@ -68,16 +75,30 @@ export class RootModuleKind implements NodeKind {
     return { module, read };
   }
 
-  /** Its variables or workspace, a var file beside the root, or a backend file of the root's that it leaves out. */
+  /** What `evaluate` takes from the environment differs from what it takes in none. */
   differsIn(id: string, environment: Environment): boolean {
     const dir = this.workspace.dirs().get(id)!;
-    const chosen = environment.inputs(dir);
+    const none = this.environmentInputs(dir, undefined);
+    const given = this.environmentInputs(dir, environment);
+    // An environment only adds var files and leaves backend files out: their counts tell.
     return (
-      environment.variables.size > 0 ||
-      environment.workspace !== undefined ||
-      chosen.varFiles.length > 0 ||
-      chosen.backendFiles.length !== dir.backendFiles.length
+      given.varFiles.length !== none.varFiles.length ||
+      given.backendFiles.length !== none.backendFiles.length ||
+      given.terraformWorkspace !== none.terraformWorkspace ||
+      (given.variables?.size ?? 0) > 0
     );
+  }
+
+  /** The inputs of a root's evaluation that its environment decides (none: every backend file, no variables). */
+  private environmentInputs(dir: ScannedDir, environment: Environment | undefined): EnvironmentInputs {
+    const chosen = environment?.inputs(dir);
+    return {
+      // Terraform's order: terraform.tfvars, *.auto.tfvars, then the -var-files in the order given.
+      varFiles: chosen ? [...dir.varFiles, ...chosen.varFiles] : dir.varFiles,
+      backendFiles: chosen ? chosen.backendFiles : dir.backendFiles,
+      terraformWorkspace: environment?.workspace ?? this.workspace.options.terraformWorkspace,
+      variables: environment?.variables,
+    };
   }
 
   placeOf(id: string): { dir: string; file: string } {

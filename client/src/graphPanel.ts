@@ -21,6 +21,7 @@ import { PanelAffected } from './panelAffected';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { PanelOpening } from './panelOpening';
 import { openModule, openRead } from './panelOpens';
+import { panelPlacement } from './panelPlacement';
 import { PanelReports } from './panelReports';
 
 /** What the panel needs from the running extension. */
@@ -136,7 +137,7 @@ export class GraphPanel {
     focus: string | undefined,
   ) {
     this.pendingFocus = focus;
-    this.opening = new PanelOpening(ctx.layouts);
+    this.opening = new PanelOpening(ctx.layouts, () => panelPlacement(GraphPanel.viewType));
     this.affected = new PanelAffected(
       ctx.client,
       ctx.output,

@@ -1,18 +1,11 @@
 import type { PanelModel } from '../../server/src/protocol';
 import { arrangeColumns, wrapShape } from '../../webview/src/columnWrap';
-import { FOLD_FROM, foldedAt, hasStacks, turnBelow } from '../../webview/src/firstView';
+import { FOLD_FROM, firstView, foldedAt, hasStacks, turnBelow } from '../../webview/src/firstView';
 import { GraphIndex } from '../../webview/src/graphIndex';
 import { type Direction, type LayoutInput, shapeKey } from '../../webview/src/layoutGraph';
 import { type Arrangement, arrangedInput, unwrapped } from '../../webview/src/layoutInput';
 import { nodeWidth } from '../../webview/src/render';
-import {
-  buildView,
-  DEFAULT_VIEW,
-  FOLDER_GROUPING,
-  STACK_GROUPING,
-  type ViewGraph,
-  type ViewOptions,
-} from '../../webview/src/viewModel';
+import { buildView, DEFAULT_VIEW, STACK_GROUPING, type ViewGraph, type ViewOptions } from '../../webview/src/viewModel';
 import { estimatedText } from './textEstimate';
 
 /** Views laid out ahead of a page, and layouts of them: each costs the layout thread, and a page opens with one. */
@@ -24,21 +17,43 @@ const MOST_INPUTS = 4;
  */
 const MOST_NODES = FOLD_FROM;
 const MOST_FOLDED_NODES = 24;
-/** Only to order the guesses: a panel beside an editor, as `firstView.ts` pictures it. */
-const USUAL_PANEL = { width: 800, height: 940 };
+/**
+ * The view the panel shows first where it is likeliest to open is laid out ahead up to this many nodes. A larger
+ * repository's is often its folders folded at the first depth, each module outside a fold boxed in its own: 99
+ * nodes at a real one of 172 roots, which elkjs lays out in 0.12-0.26 s in the thread, where a page asking
+ * for it waited 0.5-0.7 s.
+ */
+const MOST_USUAL_NODES = 120;
+/** Where Show Graph's panel opens (`ViewColumn.Beside`): beside an editor, or alone when none is open. */
+export type PanelPlacement = 'beside' | 'alone';
+
+/** A panel's drawing area, in pixels. */
+type PanelSize = { width: number; height: number };
+
+/**
+ * A panel's drawing area where it opens: beside an editor as `firstView.ts` pictures it, alone in the editor
+ * area of a window of 1,600 × 1,000 px. The view the panel shows first where it is likeliest to open is guessed
+ * first, and a view's tall columns are wrapped as that panel would wrap them, then as the other (99 nodes in one
+ * level: four columns beside an editor, five alone).
+ */
+const PANELS: Record<PanelPlacement, PanelSize> = {
+  beside: { width: 800, height: 940 },
+  alone: { width: 1550, height: 800 },
+};
 
 /**
  * The layouts a new panel's page is likely to ask for first, for the extension host to make while
  * the page loads (`LayoutService.layoutAhead`): the views `firstView` chooses among, not knowing the
  * page's size (`arrangements`), with node widths from an estimate of the titles (`textEstimate.ts`):
- * a graph opened whole, or a larger one folded by folder at its first depths. Likeliest first: the
- * thread makes them in turn.
+ * a graph opened whole, or a larger one folded by folder at its first depths. Likeliest first, for a panel
+ * opening at `placement`: the thread makes them in turn.
  */
-export function openingInputs(graph: PanelModel): LayoutInput[] {
+export function openingInputs(graph: PanelModel, placement: PanelPlacement = 'beside'): LayoutInput[] {
   // The graph laid out ahead of any panel is the one Show Graph sends (`panelGraphs.ts`): built once.
   let inputs = made.get(graph);
   if (!inputs) {
-    inputs = likelyInputs(graph);
+    const panels = placement === 'beside' ? [PANELS.beside, PANELS.alone] : [PANELS.alone, PANELS.beside];
+    inputs = likelyInputs(graph, panels);
     made.set(graph, inputs);
   }
   return inputs;
@@ -51,17 +66,16 @@ export function openingInputsMade(graph: PanelModel): boolean {
   return made.has(graph);
 }
 
-function likelyInputs(graph: PanelModel): LayoutInput[] {
+function likelyInputs(graph: PanelModel, panels: PanelSize[]): LayoutInput[] {
   const index = new GraphIndex(graph);
   const inputs = new Map<string, LayoutInput>();
-  for (const options of openingViews(index).slice(0, MOST_VIEWS)) {
-    const most = options.groupBy === FOLDER_GROUPING ? MOST_FOLDED_NODES : MOST_NODES;
+  for (const { options, most } of openingViews(index, panels[0]!).slice(0, MOST_VIEWS)) {
     // Each fold is a node: a view with more folds than that is not built to learn it has too many (50 ms at 3,000 units).
     if (options.collapsed.length > most) continue;
     const view = buildView(index, options);
     if (view.nodes.length === 0 || view.nodes.length > most) continue;
     const width = nodeWidth(view, estimatedText);
-    for (const arrangement of arrangements(view, width)) {
+    for (const arrangement of arrangements(view, width, panels)) {
       const input = arrangedInput(view, width, arrangement);
       inputs.set(shapeKey(input), input);
     }
@@ -69,21 +83,43 @@ function likelyInputs(graph: PanelModel): LayoutInput[] {
   return [...inputs.values()].slice(0, MOST_INPUTS);
 }
 
-/** The views `firstView` may open with: the Stacks boxed, the whole graph, or the graph folded at a depth. */
-function openingViews(index: GraphIndex): ViewOptions[] {
-  if (hasStacks(index)) return [{ ...DEFAULT_VIEW, groupBy: STACK_GROUPING }];
-  if (index.graph.modules.length <= FOLD_FROM) return [DEFAULT_VIEW];
-  return Array.from({ length: index.tree.maxDepth }, (_, i) => foldedAt(index, i + 1));
+/** A view a page may open with, and the most nodes it may have to be laid out ahead. */
+interface OpeningView {
+  options: ViewOptions;
+  most: number;
 }
 
 /**
- * How a page may arrange a view: as a usual panel would (its tall columns wrapped, turned downward
- * where that draws it larger), then each column whole, rightward and, for a view that may turn
- * (`turnBelow`), downward.
+ * The views `firstView` may open with: the Stacks boxed, the whole graph, or the graph folded at a depth,
+ * the one it opens with in `panel` first.
  */
-function arrangements(view: ViewGraph, width: number): Arrangement[] {
+function openingViews(index: GraphIndex, panel: PanelSize): OpeningView[] {
+  if (hasStacks(index)) return [{ options: { ...DEFAULT_VIEW, groupBy: STACK_GROUPING }, most: MOST_NODES }];
+  if (index.graph.modules.length <= FOLD_FROM) return [{ options: DEFAULT_VIEW, most: MOST_NODES }];
+  const usual: ViewOptions = { ...DEFAULT_VIEW, ...firstView(index, panel) };
+  const folded = Array.from({ length: index.tree.maxDepth }, (_, i) => foldedAt(index, i + 1))
+    .filter((options) => !sameView(options, usual))
+    .map((options) => ({ options, most: MOST_FOLDED_NODES }));
+  return [{ options: usual, most: MOST_USUAL_NODES }, ...folded];
+}
+
+function sameView(a: ViewOptions, b: ViewOptions): boolean {
+  return (
+    a.groupBy === b.groupBy &&
+    a.collapsed.length === b.collapsed.length &&
+    a.collapsed.every((folder, i) => folder === b.collapsed[i])
+  );
+}
+
+/**
+ * How a page may arrange a view: as the panels would, likeliest first (its tall columns wrapped, turned downward
+ * where that draws it larger), then each column whole, rightward and, for a view that may turn
+ * (`turnBelow`), downward. The same arrangement twice is laid out once (`likelyInputs`).
+ */
+function arrangements(view: ViewGraph, width: number, panels: PanelSize[]): Arrangement[] {
   const turn = turnBelow(view);
-  const usual = arrangeColumns({ columns: wrapShape(view), nodeWidth: width, panel: USUAL_PANEL }, turn);
+  const columns = wrapShape(view);
+  const usual = panels.map((panel) => arrangeColumns({ columns, nodeWidth: width, panel }, turn));
   const whole: Direction[] = turn === 0 ? ['right'] : ['right', 'down'];
-  return [usual, ...whole.map((direction) => unwrapped(view, direction))];
+  return [...usual, ...whole.map((direction) => unwrapped(view, direction))];
 }

@@ -5,6 +5,7 @@ import { GraphPanel } from './graphPanel';
 import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
 import { panelGraphs } from './panelGraphs';
+import { panelPlacement } from './panelPlacement';
 
 /**
  * Above this many modules a folder's graph is not fetched unasked: at 11,000 it is megabytes, and the
@@ -31,7 +32,8 @@ export function layOutPanelsAhead(
     done.add(folderUri);
     try {
       const fetched = await graphs.get(folderUri);
-      if (fetched && !GraphPanel.currentPanel) layouts.layoutAhead(openingInputs(fetched.panel));
+      if (fetched && !GraphPanel.currentPanel)
+        layouts.layoutAhead(openingInputs(fetched.panel, panelPlacement(GraphPanel.viewType)));
     } catch (error) {
       output.debug(`graph panel: the layouts ahead of ${folderUri} were not made: ${String(error)}`);
     }

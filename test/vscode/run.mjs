@@ -27,7 +27,8 @@
 // Other settings: TERRACE_VSCODE_TIMEOUT_MS (default 180000), TERRACE_VSCODE_GREP (run matching tests only),
 // TERRACE_VSCODE_SUITES (run the suites whose names match only, e.g. `share-example`), TERRACE_SHARE_WINDOWS
 // (fresh windows of the floor's and of Terrace's on each timed folder, default 3), TERRACE_SHARE_FOLDER (a
-// folder of one's own timed too, its windows' suites named `share-folder-<its name>-…`),
+// folder of one's own timed too, its windows' suites named `share-folder-<its name>-…`), TERRACE_SHARE_GRAPH_AFTER_MS
+// (Show Graph that long after the first problems in those windows, as a user who reads them first; default 0),
 // TERRACE_VSCODE_VERBOSE=1 (all workbench logs), TERRACE_KEEP_TMP=1 (keep the scratch directory).
 //
 // Prints the suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when one
@@ -246,7 +247,11 @@ async function shareWindows(name, folder) {
           extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'shares.js'),
           installExtensions: [subject === 'floor' ? floorVsix : vsix],
           folder,
-          env: { TERRACE_SHARE_SUBJECT: subject, TERRACE_SHARE_FILE: file },
+          env: {
+            TERRACE_SHARE_SUBJECT: subject,
+            TERRACE_SHARE_FILE: file,
+            TERRACE_SHARE_GRAPH_AFTER_MS: process.env.TERRACE_SHARE_GRAPH_AFTER_MS ?? '0',
+          },
           runningBrowser: true,
           browser: shareBrowser,
         }),

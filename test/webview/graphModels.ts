@@ -173,6 +173,73 @@ export function synthetic(count: number, shape: 'stacks' | 'uniform' = 'stacks',
   };
 }
 
+const APPLICATION_WORDS = [
+  'analytical',
+  'platform',
+  'court',
+  'data',
+  'ingestion',
+  'probation',
+  'prison',
+  'digital',
+  'property',
+  'migration',
+  'engineering',
+  'enablement',
+  'management',
+  'system',
+  'reporting',
+  'tribunal',
+  'workspaces',
+  'producer',
+  'portal',
+  'hub',
+  'api',
+  'case',
+  'legal',
+  'aid',
+  'shared',
+  'services',
+  'next',
+  'poc',
+];
+
+/**
+ * A platform repository of many applications, as a real one of 172 roots lays them out
+ * (`environments/<application>` for most, `environments/<application>/<component>` for a few with several),
+ * their names long and lowercase: no panel shows it whole at readable titles, so its first view folds its
+ * folders at the first depth and boxes each module outside a fold in its folder (99 nodes).
+ */
+export function applications(seed = 1): GraphModel {
+  const rand = seededRandom(seed);
+  const names = new Set<string>();
+  while (names.size < 99) {
+    const words = Array.from(
+      { length: 2 + Math.floor(rand() * 3) },
+      () => APPLICATION_WORDS[Math.floor(rand() * APPLICATION_WORDS.length)]!,
+    );
+    names.add(words.join('-'));
+  }
+  const ids = [...names].flatMap((name, i) =>
+    i % 4 === 0
+      ? Array.from({ length: 2 + (i % 7) }, (_, k) => `environments/${name}/component-${k}`)
+      : [`environments/${name}`],
+  );
+  // A few applications read another's state.
+  const edges = ids.filter((_, i) => i % 40 === 1).map((from, i) => edge(from, ids[i * 3]!));
+  const readers = new Set(edges.map((e) => e.from));
+  return {
+    root: '/platform',
+    version: 1,
+    modules: ids.map((id) => module(id, readers.has(id) ? 1 : 0)),
+    edges,
+    levels: [ids.filter((id) => !readers.has(id)).sort(), [...readers].sort()],
+    cycles: [],
+    unresolved: [],
+    ambiguous: [],
+  };
+}
+
 /** The graph of a folder as the real engine sees it, as the language server sends it to the panel. */
 export async function realGraph(folder: string): Promise<GraphModel> {
   return (await realGraphAndOutputs(folder)).graph;

@@ -6,12 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { openingInputs } from '../../client/src/openingViews';
 import type { GraphModel } from '../../server/src/protocol';
+import { shapeKey } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
 import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { drawnNodes } from './drawnGraph';
-import { dag, realGraph } from './graphModels';
+import { applications, dag, realGraph } from './graphModels';
 import { panelOfModel } from './panelOfModel';
 
 const FOLDER = 'file:///repo';
@@ -75,6 +76,8 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     graphs.set('the example monorepo (14 roots)', await realGraph(path.join(repoRoot, 'examples', 'monorepo')));
     graphs.set('50 Azure roots', await realGraph(path.join(root, 'plain')));
     graphs.set('300 Terragrunt units', await realGraph(path.join(root, 'live')));
+    // Its first view is 99 nodes folded and boxed, laid out ahead as the view a usual panel opens with.
+    graphs.set('a platform of 99 applications', applications());
   });
 
   after(async () => {
@@ -138,6 +141,23 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
           service.dispose();
         }
       }
+  });
+
+  test('a panel that would open alone in the editor area has its wrap laid out first, and its page draws from it', async () => {
+    const beside = openingInputs(panelOfModel(applications()), 'beside').map(shapeKey);
+    const alone = openingInputs(panelOfModel(applications()), 'alone').map(shapeKey);
+    assert.notEqual(beside[0], alone[0], 'the two panels wrap the 99 nodes differently');
+    assert.deepEqual([alone[0], alone[1]], [beside[1], beside[0]], 'the likelier panel’s wrap first');
+    const graph = applications();
+    const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
+    try {
+      service.layoutAhead(openingInputs(panelOfModel(graph), 'alone'));
+      const { page, first } = await firstLayout(browser, service, graph, { width: 1552, height: 880 });
+      assert.ok(first.ahead, `the first layout was made ahead (${JSON.stringify(first)})`);
+      assert.deepEqual(page.errors, []);
+    } finally {
+      service.dispose();
+    }
   });
 
   test('a layout made ahead for other node widths is not drawn: the page asks for its own', async () => {

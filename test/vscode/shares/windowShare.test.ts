@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
 import { showGraph } from '../realShape/panelTimings';
-import { runningApi, startupBreakdown, waitFor } from '../suite/helpers';
+import { runningApi, sleep, startupBreakdown, waitFor } from '../suite/helpers';
 import { type EditFigures, probeEdit } from './probeEdit';
 import { type HoverFigures, probeHover } from './probeHover';
 
@@ -11,6 +11,8 @@ import { type HoverFigures, probeHover } from './probeHover';
 const SUBJECT = process.env.TERRACE_SHARE_SUBJECT;
 /** Where this window's figures go, for the runner to set beside the other windows' (shares.mjs). */
 const SHARE_FILE = process.env.TERRACE_SHARE_FILE;
+/** How long after the first problems Show Graph runs (TERRACE_SHARE_GRAPH_AFTER_MS): at once by default. */
+const GRAPH_AFTER_MS = Number(process.env.TERRACE_SHARE_GRAPH_AFTER_MS ?? 0);
 /** When the runner opened the window, on the machine's one clock. */
 const OPENED_AT = Number(process.env.TERRACE_WINDOW_OPENED_AT);
 
@@ -43,6 +45,7 @@ async function floorWindow(): Promise<WindowFigures> {
   const diagnosticsAt = await waitFor('the floor’s diagnostic', () => api.times.diagnosticsAt, 60_000);
   const shown = vscode.languages.getDiagnostics().flatMap(([, list]) => list.map((d) => d.message));
   assert.deepEqual(shown, ['floor: active']);
+  await sleep(GRAPH_AFTER_MS);
   const started = Date.now();
   const drawn = api.nextDrawn();
   await vscode.commands.executeCommand('floor.show');
@@ -67,6 +70,7 @@ async function terraceWindow(): Promise<WindowFigures> {
   assert.ok(steps, 'the runner said when the window opened');
   const firstProblems = steps.firstDiagnosticsInEditor ?? steps.diagnosticsPublished;
   assert.ok(firstProblems !== null, 'the server published its first diagnostics');
+  await sleep(GRAPH_AFTER_MS);
   const { panel, timing } = await showGraph();
   const drawn = panel.reports.renders.at(-1)!;
   assert.ok(drawn.nodes + drawn.groups > 0, 'the panel drew the graph');

@@ -7,7 +7,7 @@ import type { RenderedReport } from '../../../client/src/panelReports';
 
 export const EXTENSION_ID = 'terrace.terrace';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a value other than `undefined`/`false`, or fails after `timeoutMs`. */
 export async function waitFor<T>(

@@ -23,7 +23,7 @@ const MOST_FOLDED_NODES = 24;
  * nodes at a real one of 172 roots, which elkjs lays out in 0.12-0.26 s in the thread, where a page asking
  * for it waited 0.5-0.7 s.
  */
-const MOST_USUAL_NODES = 120;
+const MOST_LIKELIEST_NODES = 120;
 /** Where Show Graph's panel opens (`ViewColumn.Beside`): beside an editor, or alone when none is open. */
 export type PanelPlacement = 'beside' | 'alone';
 
@@ -96,11 +96,11 @@ interface OpeningView {
 function openingViews(index: GraphIndex, panel: PanelSize): OpeningView[] {
   if (hasStacks(index)) return [{ options: { ...DEFAULT_VIEW, groupBy: STACK_GROUPING }, most: MOST_NODES }];
   if (index.graph.modules.length <= FOLD_FROM) return [{ options: DEFAULT_VIEW, most: MOST_NODES }];
-  const usual: ViewOptions = { ...DEFAULT_VIEW, ...firstView(index, panel) };
+  const likeliest: ViewOptions = { ...DEFAULT_VIEW, ...firstView(index, panel) };
   const folded = Array.from({ length: index.tree.maxDepth }, (_, i) => foldedAt(index, i + 1))
-    .filter((options) => !sameView(options, usual))
+    .filter((options) => !sameView(options, likeliest))
     .map((options) => ({ options, most: MOST_FOLDED_NODES }));
-  return [{ options: usual, most: MOST_USUAL_NODES }, ...folded];
+  return [{ options: likeliest, most: MOST_LIKELIEST_NODES }, ...folded];
 }
 
 function sameView(a: ViewOptions, b: ViewOptions): boolean {
@@ -119,7 +119,7 @@ function sameView(a: ViewOptions, b: ViewOptions): boolean {
 function arrangements(view: ViewGraph, width: number, panels: PanelSize[]): Arrangement[] {
   const turn = turnBelow(view);
   const columns = wrapShape(view);
-  const usual = panels.map((panel) => arrangeColumns({ columns, nodeWidth: width, panel }, turn));
+  const wrapped = panels.map((panel) => arrangeColumns({ columns, nodeWidth: width, panel }, turn));
   const whole: Direction[] = turn === 0 ? ['right'] : ['right', 'down'];
-  return [...usual, ...whole.map((direction) => unwrapped(view, direction))];
+  return [...wrapped, ...whole.map((direction) => unwrapped(view, direction))];
 }

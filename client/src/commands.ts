@@ -6,6 +6,7 @@ import { GraphPanel } from './graphPanel';
 import { currentGraph } from './graphSource';
 import type { LayoutService } from './layoutService';
 import { pickFromLevels } from './modulePicks';
+import type { PanelAreas } from './panelAreas';
 import type { RunPlans } from './runPlans';
 import type { RunChoices } from './runScope';
 import type { ServerReadiness, ServerUnavailable } from './serverReadiness';
@@ -20,6 +21,8 @@ export interface CommandContext {
   readonly runs: RunPlans;
   /** The graph panel's layouts, in the extension host. */
   readonly layouts: LayoutService;
+  /** The drawing areas of the last graph panels, for the layouts made ahead of the next. */
+  readonly areas: PanelAreas;
   /** The environment each folder is analysed in. */
   readonly environments: EnvironmentPicker;
 }

@@ -14,6 +14,7 @@ import { GraphPanel } from './graphPanel';
 import { codeCacheFolder, createLanguageClient } from './languageClient';
 import { LayoutService } from './layoutService';
 import { layOutPanelsAhead } from './panelAhead';
+import { PanelAreas } from './panelAreas';
 import { PlanTerminalLinks } from './planTerminal';
 import { ReadersLens } from './readersLens';
 import { RunPlans } from './runPlans';
@@ -36,6 +37,8 @@ export interface TerraceApi {
   diagnosticsHandedOver(): DiagnosticsHandedOver;
   /** Where the server and the layout thread keep their code caches (`codeCache.ts`). */
   readonly codeCacheFolder: string;
+  /** The drawing areas of the last graph panels, beside an editor and alone (`panelAreas.ts`). */
+  readonly panelAreas: PanelAreas;
 }
 
 let client: LanguageClient | undefined;
@@ -62,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     context.storageUri?.fsPath,
     codeCacheFolder(context),
   );
+  const areas = new PanelAreas(context.globalState);
   const readersLens = new ReadersLens(running);
   /** The modules the server last said it knows, in every folder. */
   let modules = 0;
@@ -86,13 +90,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
       runs,
       environments,
       layouts,
+      areas,
     }),
-    GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri, layouts }),
+    GraphPanel.registerSerializer({ client: running, output, extensionUri: context.extensionUri, layouts, areas }),
     running.onNotification(ServerStatusNotification.type, (params) => {
       modules = params.modules;
       status.show(params);
     }),
-    layOutPanelsAhead(running, layouts, () => modules, output),
+    layOutPanelsAhead(running, layouts, areas, () => modules, output),
     running.onNotification(StartupTimingsNotification.type, (timings) => {
       startup.server = timings;
     }),
@@ -123,6 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
     startup,
     diagnosticsHandedOver: () => diagnostics.counts(),
     codeCacheFolder: codeCacheFolder(context),
+    panelAreas: areas,
   };
 }
 

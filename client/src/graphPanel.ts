@@ -17,7 +17,9 @@ import { onGraphChanged } from './graphChanges';
 import { saveExport } from './graphExport';
 import { getWebviewOptions, graphPanelPage } from './graphPanelPage';
 import type { LayoutService } from './layoutService';
+import type { PanelPlacement } from './openingViews';
 import { PanelAffected } from './panelAffected';
+import type { PanelAreas } from './panelAreas';
 import { type PanelGraph, panelGraphs } from './panelGraphs';
 import { PanelOpening } from './panelOpening';
 import { openModule, openRead } from './panelOpens';
@@ -30,6 +32,8 @@ export interface GraphPanelContext {
   readonly output: vscode.LogOutputChannel;
   readonly extensionUri: vscode.Uri;
   readonly layouts: LayoutService;
+  /** The drawing areas of the last panels, for the layouts made ahead of the next. */
+  readonly areas?: PanelAreas;
 }
 
 /**
@@ -100,13 +104,14 @@ export class GraphPanel {
       existing.show(folder, focus);
       return existing;
     }
+    const placement = panelPlacement(GraphPanel.viewType);
     const panel = vscode.window.createWebviewPanel(
       GraphPanel.viewType,
       'Terrace Graph',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       getWebviewOptions(ctx.extensionUri),
     );
-    GraphPanel.currentPanel = new GraphPanel(panel, ctx, folder, focus);
+    GraphPanel.currentPanel = new GraphPanel(panel, ctx, folder, focus, placement);
     return GraphPanel.currentPanel;
   }
 
@@ -115,7 +120,7 @@ export class GraphPanel {
     const saved = state && typeof state === 'object' ? (state as { folderUri?: unknown }).folderUri : undefined;
     const folder = typeof saved === 'string' ? saved : vscode.workspace.workspaceFolders?.[0]?.uri.toString();
     GraphPanel.currentPanel?.dispose();
-    GraphPanel.currentPanel = new GraphPanel(panel, ctx, folder ?? '', undefined);
+    GraphPanel.currentPanel = new GraphPanel(panel, ctx, folder ?? '', undefined, panelPlacement(GraphPanel.viewType));
     return GraphPanel.currentPanel;
   }
 
@@ -135,9 +140,11 @@ export class GraphPanel {
     private readonly ctx: GraphPanelContext,
     private folderUri: string,
     focus: string | undefined,
+    /** Where it opened: beside an editor, or alone in the editor area. */
+    private readonly placement: PanelPlacement,
   ) {
     this.pendingFocus = focus;
-    this.opening = new PanelOpening(ctx.layouts, () => panelPlacement(GraphPanel.viewType));
+    this.opening = new PanelOpening(ctx.layouts, () => ({ placement, known: ctx.areas?.of(placement) }));
     this.affected = new PanelAffected(
       ctx.client,
       ctx.output,
@@ -196,6 +203,7 @@ export class GraphPanel {
         this.times.ready = Date.now();
         this.times.pageMs = message.pageMs;
         this.times.pageAt = message.pageAt;
+        this.ctx.areas?.remember(this.placement, message.area);
         await this.pageReady(message.graphInPage === true);
         break;
       case 'openModule': {

@@ -28,7 +28,7 @@ const MOST_LIKELIEST_NODES = 120;
 export type PanelPlacement = 'beside' | 'alone';
 
 /** A panel's drawing area, in pixels. */
-type PanelSize = { width: number; height: number };
+export type PanelSize = { width: number; height: number };
 
 /**
  * A panel's drawing area where it opens: beside an editor as `firstView.ts` pictures it, alone in the editor
@@ -46,14 +46,19 @@ const PANELS: Record<PanelPlacement, PanelSize> = {
  * the page loads (`LayoutService.layoutAhead`): the views `firstView` chooses among, not knowing the
  * page's size (`arrangements`), with node widths from an estimate of the titles (`textEstimate.ts`):
  * a graph opened whole, or a larger one folded by folder at its first depths. Likeliest first, for a panel
- * opening at `placement`: the thread makes them in turn.
+ * opening at `placement`, whose drawing area, when a panel there had it before, is `known`: the thread makes
+ * them in turn.
  */
-export function openingInputs(graph: PanelModel, placement: PanelPlacement = 'beside'): LayoutInput[] {
+export function openingInputs(
+  graph: PanelModel,
+  placement: PanelPlacement = 'beside',
+  known?: PanelSize,
+): LayoutInput[] {
   // The graph laid out ahead of any panel is the one Show Graph sends (`panelGraphs.ts`): built once.
   let inputs = made.get(graph);
   if (!inputs) {
-    const panels = placement === 'beside' ? [PANELS.beside, PANELS.alone] : [PANELS.alone, PANELS.beside];
-    inputs = likelyInputs(graph, panels);
+    const guessed = placement === 'beside' ? [PANELS.beside, PANELS.alone] : [PANELS.alone, PANELS.beside];
+    inputs = likelyInputs(graph, known ? [known, ...guessed] : guessed);
     made.set(graph, inputs);
   }
   return inputs;

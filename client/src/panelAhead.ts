@@ -4,6 +4,7 @@ import { onGraphChanged } from './graphChanges';
 import { GraphPanel } from './graphPanel';
 import type { LayoutService } from './layoutService';
 import { openingInputs } from './openingViews';
+import type { PanelAreas } from './panelAreas';
 import { panelGraphs } from './panelGraphs';
 import { panelPlacement } from './panelPlacement';
 
@@ -21,6 +22,7 @@ const MOST_MODULES = 5_000;
 export function layOutPanelsAhead(
   client: LanguageClient,
   layouts: LayoutService,
+  areas: PanelAreas,
   modules: () => number,
   output: vscode.LogOutputChannel,
 ): vscode.Disposable {
@@ -32,8 +34,10 @@ export function layOutPanelsAhead(
     done.add(folderUri);
     try {
       const fetched = await graphs.get(folderUri);
-      if (fetched && !GraphPanel.currentPanel)
-        layouts.layoutAhead(openingInputs(fetched.panel, panelPlacement(GraphPanel.viewType)));
+      if (fetched && !GraphPanel.currentPanel) {
+        const placement = panelPlacement(GraphPanel.viewType);
+        layouts.layoutAhead(openingInputs(fetched.panel, placement, areas.of(placement)));
+      }
     } catch (error) {
       output.debug(`graph panel: the layouts ahead of ${folderUri} were not made: ${String(error)}`);
     }

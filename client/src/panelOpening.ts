@@ -2,7 +2,7 @@ import type { GraphMessage } from '../../server/src/protocol';
 import { type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { folderKey } from './folderKey';
 import type { LayoutService } from './layoutService';
-import { openingInputs, openingInputsMade, type PanelPlacement } from './openingViews';
+import { openingInputs, openingInputsMade, type PanelPlacement, type PanelSize } from './openingViews';
 import type { PanelGraph } from './panelGraphs';
 
 /** The layouts a graph sent to a page comes with. */
@@ -21,8 +21,8 @@ export class PanelOpening {
 
   constructor(
     private readonly layouts: LayoutService,
-    /** Where the panel is: beside an editor or alone (`panelPlacement.ts`). */
-    private readonly placement: () => PanelPlacement,
+    /** Where the panel is, beside an editor or alone (`panelPlacement.ts`), and the area a panel there had before. */
+    private readonly where: () => { placement: PanelPlacement; known?: PanelSize },
   ) {}
 
   /** The page (re)loaded: the next graph it is sent is its first. */
@@ -50,7 +50,11 @@ export class PanelOpening {
     // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
     // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
     // choosing the views to lay out takes 0.2 s at 3,000 units).
-    if (!opening) setTimeout(() => this.layouts.layoutAhead(openingInputs(graph.panel, this.placement())), 0);
+    if (!opening)
+      setTimeout(() => {
+        const { placement, known } = this.where();
+        this.layouts.layoutAhead(openingInputs(graph.panel, placement, known));
+      }, 0);
     return { opening, ahead: this.layouts.madeAhead() };
   }
 

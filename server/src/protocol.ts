@@ -602,9 +602,15 @@ export type WebviewToPanel =
   /** The webview's script runs; `pageMs`: how long after its page started loading (where its load time goes). */
   /**
    * `pageMs`: the page's script ran so long after its navigation began; `pageAt`: that beginning, on the machine's
-   * clock; `graphInPage`: it drew the graph its HTML carried.
+   * clock; `graphInPage`: it drew the graph its HTML carried; `area`: the size its drawing fits into, in pixels.
    */
-  | { type: 'ready'; pageMs?: number; pageAt?: number; graphInPage?: boolean }
+  | {
+      type: 'ready';
+      pageMs?: number;
+      pageAt?: number;
+      graphInPage?: boolean;
+      area?: { width: number; height: number };
+    }
   | { type: 'openModule'; id: string }
   /** Open a read that makes an edge, clicked in the list of an edge's reads: its reader, its file (relative to the reader's folder) and its place. */
   | { type: 'openRead'; from: string; file: string; line: number; character: number }

@@ -160,6 +160,32 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     }
   });
 
+  test('a page of a size neither guess wraps as reports its area, and the next page of that size draws from a layout made ahead for it', async () => {
+    const graph = applications();
+    const viewport = { width: 1000, height: 660 };
+    const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
+    try {
+      const guessed = openingInputs(panelOfModel(graph), 'alone').map(shapeKey);
+      service.layoutAhead(openingInputs(panelOfModel(graph), 'alone'));
+      const before = await firstLayout(browser, service, graph, viewport);
+      assert.equal(before.first.ahead, false, 'the guesses do not wrap the view as this page does');
+      const ready = await before.page.waitForMessage('ready');
+      const area = ready.area;
+      assert.ok(
+        area && area.width > 800 && area.height > 400,
+        `the page reported its drawing area: ${JSON.stringify(area)}`,
+      );
+      const known = openingInputs(panelOfModel(graph), 'alone', area);
+      assert.ok(!guessed.includes(shapeKey(known[0]!)), 'the area reported is laid out first');
+      service.layoutAhead(known);
+      const after = await firstLayout(browser, service, graph, viewport);
+      assert.ok(after.first.ahead, `the next page's first layout was made ahead (${JSON.stringify(after.first)})`);
+      assert.deepEqual([...before.page.errors, ...after.page.errors], []);
+    } finally {
+      service.dispose();
+    }
+  });
+
   test('a layout made ahead for other node widths is not drawn: the page asks for its own', async () => {
     const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
     try {

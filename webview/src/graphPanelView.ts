@@ -198,6 +198,11 @@ export class GraphPanelView {
     void this.update(arrived);
   }
 
+  /** The size the drawing fits into (the host keeps it, to lay out the next panel's first view ahead for it). */
+  drawingArea(): { width: number; height: number } {
+    return this.drawingFit.drawingArea();
+  }
+
   /** The outputs read along the graph's edges, come after it (`EdgeOutputsRequest`): in the drawn edges' tooltips and reads. */
   showOutputs(version: number, outputs: readonly string[][]): void {
     this.edgeOutputs.take(this.graph, version, outputs);

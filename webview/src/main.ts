@@ -57,7 +57,13 @@ window.addEventListener('message', (event: MessageEvent<PanelToWebview | null>) 
 const inPage = document.getElementById('graph')?.textContent;
 const graphInPage = !!inPage && !vscode.getState();
 if (graphInPage) receive(JSON.parse(inPage) as PanelToWebview);
-post({ type: 'ready', pageMs: Math.round(performance.now()), pageAt: Math.round(performance.timeOrigin), graphInPage });
+post({
+  type: 'ready',
+  pageMs: Math.round(performance.now()),
+  pageAt: Math.round(performance.timeOrigin),
+  graphInPage,
+  area: view.drawingArea(),
+});
 
 function receive(message: PanelToWebview | null): void {
   if (!message || typeof message !== 'object') return;

@@ -58,6 +58,9 @@ suite('graph panel', () => {
     // The panel's column reaches the extension host after the command has returned.
     await waitFor('the panel beside the editor', () => panel.panel.viewColumn === vscode.ViewColumn.Two, 5000);
     assertShownWhole(drawn);
+    // Its page's drawing area is kept, for the layouts made ahead of the next panel beside an editor.
+    const area = (await runningApi()).panelAreas.of('beside');
+    assert.ok(area && area.width > 100 && area.height > 100, `the area kept: ${JSON.stringify(area)}`);
   });
 
   test('the message a click on a node posts opens the module at its backend block', async () => {

@@ -33,7 +33,7 @@ export interface GraphPanelContext {
   readonly extensionUri: vscode.Uri;
   readonly layouts: LayoutService;
   /** The drawing areas of the last panels, for the layouts made ahead of the next. */
-  readonly areas?: PanelAreas;
+  readonly areas: PanelAreas;
 }
 
 /**
@@ -144,7 +144,7 @@ export class GraphPanel {
     private readonly placement: PanelPlacement,
   ) {
     this.pendingFocus = focus;
-    this.opening = new PanelOpening(ctx.layouts, () => ({ placement, known: ctx.areas?.of(placement) }));
+    this.opening = new PanelOpening(ctx.layouts, () => ({ placement, known: ctx.areas.of(placement) }));
     this.affected = new PanelAffected(
       ctx.client,
       ctx.output,
@@ -203,7 +203,7 @@ export class GraphPanel {
         this.times.ready = Date.now();
         this.times.pageMs = message.pageMs;
         this.times.pageAt = message.pageAt;
-        this.ctx.areas?.remember(this.placement, message.area);
+        this.ctx.areas.remember(this.placement, message.area);
         await this.pageReady(message.graphInPage === true);
         break;
       case 'openModule': {

@@ -13,18 +13,23 @@ export class PanelAreas {
   constructor(private readonly state: vscode.Memento) {}
 
   of(placement: PanelPlacement): PanelSize | undefined {
-    const area = this.state.get<Partial<Record<PanelPlacement, unknown>>>(KEY)?.[placement];
+    const area = this.kept()[placement];
     return isArea(area) ? area : undefined;
   }
 
   /** A page reported its drawing area (its `ready` message); one of no size (a hidden panel's) is not kept. */
   remember(placement: PanelPlacement, area: unknown): void {
     if (!isArea(area) || area.width <= 0 || area.height <= 0) return;
-    const kept = { width: Math.round(area.width), height: Math.round(area.height) };
-    const known = this.of(placement);
-    if (known?.width === kept.width && known.height === kept.height) return;
-    const areas = this.state.get<Partial<Record<PanelPlacement, unknown>>>(KEY) ?? {};
-    void this.state.update(KEY, { ...areas, [placement]: kept });
+    const kept = this.kept();
+    const width = Math.round(area.width);
+    const height = Math.round(area.height);
+    const known = kept[placement];
+    if (isArea(known) && known.width === width && known.height === height) return;
+    void this.state.update(KEY, { ...kept, [placement]: { width, height } });
+  }
+
+  private kept(): Partial<Record<PanelPlacement, unknown>> {
+    return this.state.get<Partial<Record<PanelPlacement, unknown>>>(KEY) ?? {};
   }
 }
 

@@ -47,6 +47,10 @@ export class LspTestClient {
   configurationAsked = 0;
   /** What the server wrote to stderr. */
   stderr = '';
+  /** Requests from the server answered only once `release` is called for their method, as a busy editor answers late. */
+  private readonly held = new Map<string, Array<() => void>>();
+  /** The methods of the requests the server sent, in order. */
+  readonly requestsAsked: string[] = [];
   readonly exited: Promise<ProcessExit>;
   private readonly waiters = new Set<() => void>();
 
@@ -70,6 +74,9 @@ export class LspTestClient {
       for (const wake of this.waiters) wake();
     });
     anyMessage.onRequest((method, params) => {
+      this.requestsAsked.push(method);
+      const waiting = this.held.get(method);
+      if (waiting) return new Promise<null>((resolve) => waiting.push(() => resolve(null)));
       if (method === 'workspace/configuration') {
         this.configurationAsked++;
         return (params as { items: unknown[] }).items.map(() => this.settings);
@@ -93,6 +100,18 @@ export class LspTestClient {
     reader.partialMessageTimeout = 0;
     const connection = createProtocolConnection(reader, new StreamMessageWriter(child.stdin));
     return new LspTestClient(child, connection);
+  }
+
+  /** Holds the server's requests of `method` unanswered until `release(method)`. */
+  hold(method: string): void {
+    this.held.set(method, []);
+  }
+
+  /** Answers the held requests of `method`, and those that follow at once. */
+  release(method: string): void {
+    const waiting = this.held.get(method) ?? [];
+    this.held.delete(method);
+    for (const answer of waiting) answer();
   }
 
   /** `initialize` with the folder as the only workspace folder, then `initialized`. */

@@ -98,6 +98,37 @@ describe('language server (node dist/server.js --stdio)', () => {
     assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
   });
 
+  test('the first problems do not wait for the editor to answer the indexing progress’s creation', async () => {
+    // A window still starting answers the server's requests late (0.1–0.3 s in code-server); this one, not at all.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-progress-'));
+    try {
+      const reader = path.join(folder, 'app', 'main.tf');
+      mkdirSync(path.dirname(reader), { recursive: true });
+      writeFileSync(
+        reader,
+        'terraform {\n  backend "s3" {\n    bucket = "acme"\n    key    = "app/terraform.tfstate"\n    region = "eu-west-1"\n  }\n}\n\n' +
+          'data "terraform_remote_state" "net" {\n  backend = "s3"\n  config = {\n    bucket = "acme"\n    key    = "nobody/terraform.tfstate"\n    region = "eu-west-1"\n  }\n}\n',
+      );
+      const client = start();
+      client.hold('window/workDoneProgress/create');
+      await client.initialize(folder);
+      const problems = await latestDiagnostics(client, reader, (list) => list.length > 0);
+      assert.match(String(problems[0]!.message), /nobody\/terraform\.tfstate/);
+      assert.ok(client.requestsAsked.includes('window/workDoneProgress/create'), 'the progress was asked for');
+      const progressKinds = () =>
+        client.notifications
+          .filter((n) => n.method === '$/progress')
+          .map((n) => (n.params as { value: { kind: string } }).value.kind);
+      assert.deepEqual(progressKinds(), [], 'no progress before the editor made it');
+      // Once the editor answers, the progress it shows begins and ends.
+      client.release('window/workDoneProgress/create');
+      await client.waitForNotification<{ value: { kind: string } }>('$/progress', (p) => p.value.kind === 'end');
+      assert.equal(progressKinds()[0], 'begin');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   /** Runs `body` with a code-cache folder of its own, removed after; `serve` starts a server given that folder. */
   const withCodeCache = async (body: (folder: string, serve: () => LspTestClient) => Promise<void>) => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-code-cache-'));

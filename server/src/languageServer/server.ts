@@ -293,7 +293,9 @@ async function folderChanged(folder: FolderState): Promise<void> {
   const reporter = progress.get(folder.root);
   if (reporter) {
     progress.delete(folder.root);
-    (await reporter).done();
+    // Not awaited: the editor answers the progress's creation when it can (a window still starting, 0.1–0.3 s
+    // later), and the folder's problems do not wait for that answer.
+    void reporter.then((created) => created.done()).catch(() => undefined);
   }
   sendStatus();
   // The first diagnostics do not wait for the contracts between states: theirs follow at once.

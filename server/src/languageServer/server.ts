@@ -13,7 +13,6 @@ import {
   StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
-  type WorkDoneProgressServerReporter,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CachedBundle } from '../codeCache';
@@ -32,6 +31,7 @@ import { FolderSettings } from './editorSettings';
 import { pathToUri, uriToPath } from './fileUris';
 import { folderDiagnostics, type OpenDocuments } from './folderDiagnostics';
 import { registerFolderRequests } from './folderRequests';
+import { IndexingProgress } from './indexingProgress';
 import { IpcMessageWriter, watchOutgoing } from './outgoingMessages';
 import { RunStateCache } from './runStateCache';
 import { ServerStartup } from './serverStartup';
@@ -81,7 +81,7 @@ const openDocuments: OpenDocuments = {
   textOf: (file) => documents.get(pathToUri(file))?.getText(),
 };
 
-const progress = new Map<string, Promise<WorkDoneProgressServerReporter>>();
+const progress = new IndexingProgress(connection);
 const publisher = new DiagnosticsPublisher((params) => connection.sendDiagnostics(params));
 
 let folders: WorkspaceFolders;
@@ -290,13 +290,7 @@ function textOf(file: string): string | undefined {
 
 async function folderChanged(folder: FolderState): Promise<void> {
   startup.indexed();
-  const reporter = progress.get(folder.root);
-  if (reporter) {
-    progress.delete(folder.root);
-    // Not awaited: the editor answers the progress's creation when it can (a window still starting, 0.1–0.3 s
-    // later), and the folder's problems do not wait for that answer.
-    void reporter.then((created) => created.done()).catch(() => undefined);
-  }
+  progress.end(folder.root);
   sendStatus();
   // The first diagnostics do not wait for the contracts between states: theirs follow at once.
   const first = !startup.done;
@@ -337,25 +331,10 @@ function startExactSyntax(): void {
   if (startup.done && documents.all().length > 0) folders.startExactSyntax();
 }
 
-function reportProgress(root: string, done: number, total: number): Promise<void> {
+function reportProgress(root: string, done: number, total: number): void {
   // The first progress is reported once the folder's settings are in, as the reading starts.
   startup.reading();
-  let reporter = progress.get(root);
-  if (!reporter) {
-    reporter = connection.window.createWorkDoneProgress().then((created) => {
-      created.begin('Terrace', 0, `Indexing Terraform modules in ${path.basename(root)}`, false);
-      return created;
-    });
-    progress.set(root, reporter);
-  }
-  return reporter.then((created) => {
-    if (total === 0) created.report(0, 'Indexing Terraform modules: reading the files');
-    else
-      created.report(
-        Math.round((done / Math.max(total, 1)) * 100),
-        `Indexing Terraform modules: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files`,
-      );
-  });
+  progress.report(root, done, total);
 }
 
 function sendStatus(): void {

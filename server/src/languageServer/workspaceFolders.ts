@@ -27,8 +27,8 @@ export interface DiskChange {
 }
 
 export interface FolderEvents {
-  /** Indexing progress; `total` 0 before the files are counted. Resolves once the client was told. */
-  progress(root: string, done: number, total: number): Promise<void>;
+  /** Indexing progress; `total` 0 before the files are counted. */
+  progress(root: string, done: number, total: number): void;
   /** The folder's files changed: its version was bumped, its graph may differ. */
   changed(folder: FolderState): void;
   /**
@@ -232,8 +232,8 @@ export class WorkspaceFolders {
       // Asked for before the first file is read (one big generated file can hold the reading up for seconds),
       // not waited for: its creation is a round trip to an editor still starting (70-200 ms of a fresh window's
       // first problems), and the status bar item spins from the extension's start until the server is ready.
-      void this.events.progress(folder.root, 0, 0);
-      await folder.analysis.load((done, total) => void this.events.progress(folder.root, done, total));
+      this.events.progress(folder.root, 0, 0);
+      await folder.analysis.load((done, total) => this.events.progress(folder.root, done, total));
     } catch (error) {
       folder.error = error instanceof Error ? error.message : String(error);
     }

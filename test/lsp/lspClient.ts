@@ -116,8 +116,15 @@ export class LspTestClient {
 
   /** `initialize` with the folder as the only workspace folder, then `initialized`. */
   async initialize(folder: string, overrides: Partial<InitializeParams> = {}): Promise<InitializeResult> {
+    const result = await this.initializeOnly(folder, overrides);
+    await this.initialized();
+    return result;
+  }
+
+  /** `initialize` alone: the server has its answer out, and the client has not said `initialized` yet. */
+  initializeOnly(folder: string, overrides: Partial<InitializeParams> = {}): Promise<InitializeResult> {
     const uri = fileUri(folder);
-    const result = await this.connection.sendRequest(InitializeRequest.type, {
+    return this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       clientInfo: { name: 'terrace-lsp-tests' },
       rootUri: uri,
@@ -130,8 +137,10 @@ export class LspTestClient {
       },
       ...overrides,
     });
-    await this.connection.sendNotification(InitializedNotification.type, {});
-    return result;
+  }
+
+  initialized(): Promise<void> {
+    return this.connection.sendNotification(InitializedNotification.type, {});
   }
 
   async open(file: string, text: string, languageId = 'terraform', version = 1): Promise<string> {

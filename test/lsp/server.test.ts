@@ -12,7 +12,7 @@ import {
   ServerStatusNotification,
   StartupTimingsNotification,
 } from '../../server/src/protocol';
-import { LspTestClient, latestDiagnostics, repoRoot } from './lspClient';
+import { fileUri, LspTestClient, latestDiagnostics, repoRoot } from './lspClient';
 
 const VPC_TF = `terraform {
   backend "s3" {
@@ -98,8 +98,8 @@ describe('language server (node dist/server.js --stdio)', () => {
     assert.equal(client.notifications.filter((n) => n.method === StartupTimingsNotification.method).length, 1);
   });
 
-  test('the first problems do not wait for the editor to answer the indexing progress’s creation', async () => {
-    // A window still starting answers the server's requests late (0.1–0.3 s in code-server); this one, not at all.
+  /** A folder of one root that reads a state nobody writes (one problem), removed after `body`. */
+  const withUnmatchedRead = async (body: (folder: string, reader: string) => Promise<void>) => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-lsp-progress-'));
     try {
       const reader = path.join(folder, 'app', 'main.tf');
@@ -109,25 +109,59 @@ describe('language server (node dist/server.js --stdio)', () => {
         'terraform {\n  backend "s3" {\n    bucket = "acme"\n    key    = "app/terraform.tfstate"\n    region = "eu-west-1"\n  }\n}\n\n' +
           'data "terraform_remote_state" "net" {\n  backend = "s3"\n  config = {\n    bucket = "acme"\n    key    = "nobody/terraform.tfstate"\n    region = "eu-west-1"\n  }\n}\n',
       );
+      await body(folder, reader);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+  const progressKinds = (client: LspTestClient) =>
+    client.notifications
+      .filter((n) => n.method === '$/progress')
+      .map((n) => (n.params as { value: { kind: string } }).value.kind);
+
+  test('the first problems do not wait for the editor to answer the indexing progress’s creation', () =>
+    withUnmatchedRead(async (folder, reader) => {
+      // A window still starting answers the server's requests late (0.1–0.3 s in code-server); this one, not at all.
       const client = start();
       client.hold('window/workDoneProgress/create');
       await client.initialize(folder);
       const problems = await latestDiagnostics(client, reader, (list) => list.length > 0);
       assert.match(String(problems[0]!.message), /nobody\/terraform\.tfstate/);
       assert.ok(client.requestsAsked.includes('window/workDoneProgress/create'), 'the progress was asked for');
-      const progressKinds = () =>
-        client.notifications
-          .filter((n) => n.method === '$/progress')
-          .map((n) => (n.params as { value: { kind: string } }).value.kind);
-      assert.deepEqual(progressKinds(), [], 'no progress before the editor made it');
+      assert.deepEqual(progressKinds(client), [], 'no progress before the editor made it');
       // Once the editor answers, the progress it shows begins and ends.
       client.release('window/workDoneProgress/create');
       await client.waitForNotification<{ value: { kind: string } }>('$/progress', (p) => p.value.kind === 'end');
-      assert.equal(progressKinds()[0], 'begin');
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+      assert.equal(progressKinds(client)[0], 'begin');
+    }));
+
+  test('a folder whose settings the client started the server with is indexed before the client says initialized', () =>
+    withUnmatchedRead(async (folder, reader) => {
+      const client = start();
+      await client.initializeOnly(folder, { initializationOptions: { settings: { [fileUri(folder)]: {} } } });
+      const problems = await latestDiagnostics(client, reader, (list) => list.length > 0);
+      assert.match(String(problems[0]!.message), /nobody\/terraform\.tfstate/);
+      // Nothing asked of a client that has not said `initialized`: it has no handler for requests yet.
+      assert.equal(client.requestsAsked.join(), '');
+      await client.initialized();
+      const statuses = () => client.notifications.filter((n) => n.method === ServerStatusNotification.method).length;
+      const before = statuses();
+      await client.waitForNotification(ServerStatusNotification.type, () => statuses() > before);
+      assert.ok(!client.requestsAsked.includes('window/workDoneProgress/create'), 'indexed already: no progress shown');
+      assert.equal(client.configurationAsked, 0, 'its settings were not asked for');
+    }));
+
+  test('a folder whose settings must be asked for waits for the client to say initialized', () =>
+    withUnmatchedRead(async (folder, reader) => {
+      const client = start();
+      await client.initializeOnly(folder);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(client.requestsAsked.join(), '', 'nothing asked before initialized');
+      assert.equal(client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics').length, 0);
+      await client.initialized();
+      await latestDiagnostics(client, reader, (list) => list.length > 0);
+      assert.equal(client.configurationAsked, 1, 'its settings asked once the client said initialized');
+    }));
 
   /** Runs `body` with a code-cache folder of its own, removed after; `serve` starts a server given that folder. */
   const withCodeCache = async (body: (folder: string, serve: () => LspTestClient) => Promise<void>) => {

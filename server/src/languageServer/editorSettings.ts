@@ -44,6 +44,11 @@ export class FolderSettings {
     this.known.set(root, receivedSettings(raw));
   }
 
+  /** Whether a folder's settings are known without asking the client (it started the server with them, or cannot be asked). */
+  knownWithoutAsking(root: string): boolean {
+    return this.known.has(root) || !this.ask;
+  }
+
   async of(root: string): Promise<ReceivedSettings> {
     const known = this.known.get(root);
     if (known || !this.ask) return known ?? {};

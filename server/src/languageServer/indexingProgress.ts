@@ -8,11 +8,27 @@ import type { Connection, WorkDoneProgressServerReporter } from 'vscode-language
  */
 export class IndexingProgress {
   private readonly reporters = new Map<string, Promise<WorkDoneProgressServerReporter>>();
+  /**
+   * Each folder's last report while the client cannot yet make a progress: before its `initialized`, it has no
+   * handler for the request (VS Code's client registers them after sending it). Undefined once it can.
+   */
+  private early: Map<string, [done: number, total: number]> | undefined = new Map();
 
   constructor(private readonly connection: Connection) {}
 
+  /** The client has said `initialized`: the folders' progress is made now, from their last reports. */
+  clientReady(): void {
+    const early = this.early;
+    this.early = undefined;
+    for (const [root, [done, total]] of early ?? []) this.report(root, done, total);
+  }
+
   /** `done` of `total` files read in `root` (a total of 0: the reading starts). */
   report(root: string, done: number, total: number): void {
+    if (this.early) {
+      this.early.set(root, [done, total]);
+      return;
+    }
     let reporter = this.reporters.get(root);
     if (!reporter) {
       reporter = this.connection.window.createWorkDoneProgress().then((created) => {
@@ -31,6 +47,8 @@ export class IndexingProgress {
 
   /** The folder is indexed: its progress ends once the editor has made it. */
   end(root: string): void {
+    // Indexed before the client could show it: no progress.
+    this.early?.delete(root);
     const reporter = this.reporters.get(root);
     if (!reporter) return;
     this.reporters.delete(root);

@@ -131,6 +131,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   initialFolders = (params.workspaceFolders ?? []).flatMap((folder) => uriToPath(folder.uri) ?? []);
   const root = params.rootUri ? uriToPath(params.rootUri) : undefined;
   if (initialFolders.length === 0 && root) initialFolders = [root];
+  // A folder whose settings are known starts indexing as this answer goes out: the client's `initialized` follows
+  // 10-190 ms later in a window still starting. Only what asks the client waits for it (`IndexingProgress`).
+  for (const folder of initialFolders) if (settings.knownWithoutAsking(folder)) folders.add(folder);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -187,7 +190,8 @@ connection.onInitialized(() => {
       if (root) folders.add(root);
     }
   });
-  for (const root of initialFolders) folders.add(root);
+  progress.clientReady();
+  for (const root of initialFolders) if (!folders.get(root)) folders.add(root);
   sendStatus();
 });
 

@@ -138,7 +138,14 @@ describe('language server (node dist/server.js --stdio)', () => {
   test('a folder whose settings the client started the server with is indexed before the client says initialized', () =>
     withUnmatchedRead(async (folder, reader) => {
       const client = start();
-      await client.initializeOnly(folder, { initializationOptions: { settings: { [fileUri(folder)]: {} } } });
+      await client.initializeOnly(folder, {
+        initializationOptions: { settings: { [fileUri(folder)]: {} } },
+        // As VS Code's: code lenses asked for again, progress shown, settings asked for.
+        capabilities: {
+          workspace: { configuration: true, workspaceFolders: true, codeLens: { refreshSupport: true } },
+          window: { workDoneProgress: true },
+        },
+      });
       const problems = await latestDiagnostics(client, reader, (list) => list.length > 0);
       assert.match(String(problems[0]!.message), /nobody\/terraform\.tfstate/);
       // Nothing asked of a client that has not said `initialized`: it has no handler for requests yet.

@@ -73,6 +73,8 @@ const documents = new TextDocuments(TextDocument);
 let canWatchFiles = false;
 let canReadConfiguration = false;
 let canRefreshCodeLens = false;
+/** Whether the client has said `initialized`: it answers requests only from then on. */
+let clientInitialized = false;
 let initialFolders: string[] = [];
 
 /** The open documents, for Terraform's syntax messages on what is typed. */
@@ -190,6 +192,7 @@ connection.onInitialized(() => {
       if (root) folders.add(root);
     }
   });
+  clientInitialized = true;
   progress.clientReady();
   for (const root of initialFolders) if (!folders.get(root)) folders.add(root);
   sendStatus();
@@ -264,7 +267,7 @@ function runStatesChanged(): void {
   if (runStateTimer) clearTimeout(runStateTimer);
   runStateTimer = setTimeout(() => {
     runStateTimer = undefined;
-    if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    refreshCodeLenses();
     for (const folder of folders.all()) graphChanged(folder);
   }, 200);
 }
@@ -308,7 +311,7 @@ async function folderChanged(folder: FolderState): Promise<void> {
     startExactSyntax();
   }
   if (first) graphChanged(folder);
-  if (canRefreshCodeLens) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  refreshCodeLenses();
 }
 
 /** Tells the client the folder's graph is at a new version: the graph panel asks for it again. */
@@ -339,6 +342,15 @@ function reportProgress(root: string, done: number, total: number): void {
   // The first progress is reported once the folder's settings are in, as the reading starts.
   startup.reading();
   progress.report(root, done, total);
+}
+
+/**
+ * The editor asks for code lenses again. Not before the client says `initialized`: it could not answer, and it asks
+ * for them anyway as its code lens provider registers then.
+ */
+function refreshCodeLenses(): void {
+  if (canRefreshCodeLens && clientInitialized)
+    void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 
 function sendStatus(): void {

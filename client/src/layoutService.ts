@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { PackedPanelModel } from '../../server/src/protocol';
 import {
   type AheadLayout,
   fitsWidth,
@@ -12,6 +13,8 @@ import type { LayoutResponse } from '../../webview/src/layoutWorker';
 import { PendingLayouts } from '../../webview/src/pendingLayouts';
 import { LayoutQueue } from './layoutQueue';
 import { LayoutStore } from './layoutStore';
+import type { ChoiceAnswer, ChoiceRequest } from './layoutThread';
+import type { PanelPlacement, PanelSize } from './openingViews';
 
 /** How many layouts the host keeps: the views of a few panels, opened and reopened. */
 const KEPT_LAYOUTS = 16;
@@ -35,6 +38,11 @@ export class LayoutService {
   /** Those of them made already, by shape: a new page gets them with its graph (`madeAhead`). */
   private readonly aheadMade = new Map<string, Layout>();
   private readonly aheadKeys = new Set<string>();
+  /** The views chosen in the thread for each graph (`layoutAheadOf`), by where its panel opens, and made ahead. */
+  private readonly chosen = new WeakMap<PackedPanelModel, Map<string, Promise<void>>>();
+  /** Choices the thread has not answered yet, by their number. */
+  private readonly choosing = new Map<number, { resolve(inputs: LayoutInput[]): void; reject(error: Error): void }>();
+  private nextChoice = 1;
   private disposed = false;
   /** How many requests a layout made ahead answered: read by the extension's tests. */
   answeredAhead = 0;
@@ -68,18 +76,19 @@ export class LayoutService {
       const worker = new Worker(threadEntry(this.script, this.codeCacheFolder), { eval: true });
       // The extension host may end while the thread still runs: it must not keep it alive.
       worker.unref();
-      worker.on('message', (message: LayoutResponse) => {
+      worker.on('message', (message: LayoutResponse | ChoiceAnswer) => {
         if ('ready' in message) resolve();
+        else if ('choice' in message) this.chosenNow(message);
         else this.pending.answered(message);
       });
       worker.on('error', (error) => {
         reject(error);
-        this.pending.failAll(error);
+        this.failAll(error);
       });
       worker.on('exit', () => {
         this.worker = undefined;
         this.ready = undefined;
-        this.pending.failAll(new Error('the layout thread stopped'));
+        this.failAll(new Error('the layout thread stopped'));
       });
       this.worker = worker;
     });
@@ -115,6 +124,33 @@ export class LayoutService {
   }
 
   /**
+   * Chooses in the thread the views a new page of `graph` may open with where its panel opens (`openingViews.ts`),
+   * then lays them out ahead (`layoutAhead`). Once per graph and place: the extension host's thread only posts it.
+   */
+  layoutAheadOf(graph: PackedPanelModel, placement: PanelPlacement, known?: PanelSize): Promise<void> {
+    let byPlace = this.chosen.get(graph);
+    if (!byPlace) {
+      byPlace = new Map();
+      this.chosen.set(graph, byPlace);
+    }
+    const place = known ? `${placement} ${known.width}x${known.height}` : placement;
+    let made = byPlace.get(place);
+    if (!made) {
+      made = this.choose({ choice: this.nextChoice++, graph, placement, ...(known ? { known } : {}) }).then(
+        (inputs) => this.layoutAhead(inputs),
+        () => undefined,
+      );
+      byPlace.set(place, made);
+    }
+    return made;
+  }
+
+  /** Whether views were chosen for `graph` (`layoutAheadOf`): its page may take layouts made ahead. */
+  choseFor(graph: PackedPanelModel): boolean {
+    return this.chosen.has(graph);
+  }
+
+  /**
    * The layouts made ahead that are made by now, for a new page to take with its graph: the page would
    * otherwise ask for one, and wait for the answer until VS Code has loaded it.
    */
@@ -122,8 +158,10 @@ export class LayoutService {
     return [...this.aheadMade].map(([shape, layout]) => ({ shape, layout }));
   }
 
-  /** Resolves when the layouts being made ahead are made (or could not be). */
-  async aheadDone(): Promise<void> {
+  /** Resolves when the views being chosen are, and the layouts being made ahead are made (or could not be). */
+  async aheadDone(graph?: PackedPanelModel): Promise<void> {
+    const choices = graph ? this.chosen.get(graph)?.values() : undefined;
+    await Promise.all(choices ?? []);
     await Promise.all(this.ahead.values());
   }
 
@@ -160,6 +198,28 @@ export class LayoutService {
     this.keep(key, layout);
     void this.store?.put(key, layout);
     return layout;
+  }
+
+  private async choose(request: ChoiceRequest): Promise<LayoutInput[]> {
+    await this.start();
+    const answer = new Promise<LayoutInput[]>((resolve, reject) =>
+      this.choosing.set(request.choice, { resolve, reject }),
+    );
+    this.worker!.postMessage(request);
+    return answer;
+  }
+
+  private chosenNow(answer: ChoiceAnswer): void {
+    const waiting = this.choosing.get(answer.choice);
+    this.choosing.delete(answer.choice);
+    if ('error' in answer) waiting?.reject(new Error(answer.error));
+    else waiting?.resolve(answer.inputs);
+  }
+
+  private failAll(error: Error): void {
+    this.pending.failAll(error);
+    for (const waiting of this.choosing.values()) waiting.reject(error);
+    this.choosing.clear();
   }
 
   private async fromThread(input: LayoutInput): Promise<Layout> {

@@ -1,13 +1,29 @@
 import { parentPort } from 'node:worker_threads';
 import type { CachedBundle } from '../../server/src/codeCache';
+import type { PackedPanelModel } from '../../server/src/protocol';
 import { elkLayout } from '../../webview/src/elkLayout';
+import type { LayoutInput } from '../../webview/src/layoutGraph';
 import type { LayoutRequest, LayoutResponse } from '../../webview/src/layoutWorker';
+import { unpackGraph } from '../../webview/src/packedGraph';
+import { openingInputs, type PanelPlacement, type PanelSize } from './openingViews';
 
 /**
  * The graph panel's layouts in the extension host: the webview's own `elkLayout` (elkjs runs in Node
  * as in a browser), in a worker thread so that a large layout never holds up the extension host.
  * Messages as the webview's layout worker takes and gives them (`layoutWorker.ts`).
  */
+
+/**
+ * The views a new panel's page is likely to open with, chosen here for the host (`openingViews.ts`): 0.05-0.2 s
+ * at 3,000 units that the extension host's own thread, busy with a panel opening then, would spend.
+ */
+export interface ChoiceRequest {
+  choice: number;
+  graph: PackedPanelModel;
+  placement: PanelPlacement;
+  known?: PanelSize;
+}
+export type ChoiceAnswer = { choice: number; inputs: LayoutInput[] } | { choice: number; error: string };
 
 /** This bundle as the thread's entry loaded it (`layoutService.ts`), until its code cache is written. */
 let bundle: CachedBundle | undefined;
@@ -31,7 +47,12 @@ function saveCodeCacheSoon(): void {
 
 const port = parentPort;
 if (port) {
-  port.on('message', ({ id, input }: LayoutRequest) => {
+  port.on('message', (message: LayoutRequest | ChoiceRequest) => {
+    if ('choice' in message) {
+      port.postMessage(choose(message));
+      return;
+    }
+    const { id, input } = message;
     elkLayout(input).then(
       (layout) => {
         port.postMessage({ id, layout } satisfies LayoutResponse);
@@ -48,4 +69,12 @@ if (port) {
   // no core is idle, and a warm-up (0.1-0.2 s of CPU alone, 0.4-0.9 s there) held up the views laid out ahead at
   // the first problems; the first of those warms elkjs up instead.
   port.postMessage({ ready: true } satisfies LayoutResponse);
+}
+
+function choose({ choice, graph, placement, known }: ChoiceRequest): ChoiceAnswer {
+  try {
+    return { choice, inputs: openingInputs(unpackGraph(graph), placement, known) };
+  } catch (error) {
+    return { choice, error: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -1,4 +1,4 @@
-import type { PanelModel } from '../../server/src/protocol';
+import type { PackedPanelModel, PanelModel } from '../../server/src/protocol';
 import { arrangeColumns, wrapShape } from '../../webview/src/columnWrap';
 import { FOLD_FROM, firstView, foldedAt, hasStacks, turnBelow } from '../../webview/src/firstView';
 import { GraphIndex } from '../../webview/src/graphIndex';
@@ -42,8 +42,8 @@ const PANELS: Record<PanelPlacement, PanelSize> = {
 };
 
 /**
- * The layouts a new panel's page is likely to ask for first, for the extension host to make while
- * the page loads (`LayoutService.layoutAhead`): the views `firstView` chooses among, not knowing the
+ * The layouts a new panel's page is likely to ask for first, chosen in the layout thread for the extension host
+ * to make while the page loads (`LayoutService.layoutAheadOf`): the views `firstView` chooses among, not knowing the
  * page's size (`arrangements`), with node widths from an estimate of the titles (`textEstimate.ts`):
  * a graph opened whole, or a larger one folded by folder at its first depths. Likeliest first, for a panel
  * opening at `placement`, whose drawing area, when a panel there had it before, is `known`: the thread makes
@@ -54,21 +54,8 @@ export function openingInputs(
   placement: PanelPlacement = 'beside',
   known?: PanelSize,
 ): LayoutInput[] {
-  // The graph laid out ahead of any panel is the one Show Graph sends (`panelGraphs.ts`): built once.
-  let inputs = made.get(graph);
-  if (!inputs) {
-    const guessed = placement === 'beside' ? [PANELS.beside, PANELS.alone] : [PANELS.alone, PANELS.beside];
-    inputs = likelyInputs(graph, known ? [known, ...guessed] : guessed);
-    made.set(graph, inputs);
-  }
-  return inputs;
-}
-
-const made = new WeakMap<PanelModel, LayoutInput[]>();
-
-/** Whether the graph's opening layouts were chosen already (and so are made, or being made, ahead). */
-export function openingInputsMade(graph: PanelModel): boolean {
-  return made.has(graph);
+  const guessed = placement === 'beside' ? [PANELS.beside, PANELS.alone] : [PANELS.alone, PANELS.beside];
+  return likelyInputs(graph, known ? [known, ...guessed] : guessed);
 }
 
 function likelyInputs(graph: PanelModel, panels: PanelSize[]): LayoutInput[] {
@@ -87,6 +74,17 @@ function likelyInputs(graph: PanelModel, panels: PanelSize[]): LayoutInput[] {
   }
   return [...inputs.values()].slice(0, MOST_INPUTS);
 }
+
+/**
+ * Whether a new page's views are chosen and laid out ahead once its graph is sent to it (`PanelOpening`): not at
+ * thousands of modules, where the first view is folded and laid out in a few ms when the page asks, and choosing
+ * the views (0.1-0.2 s of CPU at 3,000 units in a window) slowed the page drawing it.
+ */
+export function laidOutAheadOnceSent(graph: PackedPanelModel): boolean {
+  return graph.modules.count <= AHEAD_ONCE_SENT_MOST;
+}
+
+const AHEAD_ONCE_SENT_MOST = 1_000;
 
 /** A view a page may open with, and the most nodes it may have to be laid out ahead. */
 interface OpeningView {

@@ -3,7 +3,6 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { onGraphChanged } from './graphChanges';
 import { GraphPanel } from './graphPanel';
 import type { LayoutService } from './layoutService';
-import { openingInputs } from './openingViews';
 import type { PanelAreas } from './panelAreas';
 import { panelGraphs } from './panelGraphs';
 import { panelPlacement } from './panelPlacement';
@@ -36,7 +35,7 @@ export function layOutPanelsAhead(
       const fetched = await graphs.get(folderUri);
       if (fetched && !GraphPanel.currentPanel) {
         const placement = panelPlacement(GraphPanel.viewType);
-        layouts.layoutAhead(openingInputs(fetched.panel, placement, areas.of(placement)));
+        await layouts.layoutAheadOf(fetched.packed, placement, areas.of(placement));
       }
     } catch (error) {
       output.debug(`graph panel: the layouts ahead of ${folderUri} were not made: ${String(error)}`);

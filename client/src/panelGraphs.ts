@@ -13,7 +13,7 @@ import { onGraphChanged } from './graphChanges';
 export interface PanelGraph {
   /** As the page gets it (`packedGraph.ts`), packed by the server. */
   readonly packed: PackedPanelModel;
-  /** Unpacked, for the host's layouts ahead (`openingViews.ts`): made when first asked for. */
+  /** Unpacked, as the page draws it (`GraphPanel.currentGraph`): made when first asked for. */
   readonly panel: PanelModel;
   readonly version: number;
   /**

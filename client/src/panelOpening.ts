@@ -2,7 +2,7 @@ import type { GraphMessage } from '../../server/src/protocol';
 import { type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { folderKey } from './folderKey';
 import type { LayoutService } from './layoutService';
-import { openingInputs, openingInputsMade, type PanelPlacement, type PanelSize } from './openingViews';
+import { laidOutAheadOnceSent, type PanelPlacement, type PanelSize } from './openingViews';
 import type { PanelGraph } from './panelGraphs';
 
 /** The layouts a graph sent to a page comes with. */
@@ -36,7 +36,7 @@ export class PanelOpening {
    * is sent (`withGraph`), as choosing them takes 0.2 s at 3,000 units.
    */
   async aheadOf(graph: PanelGraph | undefined): Promise<void> {
-    if (graph && openingInputsMade(graph.panel)) await this.layouts.aheadDone();
+    if (graph && this.layouts.choseFor(graph.packed)) await this.layouts.aheadDone(graph.packed);
   }
 
   /** The layouts a graph sent to the page on `folderUri` comes with: none unless it is the page's first. */
@@ -47,13 +47,12 @@ export class PanelOpening {
     const key = openingViews.get(folderKey(folderUri));
     const kept = key === undefined ? undefined : this.layouts.keptLayout(key);
     const opening = kept && { key: key!, layout: kept };
-    // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads,
-    // once the message is on its way (the extension host writes its messages to VS Code in a later task, and
-    // choosing the views to lay out takes 0.2 s at 3,000 units).
-    if (!opening)
+    // A page that has drawn nothing yet asks for its first view's layout once loaded: made while it loads, once
+    // the message is on its way (the extension host writes its messages to VS Code in a later task).
+    if (!opening && laidOutAheadOnceSent(graph.packed))
       setTimeout(() => {
         const { placement, known } = this.where();
-        this.layouts.layoutAhead(openingInputs(graph.panel, placement, known));
+        void this.layouts.layoutAheadOf(graph.packed, placement, known);
       }, 0);
     return { opening, ahead: this.layouts.madeAhead() };
   }

@@ -4,15 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
-import { openingInputs } from '../../client/src/openingViews';
+import { laidOutAheadOnceSent, openingInputs } from '../../client/src/openingViews';
 import type { GraphModel } from '../../server/src/protocol';
 import { shapeKey } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
+import { packGraph } from '../../webview/src/packedGraph';
 import { writePlainSubscriptions } from '../realShapes/plainSubscriptions';
 import { writeTerragruntLive } from '../realShapes/terragruntLive';
 import { repoRoot, WebviewBrowser, type WebviewPage } from './browser';
 import { drawnNodes } from './drawnGraph';
-import { applications, dag, realGraph } from './graphModels';
+import { applications, dag, realGraph, synthetic } from './graphModels';
 import { panelOfModel } from './panelOfModel';
 
 const FOLDER = 'file:///repo';
@@ -124,10 +125,18 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
       for (const [name, graph] of graphs) {
         const service = new LayoutService(script);
         try {
-          service.layoutAhead(openingInputs(panelOfModel(graph)));
-          await service.aheadDone();
+          // The views chosen in the layout thread, from the graph as the server packs it.
+          const packed = packGraph(panelOfModel(graph));
+          assert.equal(service.choseFor(packed), false);
+          void service.layoutAheadOf(packed, 'beside');
+          assert.equal(service.choseFor(packed), true);
+          await service.aheadDone(packed);
           const ahead = service.madeAhead();
-          assert.ok(ahead.length > 0, `${name}: layouts were made ahead`);
+          assert.deepEqual(
+            ahead.map((made) => made.shape),
+            openingInputs(panelOfModel(graph), 'beside').map(shapeKey),
+            `${name}: the thread chose the views this thread would, and laid each out`,
+          );
           const page = await browser.open({ html, viewport });
           const rendered = await page.render({ type: 'graph', graph, folderUri: FOLDER, ahead }, 60_000);
           const asked = page.messages.filter((message) => message.type === 'layout');
@@ -204,6 +213,12 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     } finally {
       service.dispose();
     }
+  });
+
+  test('a graph of thousands of modules sent to a new page has no views laid out ahead: its page asks for its folded first view', () => {
+    assert.equal(laidOutAheadOnceSent(packGraph(panelOfModel(dag))), true);
+    assert.equal(laidOutAheadOnceSent(packGraph(panelOfModel(applications()))), true);
+    assert.equal(laidOutAheadOnceSent(packGraph(panelOfModel(synthetic(3000)))), false);
   });
 });
 

@@ -10,7 +10,8 @@ import { openingInputs, type PanelPlacement, type PanelSize } from './openingVie
 /**
  * The graph panel's layouts in the extension host: the webview's own `elkLayout` (elkjs runs in Node
  * as in a browser), in a worker thread so that a large layout never holds up the extension host.
- * Messages as the webview's layout worker takes and gives them (`layoutWorker.ts`).
+ * Messages as the webview's layout worker takes and gives them (`layoutWorker.ts`), and the choice of the views a
+ * new page may open with (`ChoiceRequest`).
  */
 
 /**

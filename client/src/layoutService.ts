@@ -10,7 +10,7 @@ import {
   shapeKey,
 } from '../../webview/src/layoutGraph';
 import type { LayoutResponse } from '../../webview/src/layoutWorker';
-import { PendingLayouts } from '../../webview/src/pendingLayouts';
+import { PendingAnswers, PendingLayouts } from '../../webview/src/pendingLayouts';
 import { LayoutQueue } from './layoutQueue';
 import { LayoutStore } from './layoutStore';
 import type { ChoiceAnswer, ChoiceRequest } from './layoutThread';
@@ -40,9 +40,8 @@ export class LayoutService {
   private readonly aheadKeys = new Set<string>();
   /** The views chosen in the thread for each graph (`layoutAheadOf`), by where its panel opens, and made ahead. */
   private readonly chosen = new WeakMap<PackedPanelModel, Map<string, Promise<void>>>();
-  /** Choices the thread has not answered yet, by their number. */
-  private readonly choosing = new Map<number, { resolve(inputs: LayoutInput[]): void; reject(error: Error): void }>();
-  private nextChoice = 1;
+  /** Choices the thread has not answered yet (`ChoiceRequest`). */
+  private readonly choices = new PendingAnswers<LayoutInput[]>();
   private disposed = false;
   /** How many requests a layout made ahead answered: read by the extension's tests. */
   answeredAhead = 0;
@@ -78,7 +77,8 @@ export class LayoutService {
       worker.unref();
       worker.on('message', (message: LayoutResponse | ChoiceAnswer) => {
         if ('ready' in message) resolve();
-        else if ('choice' in message) this.chosenNow(message);
+        else if ('choice' in message)
+          this.choices.settle(message.choice, 'error' in message ? message : { value: message.inputs });
         else this.pending.answered(message);
       });
       worker.on('error', (error) => {
@@ -136,7 +136,7 @@ export class LayoutService {
     const place = known ? `${placement} ${known.width}x${known.height}` : placement;
     let made = byPlace.get(place);
     if (!made) {
-      made = this.choose({ choice: this.nextChoice++, graph, placement, ...(known ? { known } : {}) }).then(
+      made = this.choose({ graph, placement, ...(known ? { known } : {}) }).then(
         (inputs) => this.layoutAhead(inputs),
         () => undefined,
       );
@@ -200,26 +200,16 @@ export class LayoutService {
     return layout;
   }
 
-  private async choose(request: ChoiceRequest): Promise<LayoutInput[]> {
+  private async choose(request: Omit<ChoiceRequest, 'choice'>): Promise<LayoutInput[]> {
     await this.start();
-    const answer = new Promise<LayoutInput[]>((resolve, reject) =>
-      this.choosing.set(request.choice, { resolve, reject }),
-    );
-    this.worker!.postMessage(request);
+    const { id, answer } = this.choices.add();
+    this.worker!.postMessage({ choice: id, ...request } satisfies ChoiceRequest);
     return answer;
-  }
-
-  private chosenNow(answer: ChoiceAnswer): void {
-    const waiting = this.choosing.get(answer.choice);
-    this.choosing.delete(answer.choice);
-    if ('error' in answer) waiting?.reject(new Error(answer.error));
-    else waiting?.resolve(answer.inputs);
   }
 
   private failAll(error: Error): void {
     this.pending.failAll(error);
-    for (const waiting of this.choosing.values()) waiting.reject(error);
-    this.choosing.clear();
+    this.choices.failAll(error);
   }
 
   private async fromThread(input: LayoutInput): Promise<Layout> {

@@ -395,4 +395,6 @@ function startLayouts(ctx: GraphPanelContext): void {
   ctx.layouts
     .start()
     .catch((error: unknown) => ctx.output.warn(`graph panel: the layout thread did not start: ${String(error)}`));
+  // Unless a graph came before the panel, the page's first layout is elkjs's first: warmed up while the page loads.
+  ctx.layouts.warmUp();
 }

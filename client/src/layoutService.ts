@@ -13,7 +13,7 @@ import type { LayoutResponse } from '../../webview/src/layoutWorker';
 import { PendingAnswers, PendingLayouts } from '../../webview/src/pendingLayouts';
 import { LayoutQueue } from './layoutQueue';
 import { LayoutStore } from './layoutStore';
-import type { ChoiceAnswer, ChoiceRequest } from './layoutThread';
+import type { ChoiceAnswer, ChoiceRequest, WarmUpRequest } from './layoutThread';
 import type { PanelPlacement, PanelSize } from './openingViews';
 
 /** How many layouts the host keeps: the views of a few panels, opened and reopened. */
@@ -43,6 +43,9 @@ export class LayoutService {
   /** Choices the thread has not answered yet (`ChoiceRequest`). */
   private readonly choices = new PendingAnswers<LayoutInput[]>();
   private disposed = false;
+  /** Whether the thread has said it is ready (elkjs loaded), and whether a warm-up was asked of it. */
+  private threadReady = false;
+  private warmedUp = false;
   /** How many requests a layout made ahead answered: read by the extension's tests. */
   answeredAhead = 0;
 
@@ -76,8 +79,10 @@ export class LayoutService {
       // The extension host may end while the thread still runs: it must not keep it alive.
       worker.unref();
       worker.on('message', (message: LayoutResponse | ChoiceAnswer) => {
-        if ('ready' in message) resolve();
-        else if ('choice' in message)
+        if ('ready' in message) {
+          this.threadReady = true;
+          resolve();
+        } else if ('choice' in message)
           this.choices.settle(message.choice, 'error' in message ? message : { value: message.inputs });
         else this.pending.answered(message);
       });
@@ -88,11 +93,23 @@ export class LayoutService {
       worker.on('exit', () => {
         this.worker = undefined;
         this.ready = undefined;
+        this.threadReady = false;
+        this.warmedUp = false;
         this.failAll(new Error('the layout thread stopped'));
       });
       this.worker = worker;
     });
     return this.ready;
+  }
+
+  /**
+   * A graph or a page is on its way: elkjs warms up in the thread meanwhile (`WarmUpRequest`), once, if the thread
+   * is ready now. One still loading elkjs would warm up only when the work it waits for is there: in front of it.
+   */
+  warmUp(): void {
+    if (this.warmedUp || !this.threadReady) return;
+    this.warmedUp = true;
+    this.worker?.postMessage({ warmUp: true } satisfies WarmUpRequest);
   }
 
   /**

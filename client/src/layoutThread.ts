@@ -26,6 +26,33 @@ export interface ChoiceRequest {
 }
 export type ChoiceAnswer = { choice: number; inputs: LayoutInput[] } | { choice: number; error: string };
 
+/**
+ * A graph is on its way (`LayoutService.warmUp`): elkjs lays out two nodes meanwhile, unless it was asked for a view
+ * already. Its first layout, cold, costs 60-90 ms alone (0.13-0.2 s in a window still busy), nearly all of it
+ * elkjs's own first steps, whatever the view: done while the server sends the graph, not after.
+ */
+export interface WarmUpRequest {
+  warmUp: true;
+}
+
+/** Two nodes in two columns, one edge: the least that runs elkjs's layered algorithm through. */
+const WARM_UP: LayoutInput = {
+  nodes: [
+    { id: 'a', column: 0 },
+    { id: 'b', column: 1 },
+  ],
+  edges: [{ id: 'b-a', from: 'b', to: 'a' }],
+};
+
+/** Whether elkjs has been asked for anything yet (a warm-up, a view, or the views a page may open with). */
+let warm = false;
+
+function warmUp(): void {
+  if (warm) return;
+  warm = true;
+  void elkLayout(WARM_UP).catch(() => undefined);
+}
+
 /** This bundle as the thread's entry loaded it (`layoutService.ts`), until its code cache is written. */
 let bundle: CachedBundle | undefined;
 /** The code cache is written once the layouts that follow the first (a panel's views made ahead) have paused this long. */
@@ -48,11 +75,19 @@ function saveCodeCacheSoon(): void {
 
 const port = parentPort;
 if (port) {
-  port.on('message', (message: LayoutRequest | ChoiceRequest) => {
+  port.on('message', (message: LayoutRequest | ChoiceRequest | WarmUpRequest) => {
     if ('choice' in message) {
+      // Its views are laid out next.
+      warm = true;
       port.postMessage(choose(message));
       return;
     }
+    if ('warmUp' in message) {
+      // After the messages already here: a view to lay out warms elkjs up instead.
+      setImmediate(warmUp);
+      return;
+    }
+    warm = true;
     const { id, input } = message;
     elkLayout(input).then(
       (layout) => {
@@ -66,9 +101,9 @@ if (port) {
         } satisfies LayoutResponse),
     );
   });
-  // Ready once elkjs is loaded, not warmed up with a layout of its own: the thread starts as a window does, when
-  // no core is idle, and a warm-up (0.1-0.2 s of CPU alone, 0.4-0.9 s there) held up the views laid out ahead at
-  // the first problems; the first of those warms elkjs up instead.
+  // Ready once elkjs is loaded, not warmed up yet: the thread starts as a window does, while the server reads and
+  // analyses on the other core, and a warm-up then delayed the first problems (at 3,000 units 0.25 s, medians of
+  // fifteen windows). It warms up once a graph is on its way (`WarmUpRequest`).
   port.postMessage({ ready: true } satisfies LayoutResponse);
 }
 

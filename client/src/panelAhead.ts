@@ -29,6 +29,8 @@ export function layOutPanelsAhead(
   // Made first, so that a change forgets a folder's graph before the listener below asks for it.
   const graphs = panelGraphs(client);
   return onGraphChanged(client)(async ({ folderUri }) => {
+    // Whether or not its views are laid out ahead, elkjs warms up while the graph comes.
+    layouts.warmUp();
     if (done.has(folderUri) || GraphPanel.currentPanel || modules() > MOST_MODULES) return;
     done.add(folderUri);
     try {

@@ -1,7 +1,7 @@
 // `npm run bench`: every figure of the benchmark on synthetic monorepos of 100, 1,000 and 10,000
 // modules — cold analysis against the read floor, incremental updates (in the engine and through
-// the language server), hover latency, pipeline generation, graph layout and the server's memory.
-// and generated .tf.json of 5 and 50 MB read by the CLI (time, peak memory).
+// the language server), hover latency, pipeline generation, graph layout (and the layout thread's first
+// layout, cold or warmed up) and the server's memory, and generated .tf.json of 5 and 50 MB read by the CLI (time, peak memory).
 // Prints a table, writes bench-results.json. `--sizes 100,1000` picks sizes; `--quick` fewer runs;
 // `--only json` the generated .tf.json rows alone; `--only terragrunt` the Terragrunt units rows alone;
 // `--only layout` the graph panel's layout rows alone.
@@ -15,11 +15,8 @@ import { buildSync } from 'esbuild';
 import { changeReach, WorkspaceAnalysis } from '../../server/src/engine/analysis';
 import { defaultOptions, defaultPipelineOptions } from '../../server/src/engine/config';
 import { generatePipeline } from '../../server/src/engine/pipeline';
-import { elkLayout } from '../../webview/src/elkLayout';
-import type { Layout, LayoutInput } from '../../webview/src/layoutGraph';
-import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
-import { edgeCrossings } from '../webview/edgeCrossings';
 import { type GeneratedJsonFigures, measureGeneratedJson } from './generatedJson';
+import { type LayoutFigures, measureLayout, measureThreadStart } from './layoutFigures';
 import { type LspFigures, measureLsp } from './lspFigures';
 import { repeat, type Summary, summarize } from './samples';
 import { generateMonorepo, type SyntheticMonorepo, withoutOutput, withUnwrittenKey } from './syntheticMonorepo';
@@ -254,73 +251,6 @@ function time(run: () => unknown): number {
   return performance.now() - start;
 }
 
-interface LayoutFigures {
-  time: Summary;
-  crossings: number;
-  /** After one edge is removed: the mean distance a module moves, and the share that moves less than a node's height. */
-  meanMove: number;
-  stayed: number;
-  /** The crossings of that layout. */
-  crossingsAfter: number;
-  /** Every module in the box of its first folder's group (`groupBands.ts`): time and crossings. */
-  boxed: { time: Summary; crossings: number };
-}
-
-/** The panel's layout (elkjs with the panel's options) in Node, on the graph of a synthetic monorepo of `modules`. */
-async function measureLayout(modules: number): Promise<LayoutFigures> {
-  const { root } = monorepo(modules);
-  const analysis = new WorkspaceAnalysis(root, defaultOptions());
-  await analysis.load();
-  const result = analysis.result();
-  const input: LayoutInput = {
-    nodes: result.modules.map((module) => ({ id: module.id, column: module.level })),
-    edges: [...new Set(result.edges.map((edge) => `${edge.from}\u0000${edge.to}`))].map((key, index) => {
-      const [from, to] = key.split('\u0000') as [string, string];
-      return { id: `e${index}`, from, to };
-    }),
-  };
-  let layout: Layout | undefined;
-  const timed = await repeat(quick ? 3 : 7, async () => {
-    layout = await elkLayout(input);
-    return layout.ms;
-  });
-  // Removing an edge into a module that has another into the same level keeps every level, so every
-  // column; the panel lays the new graph out seeded with the drawing it shows.
-  const changed = await elkLayout({
-    ...input,
-    edges: input.edges.filter((edge) => edge !== removable(input)),
-    previous: layout,
-  });
-  const moves = input.nodes.map((node) => Math.abs(changed.nodes[node.id]!.y - layout!.nodes[node.id]!.y));
-  const banded: LayoutInput = {
-    ...input,
-    nodes: input.nodes.map((node) => ({ ...node, band: node.id.split('/')[0]! })),
-  };
-  let boxed: Layout | undefined;
-  const boxedTime = await repeat(quick ? 2 : 5, async () => {
-    boxed = await elkLayout(banded);
-    return boxed.ms;
-  });
-  return {
-    time: timed,
-    crossings: edgeCrossings(Object.values(layout!.edges)),
-    meanMove: moves.reduce((sum, move) => sum + move, 0) / moves.length,
-    stayed: moves.filter((move) => move < NODE_HEIGHT).length / moves.length,
-    crossingsAfter: edgeCrossings(Object.values(changed.edges)),
-    boxed: { time: boxedTime, crossings: edgeCrossings(Object.values(boxed!.edges)) },
-  };
-}
-
-/** An edge whose removal changes no module's level: its reader has another edge to a writer of the same level. */
-function removable(input: LayoutInput): LayoutInput['edges'][number] {
-  const column = new Map(input.nodes.map((node) => [node.id, node.column]));
-  return input.edges.find((edge) =>
-    input.edges.some(
-      (other) => other !== edge && other.from === edge.from && column.get(other.to) === column.get(edge.to),
-    ),
-  )!;
-}
-
 const fmt = (s: Summary, digits = 0) =>
   `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 
@@ -344,9 +274,15 @@ async function main(): Promise<void> {
   }
   const layouts: Record<string, LayoutFigures> = {};
   for (const modules of jsonOnly || terragruntOnly ? [] : [200, 1000, 3000]) {
-    layouts[modules] = await measureLayout(modules);
+    layouts[modules] = await measureLayout(monorepo(modules).root, quick);
     process.stderr.write(`layout ${modules}: ${layouts[modules]!.time.median.toFixed(0)} ms\n`);
   }
+  const threadStart =
+    jsonOnly || terragruntOnly ? undefined : await measureThreadStart(path.join(repoRoot, 'examples', 'monorepo'), 5);
+  if (threadStart)
+    process.stderr.write(
+      `layout thread: ready ${threadStart.ready.median.toFixed(0)} ms, first view cold ${threadStart.cold.median.toFixed(0)} ms, warmed up ${threadStart.warmedUp.median.toFixed(0)} ms\n`,
+    );
 
   const terragrunt: TerragruntFigures[] = [];
   for (const units of jsonOnly || layoutOnly ? [] : [1000, 3000]) {
@@ -428,6 +364,14 @@ async function main(): Promise<void> {
     '| graph layout (elkjs, the panel’s options, in Node) | ms, median (min–max) | edge crossings | one edge removed, laid out again: mean move, modules within a node’s height, crossings | in group boxes by first folder: ms, crossings |',
     '|---|---|---|---|---|',
     ...layoutRows,
+    ...(threadStart
+      ? [
+          '',
+          '| the layout thread at a window’s start (`dist/layoutThread.js`, no code cache), the example’s first view | ready, ms | its layout, elkjs cold, ms | the same after a warm-up, ms |',
+          '|---|---|---|---|',
+          `| ${threadStart.nodes} nodes; the warm-up asked ${threadStart.leadMs} ms before | ${fmt(threadStart.ready)} | ${fmt(threadStart.cold)} | ${fmt(threadStart.warmedUp)} |`,
+        ]
+      : []),
   ].join('\n');
   console.log(`\n${table}\n`);
   const machine = {
@@ -440,7 +384,7 @@ async function main(): Promise<void> {
   const out = values.out ?? path.join(repoRoot, 'bench-results.json');
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, terragrunt, realShaped, layouts, table }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, sizes: figures, generated, terragrunt, realShaped, layouts, threadStart, table }, null, 2)}\n`,
   );
   console.log(
     `machine: ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(' ')}`,

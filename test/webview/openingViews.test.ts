@@ -215,6 +215,28 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     }
   });
 
+  test('a thread warmed up before a graph comes lays its views out as a cold one does, and only once ready', async () => {
+    const script = path.join(repoRoot, 'dist', 'layoutThread.js');
+    const input = openingInputs(panelOfModel(graphs.get('the example monorepo (14 roots)')!))[0]!;
+    const cold = new LayoutService(script);
+    const warmed = new LayoutService(script);
+    try {
+      // Not started: nothing to warm up, and the warm-up is not asked again once the thread is ready.
+      warmed.warmUp();
+      await Promise.all([cold.start(), warmed.start()]);
+      warmed.warmUp();
+      // Its two nodes laid out before the view is asked for, as when the graph is on its way.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [expected, laid] = await Promise.all([cold.layout(input), warmed.layout(input)]);
+      assert.equal(Object.keys(laid.nodes).length, input.nodes.length);
+      assert.deepEqual(laid.nodes, expected.nodes);
+      assert.deepEqual(laid.edges, expected.edges);
+    } finally {
+      cold.dispose();
+      warmed.dispose();
+    }
+  });
+
   test('a graph of thousands of modules sent to a new page has no views laid out ahead: its page asks for its folded first view', () => {
     assert.equal(laidOutAheadOnceSent(packGraph(panelOfModel(dag))), true);
     assert.equal(laidOutAheadOnceSent(packGraph(panelOfModel(applications()))), true);

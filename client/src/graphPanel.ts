@@ -144,7 +144,11 @@ export class GraphPanel {
     private readonly placement: PanelPlacement,
   ) {
     this.pendingFocus = focus;
-    this.opening = new PanelOpening(ctx.layouts, () => ({ placement, known: ctx.areas.of(placement) }));
+    this.opening = new PanelOpening(
+      ctx.layouts,
+      () => ({ placement, known: ctx.areas.of(placement) }),
+      (error) => ctx.output.debug(`graph panel: the layouts ahead of a new page were not made: ${String(error)}`),
+    );
     this.affected = new PanelAffected(
       ctx.client,
       ctx.output,

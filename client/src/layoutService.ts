@@ -143,6 +143,7 @@ export class LayoutService {
   /**
    * Chooses in the thread the views a new page of `graph` may open with where its panel opens (`openingViews.ts`),
    * then lays them out ahead (`layoutAhead`). Once per graph and place: the extension host's thread only posts it.
+   * Rejects, the first time, if the thread could not choose: the page then asks for its view as without.
    */
   layoutAheadOf(graph: PackedPanelModel, placement: PanelPlacement, known?: PanelSize): Promise<void> {
     let byPlace = this.chosen.get(graph);
@@ -151,15 +152,17 @@ export class LayoutService {
       this.chosen.set(graph, byPlace);
     }
     const place = known ? `${placement} ${known.width}x${known.height}` : placement;
-    let made = byPlace.get(place);
-    if (!made) {
-      made = this.choose({ graph, placement, ...(known ? { known } : {}) }).then(
-        (inputs) => this.layoutAhead(inputs),
-        () => undefined,
-      );
-      byPlace.set(place, made);
-    }
-    return made;
+    const made = byPlace.get(place);
+    if (made) return made;
+    const chosen = this.choose({ graph, placement, ...(known ? { known } : {}) }).then((inputs) =>
+      this.layoutAhead(inputs),
+    );
+    // Kept settled either way: a new page waits for it (`aheadDone`), not for its failure.
+    byPlace.set(
+      place,
+      chosen.catch(() => undefined),
+    );
+    return chosen;
   }
 
   /** Whether views were chosen for `graph` (`layoutAheadOf`): its page may take layouts made ahead. */

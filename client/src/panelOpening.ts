@@ -23,6 +23,8 @@ export class PanelOpening {
     private readonly layouts: LayoutService,
     /** Where the panel is, beside an editor or alone (`panelPlacement.ts`), and the area a panel there had before. */
     private readonly where: () => { placement: PanelPlacement; known?: PanelSize },
+    /** The layouts ahead of a page could not be made (its page asks for its view as without them). */
+    private readonly notMade: (error: unknown) => void,
   ) {}
 
   /** The page (re)loaded: the next graph it is sent is its first. */
@@ -52,7 +54,7 @@ export class PanelOpening {
     if (!opening && laidOutAheadOnceSent(graph.packed))
       setTimeout(() => {
         const { placement, known } = this.where();
-        void this.layouts.layoutAheadOf(graph.packed, placement, known);
+        this.layouts.layoutAheadOf(graph.packed, placement, known).catch(this.notMade);
       }, 0);
     return { opening, ahead: this.layouts.madeAhead() };
   }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LayoutService } from '../../client/src/layoutService';
 import { laidOutAheadOnceSent, openingInputs } from '../../client/src/openingViews';
-import type { GraphModel } from '../../server/src/protocol';
+import type { GraphModel, PackedPanelModel } from '../../server/src/protocol';
 import { shapeKey } from '../../webview/src/layoutGraph';
 import { NODE_HEIGHT } from '../../webview/src/layoutOptions';
 import { packGraph } from '../../webview/src/packedGraph';
@@ -234,6 +234,21 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     } finally {
       cold.dispose();
       warmed.dispose();
+    }
+  });
+
+  test('views the thread cannot choose are said so to the one who asked, and a new page does not wait for them', async () => {
+    const service = new LayoutService(path.join(repoRoot, 'dist', 'layoutThread.js'));
+    try {
+      const broken = { modules: [], edges: [], levels: [] } as unknown as PackedPanelModel;
+      await assert.rejects(service.layoutAheadOf(broken, 'beside'), /\w/);
+      assert.equal(service.choseFor(broken), true);
+      await service.aheadDone(broken);
+      assert.deepEqual(service.madeAhead(), []);
+      // Asked again, the same choice is not made twice.
+      await service.layoutAheadOf(broken, 'beside');
+    } finally {
+      service.dispose();
     }
   });
 

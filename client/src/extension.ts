@@ -117,7 +117,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Terrac
   await started;
   startup.clientRunningAt = Date.now();
   // The layout thread starts, elkjs loaded, while the server reads, not when the first panel waits for it.
-  layouts.start().catch((error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`));
+  layouts.start().then(
+    () => {
+      startup.layoutThreadReadyAt = Date.now();
+    },
+    (error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`),
+  );
   void environments.restore();
   return {
     client: running,

@@ -3,7 +3,7 @@ import type { StartupTimings } from '../../server/src/protocol';
 /**
  * When the extension's start-up steps happened (epoch milliseconds, the machine's one clock): the
  * extension host's process started, Terrace was activated, its language client was running, the first
- * diagnostics reached the editor; and the server's own steps (`StartupTimings`). What a window's first
+ * diagnostics reached the editor, the layout thread was ready; and the server's own steps (`StartupTimings`). What a window's first
  * diagnostics wait for, measured where the user waits (the extension's API, for the vscode tier).
  */
 export class StartupTimes {
@@ -11,6 +11,8 @@ export class StartupTimes {
   readonly activatedAt = Date.now();
   clientRunningAt: number | undefined;
   firstDiagnosticsAt: number | undefined;
+  /** The graph panel's layout thread said it was ready (elkjs loaded; `layoutService.ts`). */
+  layoutThreadReadyAt: number | undefined;
   server: StartupTimings | undefined;
 
   diagnosticsArrived(): void {

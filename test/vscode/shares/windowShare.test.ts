@@ -72,6 +72,11 @@ async function terraceWindow(): Promise<WindowFigures> {
   assert.ok(firstProblems !== null, 'the server published its first diagnostics');
   await sleep(GRAPH_AFTER_MS);
   const { panel, timing } = await showGraph();
+  // Whether the graph's layouts could be made ahead: the layout thread ready (maybe after the first problems, so
+  // not in the start-up's breakdown) and the command, on the same clock as the graph's answer.
+  const threadReady = api.startup.layoutThreadReadyAt;
+  steps.layoutThreadReady = threadReady === undefined ? null : threadReady - OPENED_AT;
+  steps.showGraph = panel.times.created - (timing.toPanelMs ?? 0) - OPENED_AT;
   const drawn = panel.reports.renders.at(-1)!;
   assert.ok(drawn.nodes + drawn.groups > 0, 'the panel drew the graph');
   const hover = await probeHover(panel);

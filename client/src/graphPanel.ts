@@ -144,11 +144,7 @@ export class GraphPanel {
     private readonly placement: PanelPlacement,
   ) {
     this.pendingFocus = focus;
-    this.opening = new PanelOpening(
-      ctx.layouts,
-      () => ({ placement, known: ctx.areas.of(placement) }),
-      (error) => ctx.output.debug(`graph panel: the layouts ahead of a new page were not made: ${String(error)}`),
-    );
+    this.opening = new PanelOpening(ctx.layouts, () => ({ placement, known: ctx.areas.of(placement) }), ctx.output);
     this.affected = new PanelAffected(
       ctx.client,
       ctx.output,

@@ -1,3 +1,4 @@
+import type { LogOutputChannel } from 'vscode';
 import type { GraphMessage } from '../../server/src/protocol';
 import { type LayoutInput, layoutKey } from '../../webview/src/layoutGraph';
 import { folderKey } from './folderKey';
@@ -23,8 +24,8 @@ export class PanelOpening {
     private readonly layouts: LayoutService,
     /** Where the panel is, beside an editor or alone (`panelPlacement.ts`), and the area a panel there had before. */
     private readonly where: () => { placement: PanelPlacement; known?: PanelSize },
-    /** The layouts ahead of a page could not be made (its page asks for its view as without them). */
-    private readonly notMade: (error: unknown) => void,
+    /** Where a choice of layouts ahead that could not be made is logged (its page asks for its view as without). */
+    private readonly output: Pick<LogOutputChannel, 'debug'>,
   ) {}
 
   /** The page (re)loaded: the next graph it is sent is its first. */
@@ -54,7 +55,11 @@ export class PanelOpening {
     if (!opening && laidOutAheadOnceSent(graph.packed))
       setTimeout(() => {
         const { placement, known } = this.where();
-        this.layouts.layoutAheadOf(graph.packed, placement, known).catch(this.notMade);
+        this.layouts
+          .layoutAheadOf(graph.packed, placement, known)
+          .catch((error: unknown) =>
+            this.output.debug(`graph panel: the layouts ahead of a new page were not made: ${String(error)}`),
+          );
       }, 0);
     return { opening, ahead: this.layouts.madeAhead() };
   }

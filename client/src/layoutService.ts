@@ -43,9 +43,8 @@ export class LayoutService {
   /** Choices the thread has not answered yet (`ChoiceRequest`). */
   private readonly choices = new PendingAnswers<LayoutInput[]>();
   private disposed = false;
-  /** Whether the thread has said it is ready (elkjs loaded), and whether a warm-up was asked of it. */
+  /** Whether the thread has said it is ready (elkjs loaded). */
   private threadReady = false;
-  private warmedUp = false;
   /** How many requests a layout made ahead answered: read by the extension's tests. */
   answeredAhead = 0;
 
@@ -94,7 +93,6 @@ export class LayoutService {
         this.worker = undefined;
         this.ready = undefined;
         this.threadReady = false;
-        this.warmedUp = false;
         this.failAll(new Error('the layout thread stopped'));
       });
       this.worker = worker;
@@ -103,12 +101,12 @@ export class LayoutService {
   }
 
   /**
-   * A graph or a page is on its way: elkjs warms up in the thread meanwhile (`WarmUpRequest`), once, if the thread
-   * is ready now. One still loading elkjs would warm up only when the work it waits for is there: in front of it.
+   * A graph or a page is on its way: elkjs warms up in the thread meanwhile (`WarmUpRequest`; the thread does it
+   * once), if the thread is ready now. One still loading elkjs would warm up only when the work it waits for is
+   * there: in front of it.
    */
   warmUp(): void {
-    if (this.warmedUp || !this.threadReady) return;
-    this.warmedUp = true;
+    if (!this.threadReady) return;
     this.worker?.postMessage({ warmUp: true } satisfies WarmUpRequest);
   }
 

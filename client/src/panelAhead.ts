@@ -9,8 +9,8 @@ import { panelPlacement } from './panelPlacement';
 
 /**
  * Above this many modules a folder's graph is not fetched unasked: at 11,024 units packing it takes the server
- * 0.08–0.19 s in a window still starting, and fetched ahead it was drawn no sooner (the host hears that the graph
- * changed after taking in the first problems of thousands of files, about when a user can ask for it).
+ * 0.08–0.19 s in a window still starting, and fetched ahead it was drawn no sooner (the server says the graph
+ * changed only once the first problems of thousands of files are out).
  */
 const MOST_MODULES = 5_000;
 

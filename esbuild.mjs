@@ -20,6 +20,15 @@ const common = {
 
 /** @type {import('esbuild').BuildOptions[]} */
 const bundles = [
+  // The extension's entry, which forks the server before it loads the client's bundle (`client/src/main.ts`).
+  {
+    ...common,
+    entryPoints: { main: 'client/src/main.ts' },
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    outdir: 'dist',
+  },
   {
     ...common,
     entryPoints: { client: 'client/src/extension.ts' },

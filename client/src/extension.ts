@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import {
@@ -11,13 +12,14 @@ import { DiagnosticsBatch, type DiagnosticsHandedOver } from './diagnosticsBatch
 import { DriftSchedule } from './driftSchedule';
 import { EnvironmentPicker } from './environmentPicker';
 import { GraphPanel } from './graphPanel';
-import { codeCacheFolder, createLanguageClient } from './languageClient';
+import { createLanguageClient } from './languageClient';
 import { LayoutService } from './layoutService';
 import { layOutPanelsAhead } from './panelAhead';
 import { PanelAreas } from './panelAreas';
 import { PlanTerminalLinks } from './planTerminal';
 import { ReadersLens } from './readersLens';
 import { RunPlans } from './runPlans';
+import { codeCacheFolder } from './serverProcess';
 import { ServerReadiness } from './serverReadiness';
 import { StartupTimes } from './startupTimes';
 import { StatusItem } from './statusItem';
@@ -43,15 +45,23 @@ export interface TerraceApi {
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<TerraceApi> {
-  const startup = new StartupTimes();
+/**
+ * Activates the extension. Called by its entry (`main.ts`) with the language server it forked already and when it
+ * was activated; without them (a host that loads this bundle itself) the client forks the server.
+ */
+export async function activate(
+  context: vscode.ExtensionContext,
+  serverProcess?: ChildProcess,
+  activatedAt = Date.now(),
+): Promise<TerraceApi> {
+  const startup = new StartupTimes(activatedAt);
   const output = vscode.window.createOutputChannel('Terrace', { log: true });
   const status = new StatusItem();
   const diagnostics = new DiagnosticsBatch(
     () => client?.diagnostics,
     () => startup.diagnosticsArrived(),
   );
-  client = createLanguageClient(context, output, diagnostics);
+  client = createLanguageClient(context, output, diagnostics, serverProcess);
   const running = client;
   // Started first: the server's start and its reading are what a window's first problems wait for, and what
   // follows only registers (its notification handlers wait in the client until the server is initialized).

@@ -133,6 +133,7 @@ export async function startupBreakdown(api: TerraceApi): Promise<Record<string, 
   return {
     extensionHostStarted: since(api.startup.hostStartedAt),
     activated: since(api.startup.activatedAt),
+    clientLoaded: since(api.startup.clientLoadedAt),
     clientRunning: since(api.startup.clientRunningAt),
     serverProcessStarted: since(server.processStartedAt),
     serverInitialized: since(server.initializedAt),

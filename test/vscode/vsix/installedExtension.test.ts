@@ -44,6 +44,7 @@ suite('the packaged extension (VSIX)', () => {
       'media/graph-panel-live.png',
       'media/graph-panel-live-dark.png',
       'schemas/terrace.schema.json',
+      'dist/main.js',
       'dist/client.js',
       'dist/server.js',
       'dist/codeCache.js',
@@ -147,6 +148,12 @@ suite('the packaged extension (VSIX)', () => {
     await cached('languageServer');
     await cached('layoutThread');
     const first = api.startup.server;
+    assert.ok(first, 'the first server’s start-up times');
+    // The entry forked the first server, and its process started while the client's bundle was loading.
+    assert.ok(
+      api.startup.activatedAt <= first.processStartedAt && first.processStartedAt < api.startup.clientLoadedAt,
+      `forked at activation (${api.startup.activatedAt}), started (${first.processStartedAt}) before the client loaded (${api.startup.clientLoadedAt})`,
+    );
     assert.equal(await vscode.commands.executeCommand('terrace.restartServer'), 2, 'the server restarted');
     const again = await waitFor(
       'the restarted server’s start-up times',
@@ -154,6 +161,7 @@ suite('the packaged extension (VSIX)', () => {
       60_000,
     );
     assert.equal(again.fromCodeCache, true, 'the restarted server compiled its bundle from the cache');
+    assert.ok(again.processStartedAt > first.publishedAt, 'the client forked a new server on the restart');
     // The graph is the same: the cached code is the bundle's.
     const graph = await api.client.sendRequest<GraphModel | null>(GraphRequest.method, {
       folderUri: folder().toString(),

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
+import type { CachedBundle } from '../../server/src/codeCache';
 import {
   ServerStatusNotification,
   StartupTimingsNotification,
@@ -45,23 +46,32 @@ export interface TerraceApi {
 
 let client: LanguageClient | undefined;
 
+/** How long after the client runs its bundle's code cache is written. */
+const CODE_CACHE_AFTER_MS = 2000;
+
+/** What the extension's entry (`main.ts`) did before it loaded this bundle. */
+export interface EntryStart {
+  /** The language server's process, forked already. */
+  server: ChildProcess;
+  /** When VS Code called the entry's `activate`. */
+  activatedAt: number;
+  /** This bundle, loaded with its code cache (not when debugged): written once the client runs, if it came from none. */
+  bundle: CachedBundle | undefined;
+}
+
 /**
- * Activates the extension. Called by its entry (`main.ts`) with the language server it forked already and when it
- * was activated; without them (a host that loads this bundle itself) the client forks the server.
+ * Activates the extension, after its entry (`main.ts`) forked the server and loaded this bundle; without it (a host
+ * that loads this bundle itself) the client forks the server.
  */
-export async function activate(
-  context: vscode.ExtensionContext,
-  serverProcess?: ChildProcess,
-  activatedAt = Date.now(),
-): Promise<TerraceApi> {
-  const startup = new StartupTimes(activatedAt);
+export async function activate(context: vscode.ExtensionContext, entry?: EntryStart): Promise<TerraceApi> {
+  const startup = new StartupTimes(entry?.activatedAt ?? Date.now());
   const output = vscode.window.createOutputChannel('Terrace', { log: true });
   const status = new StatusItem();
   const diagnostics = new DiagnosticsBatch(
     () => client?.diagnostics,
     () => startup.diagnosticsArrived(),
   );
-  client = createLanguageClient(context, output, diagnostics, serverProcess);
+  client = createLanguageClient(context, output, diagnostics, entry?.server);
   const running = client;
   // Started first: the server's start and its reading are what a window's first problems wait for, and what
   // follows only registers (its notification handlers wait in the client until the server is initialized).
@@ -126,6 +136,9 @@ export async function activate(
   );
   await started;
   startup.clientRunningAt = Date.now();
+  // Written once what the start runs is compiled, and not in its way: a next window's client loads it compiled.
+  const bundle = entry?.bundle;
+  if (bundle) setTimeout(() => output.info(bundle.save()), CODE_CACHE_AFTER_MS).unref();
   // The layout thread starts, elkjs loaded, while the server reads, not when the first panel waits for it.
   layouts.start().then(
     () => {

@@ -43,6 +43,6 @@ function rootPath(): string | undefined {
 }
 
 /** Whether the extension host is being debugged: the server is then too, on a port of its own (as the client does). */
-function startedInDebugMode(): boolean {
+export function startedInDebugMode(): boolean {
   return process.execArgv.some((arg) => /^--(debug|debug-brk|inspect|inspect-brk)(=|$)/.test(arg));
 }

@@ -125,7 +125,7 @@ suite('the packaged extension (VSIX)', () => {
     assert.ok(thread.includes('org.eclipse.elk.layered'), 'the extension host’s layout thread bundles elkjs');
   });
 
-  test('the server and the layout thread keep their compiled code in the extension’s storage; a new server uses it', async function () {
+  test('the server, the layout thread and the client keep their compiled code in the extension’s storage; a new server uses it', async function () {
     this.timeout(120_000);
     const api = await runningApi();
     // A panel laid out (the test above): the thread writes its cache a few seconds after its first layout, the server
@@ -147,6 +147,8 @@ suite('the packaged extension (VSIX)', () => {
     assert.equal(api.startup.server?.fromCodeCache, false, 'the first server of a new profile has no cache to load');
     await cached('languageServer');
     await cached('layoutThread');
+    // The client's bundle too, for the next window's extension host.
+    await cached('client');
     const first = api.startup.server;
     assert.ok(first, 'the first server’s start-up times');
     // The entry forked the first server, and its process started while the client's bundle was loading.

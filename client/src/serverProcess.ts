@@ -31,7 +31,7 @@ export function forkServer(context: vscode.ExtensionContext): ChildProcess {
   return server;
 }
 
-/** Where the server and the layout thread keep their bundles' code caches (`codeCache.ts`): the extension's own. */
+/** Where the server, the layout thread and the client keep their bundles' code caches (`codeCache.ts`). */
 export function codeCacheFolder(context: vscode.ExtensionContext): string {
   return path.join(context.globalStorageUri.fsPath, 'code-cache');
 }

@@ -84,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext, entry?: EntrySt
     context.extensionPath,
     context.storageUri?.fsPath,
     codeCacheFolder(context),
+    (message) => output.warn(message),
   );
   const areas = new PanelAreas(context.globalState);
   const readersLens = new ReadersLens(running);
@@ -140,12 +141,9 @@ export async function activate(context: vscode.ExtensionContext, entry?: EntrySt
   const bundle = entry?.bundle;
   if (bundle) setTimeout(() => output.info(bundle.save()), CODE_CACHE_AFTER_MS).unref();
   // The layout thread starts, elkjs loaded, while the server reads, not when the first panel waits for it.
-  layouts.start().then(
-    () => {
-      startup.layoutThreadReadyAt = Date.now();
-    },
-    (error: unknown) => output.warn(`the graph panel's layout thread did not start: ${error}`),
-  );
+  void layouts.startSoon().then((ready) => {
+    if (ready) startup.layoutThreadReadyAt = Date.now();
+  });
   void environments.restore();
   return {
     client: running,

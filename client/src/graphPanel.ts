@@ -392,9 +392,7 @@ export class GraphPanel {
 const PAGE_WAIT_MS = 150;
 
 function startLayouts(ctx: GraphPanelContext): void {
-  ctx.layouts
-    .start()
-    .catch((error: unknown) => ctx.output.warn(`graph panel: the layout thread did not start: ${String(error)}`));
+  void ctx.layouts.startSoon();
   // Unless a graph came before the panel, the page's first layout is elkjs's first: warmed up while the page loads.
   ctx.layouts.warmUp();
 }

@@ -53,6 +53,8 @@ export class LayoutService {
     private readonly store?: LayoutStore,
     /** The folder of the thread's code cache (`codeCache.ts`), where the extension has one. */
     private readonly codeCacheFolder?: string,
+    /** Where a thread that failed is told of (the extension's log). */
+    private readonly warn?: (message: string) => void,
   ) {}
 
   /**
@@ -63,14 +65,26 @@ export class LayoutService {
     extensionPath: string,
     storageFolder: string | undefined,
     codeCacheFolder: string,
+    warn: (message: string) => void,
   ): LayoutService {
     const script = path.join(extensionPath, 'dist', 'layoutThread.js');
     const store = storageFolder ? new LayoutStore(path.join(storageFolder, 'graph-layouts.json'), script) : undefined;
-    return new LayoutService(script, store, codeCacheFolder);
+    return new LayoutService(script, store, codeCacheFolder, warn);
+  }
+
+  /**
+   * Starts the thread if it has not, for a caller that does not wait for it (the extension's activation, a panel
+   * about to open): true once elkjs is loaded, false if the thread failed (told of where the service warns).
+   */
+  startSoon(): Promise<boolean> {
+    return this.start().then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Starts the thread (once), elkjs loaded in it; a layout asked for meanwhile waits for it. */
-  start(): Promise<void> {
+  private start(): Promise<void> {
     if (this.disposed) return Promise.reject(new Error('the layout thread was stopped'));
     void this.store?.open();
     this.ready ??= new Promise<void>((resolve, reject) => {
@@ -86,6 +100,7 @@ export class LayoutService {
         else this.pending.answered(message);
       });
       worker.on('error', (error) => {
+        this.warn?.(`the graph panel's layout thread failed: ${error.message}`);
         reject(error);
         this.failAll(error);
       });

@@ -44,12 +44,15 @@ const WARM_UP: LayoutInput = {
   edges: [{ id: 'b-a', from: 'b', to: 'a' }],
 };
 
-/** Whether elkjs has been asked for anything yet (a warm-up, a view, or the views a page may open with). */
-let warm = false;
+/**
+ * Whether elkjs has been asked for anything yet (a warm-up, a view, or the views a page may open with): a warm-up
+ * after any of these would only be in the way.
+ */
+let elkAsked = false;
 
 function warmUp(): void {
-  if (warm) return;
-  warm = true;
+  if (elkAsked) return;
+  elkAsked = true;
   void elkLayout(WARM_UP).catch(() => undefined);
 }
 
@@ -78,7 +81,7 @@ if (port) {
   port.on('message', (message: LayoutRequest | ChoiceRequest | WarmUpRequest) => {
     if ('choice' in message) {
       // Its views are laid out next.
-      warm = true;
+      elkAsked = true;
       port.postMessage(choose(message));
       return;
     }
@@ -87,7 +90,7 @@ if (port) {
       setImmediate(warmUp);
       return;
     }
-    warm = true;
+    elkAsked = true;
     const { id, input } = message;
     elkLayout(input).then(
       (layout) => {

@@ -116,10 +116,19 @@ function readCache(cacheFile: string): Buffer | undefined {
   return checksum(data).equals(bytes.subarray(0, CHECKSUM_BYTES)) ? data : undefined;
 }
 
+/**
+ * A write's own file beside the cache's (`<cache>.<pid>.<random>.tmp`), and what finds one that a killed process left
+ * among the caches of a bundle (`cache`: the pattern of their names, unanchored).
+ */
+const partialWrite = {
+  file: (cacheFile: string): string => `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`,
+  pattern: (cache: string): RegExp => new RegExp(`^${cache}\\.\\d+\\.[0-9a-z]*\\.tmp$`),
+};
+
 /** Written whole or not at all: to a file of this process, then renamed over the cache's. */
 function writeCache(cacheFile: string, data: Buffer): void {
   mkdirSync(path.dirname(cacheFile), { recursive: true });
-  const partial = `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const partial = partialWrite.file(cacheFile);
   try {
     writeFileSync(partial, Buffer.concat([checksum(data), data]));
     renameSync(partial, cacheFile);
@@ -137,8 +146,9 @@ const ABANDONED_MS = 60 * 60 * 1000;
  * files of writes that a killed process left (not one still being written: an hour old).
  */
 function removeOthers(cacheDir: string, name: string, kept: string): void {
-  const cache = new RegExp(`^${name}-[0-9a-f]{24}\\.bin$`);
-  const partial = new RegExp(`^${name}-[0-9a-f]{24}\\.bin\\.\\d+\\.[0-9a-z]*\\.tmp$`);
+  const names = `${name}-[0-9a-f]{24}\\.bin`;
+  const cache = new RegExp(`^${names}$`);
+  const partial = partialWrite.pattern(names);
   const abandoned = Date.now() - ABANDONED_MS;
   for (const entry of readdirSync(cacheDir)) {
     const full = path.join(cacheDir, entry);

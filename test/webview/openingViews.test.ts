@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -223,7 +223,7 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     try {
       // Not started: nothing to warm up, and the warm-up is not asked again once the thread is ready.
       warmed.warmUp();
-      await Promise.all([cold.start(), warmed.start()]);
+      assert.deepEqual(await Promise.all([cold.startSoon(), warmed.startSoon()]), [true, true]);
       warmed.warmUp();
       // Its two nodes laid out before the view is asked for, as when the graph is on its way.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -234,6 +234,28 @@ describe('the first panel’s layouts, made ahead by the extension host', () => 
     } finally {
       cold.dispose();
       warmed.dispose();
+    }
+  });
+
+  test('a thread that fails to start is told of, and a layout asked of it fails with why', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'terrace-broken-thread-'));
+    try {
+      // A thread script whose load throws, beside the loader the extension ships with it.
+      copyFileSync(path.join(repoRoot, 'dist', 'codeCache.js'), path.join(folder, 'codeCache.js'));
+      const script = path.join(folder, 'layoutThread.js');
+      writeFileSync(script, "throw new Error('elkjs missing from this build');\n");
+      const warnings: string[] = [];
+      const service = new LayoutService(script, undefined, undefined, (message) => warnings.push(message));
+      try {
+        assert.equal(await service.startSoon(), false);
+        assert.deepEqual(warnings, ["the graph panel's layout thread failed: elkjs missing from this build"]);
+        const input = openingInputs(panelOfModel(graphs.get('the example monorepo (14 roots)')!))[0]!;
+        await assert.rejects(service.layout(input), /elkjs missing from this build/);
+      } finally {
+        service.dispose();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

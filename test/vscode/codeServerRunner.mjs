@@ -70,7 +70,7 @@ export function sharedBrowser(userDataDir) {
   };
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.on('error', reject);
@@ -159,6 +159,9 @@ function tail(file, lines = 30) {
  * @param {ReturnType<typeof sharedBrowser>} [options.sharedBrowser] a browser kept between suites (a new page
  *   for this one): the windows of one folder, each on its own code-server's port and so its own origin, wait for
  *   its start only once
+ * @param {number} [options.port] the port code-server listens on (else TERRACE_CODE_SERVER_PORT, else a free one)
+ * @param {boolean} [options.again] a window opened again in the profile of an earlier one (the same `tmp` and
+ *   `port`, so the same origin): its extensions are installed already
  * @returns {Promise<number>} the suite's exit code
  */
 export async function runWithCodeServer(options) {
@@ -173,7 +176,7 @@ export async function runWithCodeServer(options) {
   console.log(`runner: code-server ${codeServerVersion} (VS Code ${vscodeVersion}) with headless chromium`);
 
   const requested = process.env.TERRACE_CODE_SERVER_PORT;
-  const port = requested ? Number(requested) : await freePort();
+  const port = options.port ?? (requested ? Number(requested) : await freePort());
   if (await portTaken(port)) {
     console.error(`code-server runner: port ${port} on 127.0.0.1 is already in use; refusing to run`);
     return 1;
@@ -186,7 +189,7 @@ export async function runWithCodeServer(options) {
   };
   const xdg = { XDG_CONFIG_HOME: dir('xdg-config'), XDG_DATA_HOME: dir('xdg-data'), XDG_CACHE_HOME: dir('xdg-cache') };
   const extensionsDir = dir('extensions');
-  for (const vsix of options.installExtensions ?? []) {
+  for (const vsix of options.again ? [] : (options.installExtensions ?? [])) {
     const install = spawnSync(
       codeServer.node,
       [codeServer.entry, '--extensions-dir', extensionsDir, '--install-extension', vsix],

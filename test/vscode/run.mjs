@@ -29,6 +29,7 @@
 // (fresh windows of the floor's and of Terrace's on each timed folder, default 3), TERRACE_SHARE_FOLDER (a
 // folder of one's own timed too, its windows' suites named `share-folder-<its name>-…`), TERRACE_SHARE_GRAPH_AFTER_MS
 // (Show Graph that long after the first problems in those windows, as a user who reads them first; default 0),
+// TERRACE_SHARE_AGAIN=1 (code-server: each window timed is the second of its profile, the first one's caches there),
 // TERRACE_VSCODE_VERBOSE=1 (all workbench logs), TERRACE_KEEP_TMP=1 (keep the scratch directory).
 //
 // Prints the suites' `N passed, N failed, N skipped` as its last line; the exit code is non-zero when one
@@ -40,7 +41,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../harness/cache.mjs';
 import { programSpies } from '../harness/programSpies.mjs';
-import { runWithCodeServer, sharedBrowser } from './codeServerRunner.mjs';
+import { freePort, runWithCodeServer, sharedBrowser } from './codeServerRunner.mjs';
 import { electronAvailability, runWithElectron } from './electronRunner.mjs';
 import { folderShares, packageFloor, SHARE_WINDOWS, writeShares } from './shares.mjs';
 
@@ -88,12 +89,15 @@ async function runSuite(
     untrusted = false,
     runningBrowser = false,
     browser,
+    port,
+    profileOf,
   },
 ) {
   if (only && !only.test(name)) return null;
-  const dir = path.join(tmp, name);
+  // A window opened again (`profileOf`: the suite whose window it follows) has that window's profile and folder.
+  const dir = path.join(tmp, profileOf ?? name);
   const workspace = path.join(dir, 'workspace');
-  cpSync(path.resolve(repoRoot, folder), workspace, { recursive: true });
+  if (!profileOf) cpSync(path.resolve(repoRoot, folder), workspace, { recursive: true });
   const resultsFile = path.join(dir, 'results.json');
   const env = {
     ...suiteEnv,
@@ -114,6 +118,8 @@ async function runSuite(
     untrusted,
     runningBrowser,
     sharedBrowser: browser,
+    port,
+    again: profileOf !== undefined,
     screenshotOnFailure: path.join(repoRoot, 'test-results', 'vscode', `${name}-workbench-on-failure.png`),
   };
   console.log(`\nvscode tier: the ${name} suite`);
@@ -234,28 +240,39 @@ const shares = {};
 // The code-server runner opens the share windows in one browser, started once (each window has its own origin).
 const shareBrowser =
   floorVsix && runner === 'code-server' ? sharedBrowser(path.join(tmp, 'share-chromium')) : undefined;
+// TERRACE_SHARE_AGAIN=1: each window counted is the second of its profile, as a user reopens a folder (what the first
+// left is there: the code caches, the layouts kept, the browser's cache of the origin); the first is not counted.
+const shareAgain = Boolean(process.env.TERRACE_SHARE_AGAIN) && runner === 'code-server';
+if (process.env.TERRACE_SHARE_AGAIN && !shareAgain) console.log('vscode tier: TERRACE_SHARE_AGAIN needs code-server');
 async function shareWindows(name, folder) {
   if (!floorVsix) return;
   const files = [];
   for (let window = 0; window < SHARE_WINDOWS; window++) {
     for (const subject of ['floor', 'terrace']) {
+      const suite = `share-${name}-${subject}-${window + 1}`;
       const file = path.join(tmp, `share-${name}-${subject}-${window}.json`);
       files.push(file);
-      suites.push(
-        await runSuite(`share-${name}-${subject}-${window + 1}`, {
-          extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
-          extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'shares.js'),
-          installExtensions: [subject === 'floor' ? floorVsix : vsix],
-          folder,
-          env: {
-            TERRACE_SHARE_SUBJECT: subject,
-            TERRACE_SHARE_FILE: file,
-            TERRACE_SHARE_GRAPH_AFTER_MS: process.env.TERRACE_SHARE_GRAPH_AFTER_MS ?? '0',
-          },
-          runningBrowser: true,
-          browser: shareBrowser,
-        }),
-      );
+      const options = (shareFile, opened) => ({
+        extensionDevelopmentPath: path.join(repoRoot, 'test', 'vscode', 'vsix', 'host'),
+        extensionTestsPath: path.join(repoRoot, 'dist', 'test', 'vscode', 'shares.js'),
+        installExtensions: [subject === 'floor' ? floorVsix : vsix],
+        folder,
+        env: {
+          TERRACE_SHARE_SUBJECT: subject,
+          TERRACE_SHARE_FILE: shareFile,
+          TERRACE_SHARE_GRAPH_AFTER_MS: process.env.TERRACE_SHARE_GRAPH_AFTER_MS ?? '0',
+          TERRACE_SHARE_OPENED: opened,
+        },
+        runningBrowser: true,
+        browser: shareBrowser,
+      });
+      if (!shareAgain) {
+        suites.push(await runSuite(suite, options(file, 'fresh')));
+        continue;
+      }
+      const port = await freePort();
+      suites.push(await runSuite(suite, { ...options(`${file}.first`, 'first-of-profile'), port }));
+      suites.push(await runSuite(`${suite}-again`, { ...options(file, 'again'), port, profileOf: suite }));
     }
   }
   const measured = folderShares(files);

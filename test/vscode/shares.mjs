@@ -85,7 +85,8 @@ export function writeShares(resultsDir, byFolder) {
       `${folder}: a first hover card answered: Terrace ${seconds(terrace?.hoverAnsweredMs)}; an edit → its problem: Terrace ${seconds(terrace?.editDiagnosticsMs)}; → the panel redrawn: Terrace ${seconds(terrace?.editRedrawnMs)}`,
     );
   }
+  const windows = process.env.TERRACE_SHARE_AGAIN ? 'windows opened again in their profile' : 'fresh windows';
   console.log(
-    `\nvscode tier: Terrace's share over VS Code's floor (medians of ${SHARE_WINDOWS} fresh windows each)\n${rows.join('\n')}`,
+    `\nvscode tier: Terrace's share over VS Code's floor (medians of ${SHARE_WINDOWS} ${windows} each)\n${rows.join('\n')}`,
   );
 }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
 import { showGraph } from '../realShape/panelTimings';
@@ -15,10 +15,23 @@ const SHARE_FILE = process.env.TERRACE_SHARE_FILE;
 const GRAPH_AFTER_MS = Number(process.env.TERRACE_SHARE_GRAPH_AFTER_MS ?? 0);
 /** When the runner opened the window, on the machine's one clock. */
 const OPENED_AT = Number(process.env.TERRACE_WINDOW_OPENED_AT);
+/**
+ * Which window of its profile this is (TERRACE_SHARE_OPENED): `fresh` (a new profile's, the default), or, with the
+ * runner's TERRACE_SHARE_AGAIN, `first-of-profile` (not counted; it leaves its caches) and then `again`.
+ */
+const OPENED = process.env.TERRACE_SHARE_OPENED ?? 'fresh';
+/** The bundles whose compiled code a window keeps for the next (`codeCache.ts`). */
+const CACHED_BUNDLES = ['client', 'languageServer', 'layoutThread'];
+/** The layouts kept for the next window are written a second after the last one made (`layoutStore.ts`). */
+const LAYOUTS_KEPT_MS = 1500;
 
 /** What one fresh window measured, in ms: from the window opened, and from the command to the drawing. */
 interface WindowFigures {
   subject: 'floor' | 'terrace';
+  /** Which window of its profile it was (`OPENED`). */
+  opened: string;
+  /** Terrace's: the tabs open as the suite started (`openTabs`). */
+  tabs?: string[];
   /** The window opened → the first problems in the editor (Terrace's with none: its first diagnostics published). */
   firstProblemsMs: number;
   /** The command → its webview drawn, on the page's clock. */
@@ -53,6 +66,7 @@ async function floorWindow(): Promise<WindowFigures> {
   assert.equal(nodes, 5, 'the floor’s webview drew its five nodes');
   return {
     subject: 'floor',
+    opened: OPENED,
     firstProblemsMs: diagnosticsAt - OPENED_AT,
     drawnMs: drawnAt - started,
     steps: {
@@ -64,7 +78,22 @@ async function floorWindow(): Promise<WindowFigures> {
   };
 }
 
+/** The tabs the window opened with (a window opened again restores its profile's last ones). */
+function openTabs(): string[] {
+  return vscode.window.tabGroups.all.flatMap((group) =>
+    group.tabs.map((tab) =>
+      tab.input instanceof vscode.TabInputWebview ? `webview ${tab.input.viewType}` : tab.label,
+    ),
+  );
+}
+
 async function terraceWindow(): Promise<WindowFigures> {
+  const tabs = openTabs();
+  // The workbench restores the panel its profile's first window had open at its last save of its state, which came
+  // before the panel was closed (in code-server, however long that window lived on): closed, so that Show Graph
+  // opens a new one, as in the floor's window.
+  if (tabs.some((tab) => tab.endsWith('terrace.graph')))
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const api = await runningApi();
   const steps = await startupBreakdown(api);
   assert.ok(steps, 'the runner said when the window opened');
@@ -88,8 +117,15 @@ async function terraceWindow(): Promise<WindowFigures> {
   assert.ok(graph, 'the server answers terrace/graph');
   const edit = await probeEdit(panel, graph, folder);
   panel.dispose();
+  if (OPENED === 'first-of-profile') await leaveCaches(api.codeCacheFolder);
+  if (OPENED === 'again') {
+    // What the first window of the profile left is what this one starts with.
+    assert.equal(api.startup.server?.fromCodeCache, true, 'the server loaded the code cache its first window wrote');
+  }
   return {
     subject: 'terrace',
+    opened: OPENED,
+    tabs,
     firstProblemsMs: firstProblems,
     drawnMs: timing.onScreenMs,
     steps,
@@ -97,6 +133,20 @@ async function terraceWindow(): Promise<WindowFigures> {
     hover,
     edit,
   };
+}
+
+/** A first window of its profile waits for what it leaves the next: each bundle's code cache, the layouts kept. */
+async function leaveCaches(folder: string): Promise<void> {
+  const cached = (bundle: string) => {
+    try {
+      return readdirSync(folder).some((file) => new RegExp(`^${bundle}-[0-9a-f]{24}\\.bin$`).test(file));
+    } catch {
+      return false;
+    }
+  };
+  for (const bundle of CACHED_BUNDLES)
+    await waitFor(`the code cache of ${bundle}`, () => cached(bundle) || undefined, 60_000);
+  await sleep(LAYOUTS_KEPT_MS);
 }
 
 suite('a fresh window beside VS Code’s floor', () => {

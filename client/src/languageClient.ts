@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import {
   IPCMessageReader,
   IPCMessageWriter,
@@ -10,8 +10,8 @@ import {
   type ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import type { TerraceInitializationOptions } from '../../server/src/protocol';
 import type { DiagnosticsBatch } from './diagnosticsBatch';
+import { initializationOptions } from './initializationOptions';
 import { forkServer } from './serverProcess';
 
 /**
@@ -48,16 +48,7 @@ export function createLanguageClient(
     middleware: {
       handleDiagnostics: (uri, list) => diagnostics.set(uri, list),
     },
-    // Asked at each start: a server restarted after the workspace was trusted may run git, or the settings changed.
-    initializationOptions: (): TerraceInitializationOptions => ({
-      trusted: vscode.workspace.isTrusted,
-      settings: Object.fromEntries(
-        (vscode.workspace.workspaceFolders ?? []).map((folder) => [
-          folder.uri.toString(),
-          vscode.workspace.getConfiguration(undefined, folder.uri).get('terrace'),
-        ]),
-      ),
-    }),
+    initializationOptions,
     // No `synchronize.configurationSection`: the server registers for the `terrace` section's changes itself and
     // asks for the settings (`workspace/configuration`); both together told it of each change twice.
   };

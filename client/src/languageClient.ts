@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import {
   IPCMessageReader,
   IPCMessageWriter,
@@ -10,8 +10,8 @@ import {
   type ServerOptions,
   State,
 } from 'vscode-languageclient/node';
+import type { TerraceInitializationOptions } from '../../server/src/protocol';
 import type { DiagnosticsBatch } from './diagnosticsBatch';
-import { initializationOptions } from './initializationOptions';
 import { forkServer } from './serverProcess';
 
 /**
@@ -48,7 +48,16 @@ export function createLanguageClient(
     middleware: {
       handleDiagnostics: (uri, list) => diagnostics.set(uri, list),
     },
-    initializationOptions,
+    // Asked at each start: a server restarted after the workspace was trusted may run git, or the settings changed.
+    initializationOptions: (): TerraceInitializationOptions => ({
+      trusted: vscode.workspace.isTrusted,
+      settings: Object.fromEntries(
+        (vscode.workspace.workspaceFolders ?? []).map((folder) => [
+          folder.uri.toString(),
+          vscode.workspace.getConfiguration(undefined, folder.uri).get('terrace'),
+        ]),
+      ),
+    }),
     // No `synchronize.configurationSection`: the server registers for the `terrace` section's changes itself and
     // asks for the settings (`workspace/configuration`); both together told it of each change twice.
   };

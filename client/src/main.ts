@@ -2,7 +2,6 @@ import path from 'node:path';
 import type * as vscode from 'vscode';
 import { loadBundle } from '../../server/src/codeCache';
 import type { TerraceApi } from './extension';
-import { earlyStart } from './initializationOptions';
 import { codeCacheFolder, forkServer, startedInDebugMode } from './serverProcess';
 
 /** The rest of the client (`dist/client.js`: the language client, the commands, the panel), loaded at activation. */
@@ -13,13 +12,13 @@ let client: ClientBundle | undefined;
 /**
  * The extension's entry (`dist/main.js`): it forks the language server first, then loads the rest of the client,
  * half a megabyte with vscode-languageclient, while the server starts on another core. A window's first
- * problems wait for the server's start, its reading and its analysis, not for the client's load after it: the server is
- * told the window's folders and starts reading them as it starts (`earlyIndexing.ts`). The client's bundle loads with the code cache an earlier window wrote (`codeCache.ts`), as the server's does; not
+ * problems wait for the server's start, its reading and its analysis, not for the client's load after it. The
+ * client's bundle loads with the code cache an earlier window wrote (`codeCache.ts`), as the server's does; not
  * when the extension host is debugged, whose flags a cache would not fit.
  */
 export function activate(context: vscode.ExtensionContext): Promise<TerraceApi> {
   const activatedAt = Date.now();
-  const server = forkServer(context, earlyStart());
+  const server = forkServer(context);
   const file = path.join(__dirname, 'client.js');
   const bundle = startedInDebugMode() ? undefined : loadBundle(file, codeCacheFolder(context));
   client = (bundle ? bundle.exports : require(file)) as ClientBundle;

@@ -2,17 +2,15 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EARLY_START_ENV, type EarlyStart } from '../../server/src/earlyStart';
 
 /**
  * The language server's process, forked as vscode-languageclient forks a Node module over IPC (its
  * `TransportKind.ipc`: `--node-ipc`, the client's process id, Node's mode in Electron, silent). Forked by the
  * extension's entry (`main.ts`) before the client's bundle loads, so that the server's start and the client's
- * load share the machine's cores instead of following each other; later starts (a restart) fork again. The entry's
- * fork is told the window's folders (`early`), which it starts reading before the client's `initialize`.
+ * load share the machine's cores instead of following each other; later starts (a restart) fork again.
  * Knows nothing of the language client: only Node's and VS Code's APIs, to keep the entry small.
  */
-export function forkServer(context: vscode.ExtensionContext, early?: EarlyStart): ChildProcess {
+export function forkServer(context: vscode.ExtensionContext): ChildProcess {
   const cwd = rootPath();
   const debug = startedInDebugMode();
   const args = [
@@ -23,12 +21,7 @@ export function forkServer(context: vscode.ExtensionContext, early?: EarlyStart)
   ];
   const server = fork(context.asAbsolutePath('dist/server.js'), args, {
     cwd: cwd !== undefined && existsSync(cwd) ? cwd : undefined,
-    env: {
-      ...process.env,
-      ELECTRON_RUN_AS_NODE: '1',
-      ELECTRON_NO_ASAR: '1',
-      ...(early ? { [EARLY_START_ENV]: JSON.stringify(early) } : {}),
-    },
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ELECTRON_NO_ASAR: '1' },
     execArgv: debug ? ['--nolazy', '--inspect=6019'] : [],
     silent: true,
   });

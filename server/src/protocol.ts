@@ -187,11 +187,6 @@ export interface StartupTimings {
   publishedAt: number;
   /** Whether the server's bundle was compiled from the code cache an earlier server wrote (`codeCache.ts`). */
   fromCodeCache: boolean;
-  /**
-   * Whether the first folder was read from the server's start, before `initialize`, as the extension's entry asked
-   * (`EarlyStart`): `readingAt` is then before `initializedAt`.
-   */
-  readEarly: boolean;
 }
 export namespace StartupTimingsNotification {
   export const method = 'terrace/startupTimings';

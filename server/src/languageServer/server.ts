@@ -26,7 +26,6 @@ import {
   WorkspaceTrustedNotification,
 } from '../protocol';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
-import { EarlyIndexing } from './earlyIndexing';
 import { type DocumentAnalysis, registerEditorFeatures } from './editorFeatures';
 import { FolderSettings } from './editorSettings';
 import { pathToUri, uriToPath } from './fileUris';
@@ -91,9 +90,6 @@ let folders: WorkspaceFolders;
 /** The start-up steps' times, sent once the first folder's diagnostics are out; then the code cache written. */
 const startup = new ServerStartup();
 
-/** The folders the extension's entry named as it forked this process, read from now on (`earlyIndexing.ts`). */
-const early = EarlyIndexing.fromEnvironment((startedAt) => startup.earlyReadingTaken(startedAt));
-
 /** Told by the entry how this bundle was loaded (`codeCache.ts`). */
 export function codeCacheLoaded(loaded: CachedBundle): void {
   startup.loadedAs(loaded);
@@ -121,8 +117,6 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     },
     (root) => settings.of(root),
     options.trusted !== false,
-    undefined,
-    early,
   );
   canReadConfiguration = params.capabilities.workspace?.configuration === true;
   settings = new FolderSettings(
@@ -141,7 +135,6 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   if (initialFolders.length === 0 && root) initialFolders = [root];
   // A folder whose settings are known starts indexing as this answer goes out: the client's `initialized` follows
   // 10-190 ms later in a window still starting. Only what asks the client waits for it (`IndexingProgress`).
-  early?.dropExcept(initialFolders);
   for (const folder of initialFolders) if (settings.knownWithoutAsking(folder)) folders.add(folder);
   return {
     capabilities: {

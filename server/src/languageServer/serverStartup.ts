@@ -29,16 +29,6 @@ export class ServerStartup {
     this.initializedAt = Date.now();
   }
 
-  /** Whether the first folder's reading was the one started with the process (`earlyIndexing.ts`). */
-  private readEarly = false;
-
-  /** A folder's indexing took the reading started with the process at `startedAt`. */
-  earlyReadingTaken(startedAt: number): void {
-    if (this.readingAt) return;
-    this.readingAt = startedAt;
-    this.readEarly = true;
-  }
-
   /** The first folder's settings are in, and its reading starts. */
   reading(): void {
     this.settingsAt ||= Date.now();
@@ -61,7 +51,6 @@ export class ServerStartup {
       indexedAt,
       publishedAt: Date.now(),
       fromCodeCache: this.bundle?.fromCache ?? false,
-      readEarly: this.readEarly,
     });
     if (this.bundle) setTimeout(() => this.saveCodeCache(connection), CODE_CACHE_AFTER_MS).unref();
   }

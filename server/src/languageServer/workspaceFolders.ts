@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { type AnalysisResult, WorkspaceAnalysis } from '../engine/analysis';
-import { type AnalysisOptions, defaultOptions } from '../engine/config';
+import { type AnalysisOptions, defaultOptions, loadAnalysisOptions } from '../engine/config';
 import { startTerraformSyntax, type TerraformSyntaxError, terraformSyntaxErrors } from '../engine/hcl';
 import { folderContains } from '../engine/workspace';
-import type { EarlyIndexing } from './earlyIndexing';
 import type { ReceivedSettings } from './editorSettings';
-import { folderOptions } from './folderOptions';
 
 /** One workspace folder's analysis and the version of its graph. */
 export interface FolderState {
@@ -66,8 +64,6 @@ export class WorkspaceFolders {
     private trusted: boolean,
     /** Debounce for edits of open documents that follow another within it, in milliseconds. */
     private readonly debounce = 150,
-    /** The folders read from the server's start, for their first indexing to take (`earlyIndexing.ts`). */
-    private readonly early?: EarlyIndexing,
   ) {}
 
   /** The user trusted the workspace: every folder is indexed again, asking git what it tracks. */
@@ -231,15 +227,13 @@ export class WorkspaceFolders {
   private async index(folder: FolderState): Promise<void> {
     try {
       const options = await this.options(folder.root);
-      const onProgress = (done: number, total: number) => this.events.progress(folder.root, done, total);
-      const early = await this.early?.take(folder.root, options, onProgress);
-      folder.analysis = early?.analysis ?? new WorkspaceAnalysis(folder.root, options);
+      folder.analysis = new WorkspaceAnalysis(folder.root, options);
       folder.error = undefined;
       // Asked for before the first file is read (one big generated file can hold the reading up for seconds),
       // not waited for: its creation is a round trip to an editor still starting (70-200 ms of a fresh window's
       // first problems), and the status bar item spins from the extension's start until the server is ready.
       this.events.progress(folder.root, 0, 0);
-      await (early ? early.loaded : folder.analysis.load(onProgress));
+      await folder.analysis.load((done, total) => this.events.progress(folder.root, done, total));
     } catch (error) {
       folder.error = error instanceof Error ? error.message : String(error);
     }
@@ -258,8 +252,16 @@ export class WorkspaceFolders {
     if ((await analysis.checkSkimmedFiles()) && folder.analysis === analysis) this.bump(folder);
   }
 
+  /** Defaults, then the editor's settings, then the folder's .terrace.yaml (shared with CI), then the environment chosen. */
   private async options(root: string): Promise<AnalysisOptions> {
-    return folderOptions(root, await this.settingsFor(root), this.trusted, this.environments.get(root));
+    const editor = (await this.settingsFor(root)).discovery ?? {};
+    const base = defaultOptions();
+    if (editor.mode) base.discovery.mode = editor.mode;
+    if (editor.pattern) base.discovery.pattern = editor.pattern;
+    if (editor.exclude) base.discovery.exclude = editor.exclude;
+    const options = await loadAnalysisOptions(root, base);
+    options.discovery.askGit = this.trusted;
+    return { ...options, environment: this.environments.get(root) };
   }
 
   private bump(folder: FolderState): void {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
 import { showGraph } from '../realShape/panelTimings';
-import { runningApi, sleep, startupBreakdown, waitFor } from '../suite/helpers';
+import { codeCacheWritten, runningApi, sleep, startupBreakdown, waitFor } from '../suite/helpers';
 import { type EditFigures, probeEdit } from './probeEdit';
 import { type HoverFigures, probeHover } from './probeHover';
 
@@ -150,15 +150,7 @@ async function firstOfProfile(): Promise<void> {
 
 /** Waits for each bundle's code cache in `folder`, then for the layouts kept to be written. */
 async function leaveCaches(folder: string): Promise<void> {
-  const cached = (bundle: string) => {
-    try {
-      return readdirSync(folder).some((file) => new RegExp(`^${bundle}-[0-9a-f]{24}\\.bin$`).test(file));
-    } catch {
-      return false;
-    }
-  };
-  for (const bundle of CACHED_BUNDLES)
-    await waitFor(`the code cache of ${bundle}`, () => cached(bundle) || undefined, 60_000);
+  for (const bundle of CACHED_BUNDLES) await codeCacheWritten(folder, bundle);
   await sleep(LAYOUTS_KEPT_MS);
 }
 

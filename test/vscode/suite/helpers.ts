@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TerraceApi } from '../../../client/src/extension';
@@ -22,6 +22,21 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(100);
   }
+}
+
+/** Waits for the code cache of `bundle` (`client`, `languageServer`, `layoutThread`) in `folder`: its file's name. */
+export function codeCacheWritten(folder: string, bundle: string, timeoutMs = 60_000): Promise<string> {
+  return waitFor(
+    `the code cache of ${bundle}`,
+    () => {
+      try {
+        return readdirSync(folder).find((file) => new RegExp(`^${bundle}-[0-9a-f]{24}\\.bin$`).test(file));
+      } catch {
+        return undefined;
+      }
+    },
+    timeoutMs,
+  );
 }
 
 export function terraceExtension(): vscode.Extension<TerraceApi> {

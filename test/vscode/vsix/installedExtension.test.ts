@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphPanel } from '../../../client/src/graphPanel';
 import { type GraphModel, GraphRequest } from '../../../server/src/protocol';
-import { runningApi, terraceExtension, waitFor } from '../suite/helpers';
+import { codeCacheWritten, runningApi, terraceExtension, waitFor } from '../suite/helpers';
 
 /** Every file under `dir`, relative to it, with `/` separators. */
 function filesUnder(dir: string, prefix = ''): string[] {
@@ -130,20 +130,7 @@ suite('the packaged extension (VSIX)', () => {
     const api = await runningApi();
     // A panel laid out (the test above): the thread writes its cache a few seconds after its first layout, the server
     // a few seconds after its first diagnostics.
-    const cached = (bundle: string) =>
-      waitFor(
-        `the code cache of ${bundle}`,
-        () => {
-          try {
-            return readdirSync(api.codeCacheFolder).find((file) =>
-              new RegExp(`^${bundle}-[0-9a-f]{24}\\.bin$`).test(file),
-            );
-          } catch {
-            return undefined;
-          }
-        },
-        60_000,
-      );
+    const cached = (bundle: string) => codeCacheWritten(api.codeCacheFolder, bundle);
     assert.equal(api.startup.server?.fromCodeCache, false, 'the first server of a new profile has no cache to load');
     await cached('languageServer');
     await cached('layoutThread');
